@@ -1,0 +1,36 @@
+/**
+ * The `penguin` command. Each subcommand lives in its own file; this one only wires them up and
+ * turns bad input into one line on stderr and exit code 2 (never a stack trace).
+ */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { UsageError } from "../engine/rules.js";
+import { IllegalMoveError } from "../engine/notation.js";
+import { commands } from "./commands.js";
+
+function die(message: string, code: number): never {
+  process.stderr.write(`penguin: ${message.split("\n")[0]}\n`);
+  process.exit(code);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let cli = yargs(argv).scriptName("penguin");
+  for (const c of commands) cli = cli.command(c);
+  try {
+    await cli
+      .demandCommand(1, `name a command: ${commands.map((c) => String(c.command).split(" ")[0]).join(", ")}`)
+      .strict()
+      .help()
+      .fail((msg, err) => {
+        if (err) throw err;
+        die(msg ?? "bad arguments (see --help)", 2);
+      })
+      .parseAsync();
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof IllegalMoveError) die(e.message, 2);
+    if (e instanceof Error) die(e.message, 1);
+    die(String(e), 1);
+  }
+}
+
+await main(hideBin(process.argv));

@@ -1,0 +1,6 @@
+export * from "./card.js";
+export * from "./rules.js";
+export * from "./state.js";
+export * from "./moves.js";
+export * from "./deal.js";
+export * from "./notation.js";

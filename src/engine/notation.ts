@@ -1,0 +1,113 @@
+/**
+ * Play notation, shared by `penguin play`, solver output and the environment's action codec.
+ *
+ *   source: column 1-9 (0 = column 10) or flipper a-h
+ *   destination: column 1-9/0, `h` = foundation ("home"), or a flipper letter a-g meaning
+ *                "a free flipper" (cards always land in the lowest-numbered free one)
+ *   `/k` after a column-to-empty-column move of k > 1 cards names the group size; without it
+ *   the largest legal group moves.
+ * Examples: `3a` column 3 to a flipper, `3h` column 3 to its foundation, `a4` flipper a to
+ * column 4, `34` column 3 onto column 4, `36/3` three cards from column 3 into empty column 6.
+ * The 8th flipper (Eight Off) is `h` as a source; as a destination, `h` is always the foundation.
+ */
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "./moves.js";
+import type { State } from "./state.js";
+
+const FLIPPERS = "abcdefgh";
+
+export function columnChar(c: number): string {
+  return String((c + 1) % 10);
+}
+
+export function locationChar(loc: number, asDestination: boolean): string {
+  if (loc === FOUNDATION) return "h";
+  if (loc >= CELL0) {
+    const i = loc - CELL0;
+    return asDestination && i === 7 ? "a" : FLIPPERS[i]!;
+  }
+  return columnChar(loc);
+}
+
+export function moveToString(m: Move): string {
+  const k = moveCount(m);
+  const suffix = moveToEmpty(m) && moveFrom(m) < CELL0 && k > 1 ? `/${k}` : "";
+  return locationChar(moveFrom(m), false) + locationChar(moveTo(m), true) + suffix;
+}
+
+export class IllegalMoveError extends Error {
+  override name = "IllegalMoveError";
+}
+
+function parseColumn(ch: string, s: State): number | undefined {
+  if (!/^[0-9]$/.test(ch)) return undefined;
+  const c = (Number(ch) + 9) % 10;
+  return c < s.nColumns ? c : undefined;
+}
+
+const scratch = new Int32Array(MAX_MOVES);
+
+/**
+ * Turns text into the legal move it names in this position, or throws IllegalMoveError with the
+ * reason (bad syntax, no such column/flipper, or why the rules forbid it).
+ */
+export function parseMove(text: string, s: State): Move {
+  const t = text.trim().toLowerCase();
+  const m = /^([0-9a-h])([0-9a-h])(?:\/(\d+))?$/.exec(t);
+  const lastCol = columnChar(s.nColumns - 1);
+  const lastCell = s.nCells ? FLIPPERS[s.nCells - 1] : undefined;
+  const syntax =
+    `moves are <from><to>: from a column 1-${lastCol}` +
+    (lastCell ? ` or flipper a-${lastCell}` : "") +
+    `, to a column, h (foundation)` +
+    (lastCell ? " or a flipper letter" : "") +
+    `; optional /k for k cards into an empty column`;
+  if (!m) throw new IllegalMoveError(`cannot read "${text}": ${syntax}`);
+  const [, a, b, kText] = m as unknown as [string, string, string, string | undefined];
+  let from = parseColumn(a, s);
+  if (from === undefined) {
+    const i = FLIPPERS.indexOf(a);
+    if (i < 0 || i >= s.nCells) throw new IllegalMoveError(`no column or flipper "${a}": ${syntax}`);
+    from = CELL0 + i;
+  }
+  let to = parseColumn(b, s);
+  let toCell = false;
+  if (to === undefined) {
+    if (b === "h") to = FOUNDATION;
+    else if (/^[0-9]$/.test(b)) throw new IllegalMoveError(`no column "${b}": ${syntax}`);
+    else if (s.nCells === 0) throw new IllegalMoveError(`these rules have no flippers`);
+    else toCell = true;
+  }
+  const k = kText === undefined ? undefined : Number(kText);
+  const n = generateMoves(s, scratch);
+  let best: Move | undefined;
+  for (let i = 0; i < n; i++) {
+    const mv = scratch[i]!;
+    if (moveFrom(mv) !== from) continue;
+    if (toCell ? moveTo(mv) < CELL0 || moveTo(mv) === FOUNDATION : moveTo(mv) !== to) continue;
+    if (k !== undefined && moveCount(mv) !== k) continue;
+    if (best === undefined || moveCount(mv) > moveCount(best)) best = mv;
+  }
+  if (best !== undefined) return best;
+  throw new IllegalMoveError(`illegal move "${text}": ${explainIllegal(s, from, toCell ? CELL0 : to!, k)}`);
+}
+
+/** A human reason why nothing legal goes from `from` to `to`. */
+function explainIllegal(s: State, from: number, to: number, k: number | undefined): string {
+  if (from < CELL0 ? s.len[from] === 0 : s.cells[from - CELL0] === 255) return "the source is empty";
+  if (to === from) return "source and destination are the same";
+  if (to >= CELL0 && to !== FOUNDATION) {
+    if (from >= CELL0) return "moving from flipper to flipper changes nothing";
+    return "no flipper is free";
+  }
+  if (to === FOUNDATION) return "that card is not the next one its foundation needs";
+  if (s.len[to] === 0) {
+    const r = s.rules;
+    if (r.emptyColumn === "none") return "these rules never refill an empty column";
+    if (r.emptyColumn === "below-base") return "an empty column takes only a card (or run headed by one) one rank below the base";
+    if (k !== undefined) return `cannot move ${k} cards there (group-move limit or not a run)`;
+    return "moving a whole column into an empty column changes nothing";
+  }
+  return s.rules.groupMove === "unlimited"
+    ? "no card of the run at the end of the source builds on the destination's last card"
+    : "no card within the group-move limit builds on the destination's last card";
+}

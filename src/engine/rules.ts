@@ -1,0 +1,145 @@
+/**
+ * A rule set is data, not a subclass: every option of the project's RULES.md is a field, and the
+ * named presets are plain objects. `resolveRules("penguin", { cells: 3 })` is how every entry
+ * point (CLI, env, experiments) builds one, so validation lives in exactly one place.
+ */
+export type EmptyColumnRule = "below-base" | "any" | "none";
+export type GroupMoveRule = "unlimited" | "supermove" | "single";
+export type BuildRule = "suit" | "alternate-color";
+export type BaseRule = "beak" | "ace";
+export type DealLayout = "penguin" | "penguin-beak-home" | "freecell" | "eight-off" | "seahaven";
+
+export type PresetName =
+  | "penguin"
+  | "penguin-relaxed"
+  | "opus"
+  | "penguin-beak-home"
+  | "bakers-game"
+  | "kings-only-bakers-game"
+  | "freecell"
+  | "eight-off"
+  | "seahaven-towers";
+
+export interface Rules {
+  /** Preset this rule set started from (overrides are listed by `rulesLabel`). */
+  readonly preset: PresetName;
+  /** Free cells ("flippers"), 0..8. */
+  readonly cells: number;
+  readonly emptyColumn: EmptyColumnRule;
+  readonly groupMove: GroupMoveRule;
+  readonly build: BuildRule;
+  readonly base: BaseRule;
+  readonly deal: DealLayout;
+  /** Tableau columns; fixed by the deal layout (7, 8 or 10). */
+  readonly columns: number;
+}
+
+export type RuleOverrides = Partial<Omit<Rules, "preset">>;
+
+export const EMPTY_COLUMN_RULES: readonly EmptyColumnRule[] = ["below-base", "any", "none"];
+export const GROUP_MOVE_RULES: readonly GroupMoveRule[] = ["unlimited", "supermove", "single"];
+export const BUILD_RULES: readonly BuildRule[] = ["suit", "alternate-color"];
+export const BASE_RULES: readonly BaseRule[] = ["beak", "ace"];
+export const DEAL_LAYOUTS: readonly DealLayout[] = ["penguin", "penguin-beak-home", "freecell", "eight-off", "seahaven"];
+
+/** Columns each layout deals into; the rules' `columns` must match. */
+export const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
+  penguin: 7,
+  "penguin-beak-home": 7,
+  freecell: 8,
+  "eight-off": 8,
+  seahaven: 10,
+};
+/** Cards a layout deals straight into cells, so it needs at least this many. */
+export const LAYOUT_CELL_CARDS: Readonly<Record<DealLayout, number>> = {
+  penguin: 0,
+  "penguin-beak-home": 0,
+  freecell: 0,
+  "eight-off": 4,
+  seahaven: 2,
+};
+
+const penguin = {
+  cells: 7,
+  emptyColumn: "below-base",
+  groupMove: "unlimited",
+  build: "suit",
+  base: "beak",
+  deal: "penguin",
+  columns: 7,
+} as const;
+const bakers = {
+  cells: 4,
+  emptyColumn: "any",
+  groupMove: "supermove",
+  build: "suit",
+  base: "ace",
+  deal: "freecell",
+  columns: 8,
+} as const;
+
+export const PRESETS: Readonly<Record<PresetName, Rules>> = {
+  penguin: { preset: "penguin", ...penguin },
+  "penguin-relaxed": { preset: "penguin-relaxed", ...penguin, emptyColumn: "any" },
+  opus: { preset: "opus", ...penguin, cells: 5 },
+  "penguin-beak-home": { preset: "penguin-beak-home", ...penguin, deal: "penguin-beak-home" },
+  "bakers-game": { preset: "bakers-game", ...bakers },
+  "kings-only-bakers-game": { preset: "kings-only-bakers-game", ...bakers, emptyColumn: "below-base" },
+  freecell: { preset: "freecell", ...bakers, build: "alternate-color" },
+  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base" },
+  "seahaven-towers": { preset: "seahaven-towers", ...bakers, emptyColumn: "below-base", deal: "seahaven", columns: 10 },
+};
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** Bad user input: the CLI prints `message` on one line and exits 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+function oneOf<T extends string>(what: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`unknown ${what} ${JSON.stringify(value)}; allowed: ${allowed.join(", ")}`);
+}
+
+export function isPresetName(name: string): name is PresetName {
+  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+}
+
+/** Builds and validates a rule set; every error is one line naming what is allowed. */
+export function resolveRules(name: string = "penguin", overrides: RuleOverrides = {}): Rules {
+  if (!isPresetName(name)) throw new UsageError(`unknown rules ${JSON.stringify(name)}; known: ${PRESET_NAMES.join(", ")}`);
+  const merged: Record<string, unknown> = { ...PRESETS[name] };
+  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = v;
+  const deal = oneOf("deal layout", merged.deal, DEAL_LAYOUTS);
+  // A layout change moves the column count with it unless the caller set columns explicitly.
+  if (overrides.deal !== undefined && overrides.columns === undefined) merged.columns = LAYOUT_COLUMNS[deal];
+  const cells = merged.cells;
+  if (typeof cells !== "number" || !Number.isInteger(cells) || cells < 0 || cells > 8)
+    throw new UsageError(`cells must be an integer from 0 to 8, got ${JSON.stringify(cells)}`);
+  if (cells < LAYOUT_CELL_CARDS[deal])
+    throw new UsageError(`the ${deal} deal puts ${LAYOUT_CELL_CARDS[deal]} cards in cells, so cells must be at least ${LAYOUT_CELL_CARDS[deal]} (got ${cells})`);
+  if (merged.columns !== LAYOUT_COLUMNS[deal])
+    throw new UsageError(`the ${deal} deal uses ${LAYOUT_COLUMNS[deal]} columns, got ${JSON.stringify(merged.columns)}`);
+  const base = oneOf("base", merged.base, BASE_RULES);
+  if (base === "beak" && deal !== "penguin" && deal !== "penguin-beak-home")
+    throw new UsageError(`base "beak" needs a penguin deal (penguin, penguin-beak-home), got deal "${deal}"; use base "ace"`);
+  return {
+    preset: name,
+    cells,
+    emptyColumn: oneOf("empty-column rule", merged.emptyColumn, EMPTY_COLUMN_RULES),
+    groupMove: oneOf("group-move rule", merged.groupMove, GROUP_MOVE_RULES),
+    build: oneOf("build rule", merged.build, BUILD_RULES),
+    base,
+    deal,
+    columns: LAYOUT_COLUMNS[deal],
+  };
+}
+
+/** `penguin` or `penguin[cells=3,emptyColumn=any]`: the preset plus what differs from it. */
+export function rulesLabel(r: Rules): string {
+  const p: Rules = PRESETS[r.preset];
+  const diffs: string[] = [];
+  for (const k of ["cells", "emptyColumn", "groupMove", "build", "base", "deal"] as const)
+    if (r[k] !== p[k]) diffs.push(`${k}=${r[k]}`);
+  return diffs.length ? `${r.preset}[${diffs.join(",")}]` : r.preset;
+}

@@ -1,0 +1,244 @@
+/**
+ * A position on typed arrays. Columns are stored with a fixed stride so move generation and
+ * apply/undo index straight into one buffer and allocate nothing.
+ *
+ * The 64-bit position hash is Zobrist-style, kept incrementally in two uint32 halves by every
+ * change the engine makes. Its keys come from a fixed generator (splitmix32 from a constant seed),
+ * so the same position hashes the same on every machine and in every release that keeps
+ * `HASH_VERSION`. Cells hash by content only (a card in flipper a or in flipper c hashes alike),
+ * because which flipper holds a card never matters to the game.
+ */
+import { NO_CARD, rankOf, suitOf, colorOf, type Card } from "./card.js";
+import type { Rules } from "./rules.js";
+
+export const MAX_COLUMNS = 10;
+export const MAX_CELLS = 8;
+/** Column stride. A column can never exceed its dealt cards + 12 of a run; 64 is ample. */
+export const COLUMN_CAP = 64;
+export const HASH_VERSION = 1;
+
+function splitmix32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+const KEYS = MAX_COLUMNS * COLUMN_CAP * 52;
+/** Zobrist keys: [column slot * 52 + card] for tableau cards, then 52 keys for a card in a cell. */
+export const ZOBRIST_LO = new Uint32Array(KEYS + 52);
+export const ZOBRIST_HI = new Uint32Array(KEYS + 52);
+{
+  const next = splitmix32(0x9e57e1);
+  for (let i = 0; i < KEYS + 52; i++) {
+    ZOBRIST_LO[i] = next();
+    ZOBRIST_HI[i] = next();
+  }
+}
+export const CELL_KEY = KEYS;
+
+/**
+ * Facts derived once per rule set and base rank, shared by every clone: the hot paths read these
+ * tables instead of re-deriving ranks, colours and the build relation.
+ */
+export class Tables {
+  /** rel[c] = (rank − base + 13) mod 13: position of c in its foundation (0 = base rank). */
+  readonly rel = new Uint8Array(52);
+  /** buildOn[c * 52 + t] = 1 when card c may be placed on card t in the tableau. */
+  readonly buildOn = new Uint8Array(52 * 52);
+  /** The card that may go next onto foundation s when it already holds n cards: foundationCard[s*14+n]. */
+  readonly foundationCard = new Uint8Array(4 * 14);
+  /** 0 below-base, 1 any, 2 none. */
+  readonly emptyMode: number;
+  /** 0 unlimited, 1 supermove, 2 single. */
+  readonly groupMode: number;
+
+  constructor(readonly rules: Rules, readonly base: number) {
+    const wrap = rules.base === "beak";
+    const suitBuild = rules.build === "suit";
+    for (let c = 0; c < 52; c++) {
+      this.rel[c] = (rankOf(c) - base + 13) % 13;
+      for (let t = 0; t < 52; t++) {
+        const rankOk = wrap ? (rankOf(c) + 1) % 13 === rankOf(t) : rankOf(c) + 1 === rankOf(t);
+        const suitOk = suitBuild ? suitOf(c) === suitOf(t) : colorOf(c) !== colorOf(t);
+        this.buildOn[c * 52 + t] = rankOk && suitOk ? 1 : 0;
+      }
+    }
+    for (let s = 0; s < 4; s++) {
+      for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
+      this.foundationCard[s * 14 + 13] = NO_CARD;
+    }
+    this.emptyMode = rules.emptyColumn === "below-base" ? 0 : rules.emptyColumn === "any" ? 1 : 2;
+    this.groupMode = rules.groupMove === "unlimited" ? 0 : rules.groupMove === "supermove" ? 1 : 2;
+  }
+}
+
+const tableCache = new Map<string, Tables>();
+/** Tables are pure functions of the rule set and base rank, so deals share them. */
+export function tablesFor(rules: Rules, base: number): Tables {
+  const key = `${rules.cells}|${rules.emptyColumn}|${rules.groupMove}|${rules.build}|${rules.base}|${rules.deal}|${base}`;
+  let t = tableCache.get(key);
+  if (!t || t.rules !== rules) {
+    t = t && sameRules(t.rules, rules) ? t : new Tables(rules, base);
+    tableCache.set(key, t);
+  }
+  return t;
+}
+function sameRules(a: Rules, b: Rules): boolean {
+  return a.cells === b.cells && a.emptyColumn === b.emptyColumn && a.groupMove === b.groupMove && a.build === b.build && a.base === b.base && a.deal === b.deal;
+}
+
+export class State {
+  readonly nColumns: number;
+  readonly nCells: number;
+  /** Tableau: column i holds cards[i*COLUMN_CAP .. i*COLUMN_CAP+len[i]-1], deepest first. */
+  readonly cards: Uint8Array;
+  readonly len: Uint8Array;
+  /** Flippers: NO_CARD when free. */
+  readonly cells: Uint8Array;
+  /** Cards on each suit's foundation (0..13), C D H S. */
+  readonly found: Uint8Array;
+  hashLo = 0;
+  hashHi = 0;
+
+  constructor(readonly rules: Rules, readonly base: number, readonly tables: Tables = tablesFor(rules, base), copy?: State) {
+    this.nColumns = rules.columns;
+    this.nCells = rules.cells;
+    if (copy) {
+      this.cards = copy.cards.slice();
+      this.len = copy.len.slice();
+      this.cells = copy.cells.slice();
+      this.found = copy.found.slice();
+      this.hashLo = copy.hashLo;
+      this.hashHi = copy.hashHi;
+    } else {
+      this.cards = new Uint8Array(MAX_COLUMNS * COLUMN_CAP).fill(NO_CARD);
+      this.len = new Uint8Array(MAX_COLUMNS);
+      this.cells = new Uint8Array(MAX_CELLS).fill(NO_CARD);
+      this.found = new Uint8Array(4);
+    }
+  }
+
+  clone(): State {
+    return new State(this.rules, this.base, this.tables, this);
+  }
+
+  /** Copies another position of the same rule set into this one without allocating. */
+  copyFrom(o: State): void {
+    this.cards.set(o.cards);
+    this.len.set(o.len);
+    this.cells.set(o.cells);
+    this.found.set(o.found);
+    this.hashLo = o.hashLo;
+    this.hashHi = o.hashHi;
+  }
+
+  /** Same cards in the same places (flipper order included). */
+  equals(o: State): boolean {
+    if (this.base !== o.base || this.nColumns !== o.nColumns || this.nCells !== o.nCells) return false;
+    for (let i = 0; i < 4; i++) if (this.found[i] !== o.found[i]) return false;
+    for (let i = 0; i < this.nCells; i++) if (this.cells[i] !== o.cells[i]) return false;
+    for (let c = 0; c < this.nColumns; c++) {
+      const n = this.len[c]!;
+      if (n !== o.len[c]) return false;
+      for (let d = c * COLUMN_CAP, e = d + n; d < e; d++) if (this.cards[d] !== o.cards[d]) return false;
+    }
+    return true;
+  }
+
+  /** Stable 64-bit position hash (see the file comment). */
+  hash(): bigint {
+    return (BigInt(this.hashHi >>> 0) << 32n) | BigInt(this.hashLo >>> 0);
+  }
+
+  cardsHome(): number {
+    return this.found[0]! + this.found[1]! + this.found[2]! + this.found[3]!;
+  }
+
+  isWon(): boolean {
+    return this.cardsHome() === 52;
+  }
+
+  /** Last card of column c, or NO_CARD. */
+  top(c: number): Card {
+    const n = this.len[c]!;
+    return n ? this.cards[c * COLUMN_CAP + n - 1]! : NO_CARD;
+  }
+
+  column(c: number): Card[] {
+    return Array.from(this.cards.subarray(c * COLUMN_CAP, c * COLUMN_CAP + this.len[c]!));
+  }
+
+  freeCells(): number {
+    let n = 0;
+    for (let i = 0; i < this.nCells; i++) if (this.cells[i] === NO_CARD) n++;
+    return n;
+  }
+
+  emptyColumns(): number {
+    let n = 0;
+    for (let c = 0; c < this.nColumns; c++) if (this.len[c] === 0) n++;
+    return n;
+  }
+
+  /** Recomputes the hash from scratch (used after building a position by hand). */
+  rehash(): void {
+    let lo = 0;
+    let hi = 0;
+    for (let c = 0; c < this.nColumns; c++)
+      for (let d = 0; d < this.len[c]!; d++) {
+        const k = (c * COLUMN_CAP + d) * 52 + this.cards[c * COLUMN_CAP + d]!;
+        lo ^= ZOBRIST_LO[k]!;
+        hi ^= ZOBRIST_HI[k]!;
+      }
+    for (let i = 0; i < this.nCells; i++) {
+      const card = this.cells[i]!;
+      if (card !== NO_CARD) {
+        lo ^= ZOBRIST_LO[CELL_KEY + card]!;
+        hi ^= ZOBRIST_HI[CELL_KEY + card]!;
+      }
+    }
+    this.hashLo = lo >>> 0;
+    this.hashHi = hi >>> 0;
+  }
+
+  /** Appends a card to column c (no legality check; the caller keeps the position valid). */
+  push(c: number, card: Card): void {
+    const d = this.len[c]!;
+    this.cards[c * COLUMN_CAP + d] = card;
+    this.len[c] = d + 1;
+    const k = (c * COLUMN_CAP + d) * 52 + card;
+    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
+    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+  }
+
+  /** Removes and returns the last card of column c. */
+  pop(c: number): Card {
+    const d = this.len[c]! - 1;
+    const card = this.cards[c * COLUMN_CAP + d]!;
+    this.cards[c * COLUMN_CAP + d] = NO_CARD;
+    this.len[c] = d;
+    const k = (c * COLUMN_CAP + d) * 52 + card;
+    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
+    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    return card;
+  }
+
+  /** Puts a card in flipper i or takes it out (card = NO_CARD); keeps the hash. */
+  setCell(i: number, card: Card): void {
+    const old = this.cells[i]!;
+    if (old !== NO_CARD) {
+      this.hashLo = (this.hashLo ^ ZOBRIST_LO[CELL_KEY + old]!) >>> 0;
+      this.hashHi = (this.hashHi ^ ZOBRIST_HI[CELL_KEY + old]!) >>> 0;
+    }
+    this.cells[i] = card;
+    if (card !== NO_CARD) {
+      this.hashLo = (this.hashLo ^ ZOBRIST_LO[CELL_KEY + card]!) >>> 0;
+      this.hashHi = (this.hashHi ^ ZOBRIST_HI[CELL_KEY + card]!) >>> 0;
+    }
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The fixed, discrete action space of a rule shape (columns C, flippers F, empty-column rule).
+ *
+ * Base block, id = src * (C + 2) + dst:
+ *   src 0..C-1 = column, C..C+F-1 = flipper;  dst 0..C-1 = column, C = "a flipper", C+1 = foundation.
+ *   A move onto a non-empty column carries the one group that fits (its head must build on the
+ *   destination's last card). Into an empty column it carries the LARGEST group the rules allow.
+ *   "A flipper" means the lowest-numbered free one. Ids such as column→same column or
+ *   flipper→flipper are never legal; they keep the layout a plain product.
+ * Split block (only when `emptyColumn` is "any", where a smaller group into an empty column is a
+ *   different legal move): id = base + (src * C + dst) * 12 + (k - 1), "exactly k cards from
+ *   column src into empty column dst", legal only when k is smaller than the largest group.
+ * So every legal engine move has exactly one id, and the mask is exactly the legal ids.
+ * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`).
+ */
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "../engine/moves.js";
+import { columnChar, IllegalMoveError } from "../engine/notation.js";
+import type { Rules } from "../engine/rules.js";
+import type { State } from "../engine/state.js";
+
+export const SPLIT_SIZES = 12;
+const FLIPPERS = "abcdefgh";
+
+export class ActionCodec {
+  readonly columns: number;
+  readonly flippers: number;
+  /** Destinations per source: every column, a flipper, the foundation. */
+  readonly dests: number;
+  readonly baseCount: number;
+  readonly hasSplit: boolean;
+  /** Size of the action space. */
+  readonly n: number;
+  private readonly moves = new Int32Array(MAX_MOVES);
+  private readonly seen: Uint8Array;
+
+  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove">) {
+    this.columns = rules.columns;
+    this.flippers = rules.cells;
+    this.dests = this.columns + 2;
+    this.baseCount = (this.columns + this.flippers) * this.dests;
+    this.hasSplit = rules.emptyColumn === "any" && rules.groupMove !== "single";
+    this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * SPLIT_SIZES : 0);
+    this.seen = new Uint8Array(this.columns * this.columns);
+  }
+
+  private src(loc: number): number {
+    return loc < CELL0 ? loc : this.columns + loc - CELL0;
+  }
+  private dst(loc: number): number {
+    return loc === FOUNDATION ? this.columns + 1 : loc >= CELL0 ? this.columns : loc;
+  }
+
+  /**
+   * Fills mask (length n) with 1 for each legal action and returns how many; optionally writes
+   * the engine move of each legal action into `actionMoves` (indexed by action id).
+   */
+  fillMask(s: State, mask: Uint8Array, actionMoves?: Int32Array): number {
+    mask.fill(0);
+    this.seen.fill(0);
+    const n = generateMoves(s, this.moves);
+    for (let i = 0; i < n; i++) {
+      const m = this.moves[i]!;
+      const a = this.encodeInOrder(m);
+      mask[a] = 1;
+      if (actionMoves) actionMoves[a] = m;
+    }
+    return n;
+  }
+
+  /** Encodes a move from generateMoves' list, which gives the largest group into an empty column first. */
+  private encodeInOrder(m: Move): number {
+    const from = moveFrom(m);
+    const to = moveTo(m);
+    if (from < CELL0 && to < CELL0 && moveToEmpty(m)) {
+      const pair = from * this.columns + to;
+      if (this.seen[pair]) return this.baseCount + pair * SPLIT_SIZES + moveCount(m) - 1;
+      this.seen[pair] = 1;
+    }
+    return this.src(from) * this.dests + this.dst(to);
+  }
+
+  /** The id of a legal move in position s. */
+  encode(s: State, m: Move): number {
+    this.seen.fill(0);
+    const n = generateMoves(s, this.moves);
+    for (let i = 0; i < n; i++) {
+      const a = this.encodeInOrder(this.moves[i]!);
+      if (this.moves[i] === m) return a;
+    }
+    throw new IllegalMoveError(`move ${m} is not legal in this position`);
+  }
+
+  /** The legal move an action denotes now, or -1 when the action is illegal here. */
+  decode(s: State, a: number): Move {
+    if (!Number.isInteger(a) || a < 0 || a >= this.n) return -1;
+    this.seen.fill(0);
+    const n = generateMoves(s, this.moves);
+    for (let i = 0; i < n; i++) if (this.encodeInOrder(this.moves[i]!) === a) return this.moves[i]!;
+    return -1;
+  }
+
+  actionToString(a: number): string {
+    if (!Number.isInteger(a) || a < 0 || a >= this.n)
+      throw new RangeError(`action ${a} out of range: allowed 0..${this.n - 1}`);
+    if (a >= this.baseCount) {
+      const r = a - this.baseCount;
+      const k = (r % SPLIT_SIZES) + 1;
+      const pair = Math.floor(r / SPLIT_SIZES);
+      return `${columnChar(Math.floor(pair / this.columns))}${columnChar(pair % this.columns)}/${k}`;
+    }
+    const src = Math.floor(a / this.dests);
+    const dst = a % this.dests;
+    const s = src < this.columns ? columnChar(src) : FLIPPERS[src - this.columns]!;
+    const d = dst < this.columns ? columnChar(dst) : dst === this.columns ? "a" : "h";
+    return s + d;
+  }
+
+  /** Inverse of actionToString; any flipper letter a-g is accepted as the "a flipper" destination. */
+  parseAction(text: string): number {
+    const t = text.trim().toLowerCase();
+    const m = /^([0-9a-h])([0-9a-h])(?:\/(\d+))?$/.exec(t);
+    const bad = (why: string): never => {
+      throw new IllegalMoveError(`cannot read action "${text}": ${why}`);
+    };
+    if (!m) return bad("expected <from><to>[/k], e.g. 34, 3a, 3h, a4");
+    const col = (ch: string): number => ((Number(ch) + 9) % 10 < this.columns && /[0-9]/.test(ch) ? (Number(ch) + 9) % 10 : -1);
+    let src = col(m[1]!);
+    if (src < 0) {
+      const i = FLIPPERS.indexOf(m[1]!);
+      if (i < 0 || i >= this.flippers) bad(`no column or flipper "${m[1]}"`);
+      src = this.columns + i;
+    }
+    let dst = col(m[2]!);
+    if (dst < 0) {
+      if (m[2] === "h") dst = this.columns + 1;
+      else if (/[0-9]/.test(m[2]!)) bad(`no column "${m[2]}"`);
+      else if (this.flippers === 0) bad("these rules have no flippers");
+      else dst = this.columns;
+    }
+    if (m[3] !== undefined) {
+      const k = Number(m[3]);
+      if (!this.hasSplit) bad("group sizes (/k) exist only where any card may fill an empty column");
+      if (src >= this.columns || dst >= this.columns) bad("/k applies to column-to-column moves");
+      if (!(k >= 1 && k <= SPLIT_SIZES)) bad(`k must be 1..${SPLIT_SIZES}`);
+      return this.baseCount + (src * this.columns + dst) * SPLIT_SIZES + k - 1;
+    }
+    return src * this.dests + dst;
+  }
+}
