@@ -1,3 +1,11 @@
 import type { CommandModule } from "yargs";
-// Each command module is owned by the area it drives; add new ones here.
-export const commands: CommandModule<object, any>[] = [];
+import { dealCommand } from "./deal.js";
+import { playCommand } from "./play.js";
+import { solveCommand } from "./solve.js";
+import { evalCommand } from "./eval.js";
+import { trainCommand } from "./train.js";
+import { mergeCommand } from "./merge.js";
+
+// Each command module is owned by the area it drives (see the file names).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs' builder types differ per command
+export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand];
