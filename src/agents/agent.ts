@@ -4,6 +4,7 @@
  */
 import type { State } from "../engine/state.js";
 import type { Rules } from "../engine/rules.js";
+import type { Move } from "../engine/moves.js";
 import type { ActionCodec } from "../env/actions.js";
 
 export interface AgentInput {
@@ -14,6 +15,11 @@ export interface AgentInput {
   /** The environment's observation; only filled when the agent sets `needsObservation`. */
   readonly observation: Float32Array;
   readonly codec: ActionCodec;
+  /**
+   * Optional: the engine move of each legal action id (valid where mask is 1), as
+   * `codec.fillMask(state, mask, actionMoves)` writes it. Saves agents a second move generation.
+   */
+  readonly actionMoves?: Int32Array;
 }
 
 export interface Agent {
@@ -25,9 +31,24 @@ export interface Agent {
   reset(start: State, seed: number): void;
   /** Returns a legal action id (mask[a] === 1). */
   act(input: AgentInput): number;
-  /** Optional batched form (one network call for many environments); fills out[i] for inputs[i]. */
-  actBatch?(inputs: readonly AgentInput[], out: Int32Array): void;
+  /** Optional batched form (one network call for many environments); fills out[i] for inputs[i]; callers await it. */
+  actBatch?(inputs: readonly AgentInput[], out: Int32Array): void | Promise<void>;
 }
 
 export type AgentOptions = Readonly<Record<string, string | number | boolean | undefined>>;
 export type AgentFactory = (options: AgentOptions, rules: Rules) => Agent | Promise<Agent>;
+
+/** The action id of a legal engine move in `input`'s position. */
+export function actionOf(input: AgentInput, move: Move): number {
+  const am = input.actionMoves;
+  if (am) {
+    const mask = input.mask;
+    for (let a = 0; a < mask.length; a++) if (mask[a] === 1 && am[a] === move) return a;
+  }
+  return input.codec.encode(input.state, move);
+}
+
+/** actBatch for agents that decide one position at a time. */
+export function actEach(agent: Agent, inputs: readonly AgentInput[], out: Int32Array): void {
+  for (let i = 0; i < inputs.length; i++) out[i] = agent.act(inputs[i]!);
+}

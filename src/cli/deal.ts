@@ -1,11 +1,55 @@
+/**
+ * `penguin deal`: show a deal, or print it as JSON for other tools.
+ *
+ *   penguin deal --rules penguin --ms 1
+ *   penguin deal --rules freecell --seed 42 --json
+ *
+ * JSON: {"rules": "<preset>", "base": "<rank char>", "columns": [["JD","KD",...], ...] (deepest
+ * card first), "cells": ["QS", null, ...], "foundations": {"C": "<top card or null>", ...}}.
+ */
 import type { CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import { cardToString, makeCard, NO_CARD, RANKS, SUITS } from "../engine/card.js";
+import { renderBoard, useColor } from "../engine/render.js";
+import type { State } from "../engine/state.js";
+import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
 
-// Placeholder until the owning area lands its command.
-export const dealCommand: CommandModule<object, object> = {
+export interface DealJson {
+  rules: string;
+  base: string;
+  columns: string[][];
+  cells: (string | null)[];
+  foundations: Record<"C" | "D" | "H" | "S", string | null>;
+}
+
+/** The JSON form of a position (also used by tests and other tools). */
+export function dealJson(s: State): DealJson {
+  const top = (su: number): string | null => (s.found[su] ? cardToString(makeCard((s.base + s.found[su]! - 1) % 13, su)) : null);
+  const foundations = Object.fromEntries([...SUITS].map((ch, su) => [ch, top(su)])) as DealJson["foundations"];
+  return {
+    rules: s.rules.preset,
+    base: RANKS[s.base]!,
+    columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
+    cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
+    foundations,
+  };
+}
+
+interface Args extends RuleArgs, DealArgs {
+  json?: boolean;
+  color?: boolean;
+}
+
+export const dealCommand: CommandModule<object, Args> = {
   command: "deal",
-  describe: "(not yet available)",
-  handler: () => {
-    throw new UsageError("penguin deal is not available yet");
+  describe: "show a deal (--seed S or --ms N) as a board or as JSON",
+  builder: (y) =>
+    withDealOptions(withRuleOptions(y))
+      .option("json", { type: "boolean", default: false, describe: "print the deal as one JSON object" })
+      .option("color", { type: "boolean", describe: "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off" }) as never,
+  handler: (a) => {
+    const rules = rulesFromArgs(a);
+    const s = dealFromArgs(rules, a)!;
+    if (a.json) process.stdout.write(JSON.stringify(dealJson(s)) + "\n");
+    else process.stdout.write(renderBoard(s, { color: useColor(a.color) }) + "\n");
   },
 };

@@ -1,11 +1,133 @@
-import type { CommandModule } from "yargs";
+/**
+ * `penguin eval`: plays N deals with an agent in worker threads and writes one CSV row per deal
+ * (resumable), then prints games, wins, win rate with its 95% Wilson interval, mean cards home and
+ * deals per second. Everything but the flags lives in src/eval (runEval).
+ */
+import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../engine/rules.js";
+import { agentEntries, agentNames } from "../agents/registry.js";
+import { listOption } from "../agents/heuristic.js";
+import type { AgentOptions } from "../agents/agent.js";
+import { msRange, seedRange, type DealRef } from "../eval/deals.js";
+import { DEFAULT_MAX_STEPS } from "../eval/play.js";
+import { runEval } from "../eval/run.js";
+import { formatSummary } from "../eval/stats.js";
+import type { EvalRow } from "../eval/evaluate.js";
+import { parseSeed, rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 
-// Placeholder until the owning area lands its command.
-export const evalCommand: CommandModule<object, object> = {
+interface EvalArgs extends RuleArgs {
+  agent: string;
+  heuristic?: string;
+  without?: string[];
+  weight?: string[];
+  depth?: number;
+  width?: number;
+  "agent-seed"?: number;
+  "agent-opt"?: string[];
+  model?: string;
+  deals?: number;
+  seed: string;
+  "ms-from"?: number;
+  "ms-to"?: number;
+  workers: number;
+  out?: string;
+  "max-steps": number;
+  timing: boolean;
+  json: boolean;
+}
+
+function builder(y: Argv): Argv<EvalArgs> {
+  return withRuleOptions(y)
+    .option("agent", { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` })
+    .option("heuristic", { type: "string", describe: "greedy/lookahead weight preset (parlett, foundation-first, tuned)" })
+    .option("without", { type: "string", array: true, describe: "switch features off (repeat or comma list)" })
+    .option("weight", { type: "string", array: true, describe: "feature=weight (repeat or comma list)" })
+    .option("depth", { type: "number", describe: "lookahead: moves searched ahead" })
+    .option("width", { type: "number", describe: "lookahead: moves followed per level" })
+    .option("agent-seed", { type: "number", describe: "random: mixed with each deal's seed" })
+    .option("model", { type: "string", describe: "policy: the trained model (run folder of penguin train)" })
+    .option("agent-opt", { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" })
+    .option("deals", { type: "number", describe: "number of seeded deals: seeds S .. S+N-1" })
+    .option("seed", { type: "string", default: "1", describe: "first deal seed (integer)" })
+    .option("ms-from", { type: "number", describe: "first Microsoft deal number (instead of seeds)" })
+    .option("ms-to", { type: "number", describe: "last Microsoft deal number (included)" })
+    .option("workers", { type: "number", default: 1, describe: "worker threads" })
+    .option("out", { type: "string", describe: "CSV file (resumed when it exists)" })
+    .option("max-steps", { type: "number", default: DEFAULT_MAX_STEPS, describe: "moves before a game counts as lost" })
+    .option("timing", { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" })
+    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
+    .epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n")) as unknown as Argv<EvalArgs>;
+}
+
+function agentOptionsFrom(a: EvalArgs): AgentOptions {
+  const o: Record<string, string | number | boolean | undefined> = {};
+  for (const item of listOption(a["agent-opt"])) {
+    const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
+    if (!m) throw new UsageError(`bad --agent-opt "${item}": expected key=value`);
+    o[m[1]!] = m[2]!;
+  }
+  if (a.heuristic !== undefined) o.heuristic = a.heuristic;
+  if (a.without?.length) o.without = listOption(a.without).join(",");
+  if (a.weight?.length) o.weight = listOption(a.weight).join(",");
+  if (a.depth !== undefined) o.depth = a.depth;
+  if (a.width !== undefined) o.width = a.width;
+  if (a["agent-seed"] !== undefined) o["agent-seed"] = a["agent-seed"];
+  if (a.model !== undefined) o.model = a.model;
+  return o;
+}
+
+function dealsFrom(a: EvalArgs): DealRef[] {
+  const ms = a["ms-from"] !== undefined || a["ms-to"] !== undefined;
+  if (ms) {
+    if (a.deals !== undefined) throw new UsageError("give either --deals (seeds) or --ms-from/--ms-to, not both");
+    if (a["ms-from"] === undefined || a["ms-to"] === undefined) throw new UsageError("give both --ms-from and --ms-to");
+    return msRange(a["ms-from"], a["ms-to"]);
+  }
+  if (a.deals === undefined) throw new UsageError("give --deals N (seeds S..S+N-1) or --ms-from A --ms-to B");
+  const seed = parseSeed(String(a.seed));
+  if (typeof seed !== "number") throw new UsageError(`--seed must be an integer for a range of deals, got "${a.seed}"`);
+  return seedRange(seed, a.deals);
+}
+
+/** A one-line bar on stderr, redrawn at most 10 times a second; only on a terminal. */
+function progressBar(): ((row: EvalRow, done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  let wins = 0;
+  return (row, done, total) => {
+    if (row.won) wins++;
+    const now = performance.now();
+    if (now - last < 100 && done < total) return;
+    last = now;
+    const width = 30;
+    const filled = Math.round((width * done) / total);
+    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} deals, ${wins} wins in this run`);
+    if (done === total) process.stderr.write("\n");
+  };
+}
+
+export const evalCommand: CommandModule<object, EvalArgs> = {
   command: "eval",
-  describe: "(not yet available)",
-  handler: () => {
-    throw new UsageError("penguin eval is not available yet");
+  describe: "play many deals with an agent, write a CSV row per deal and print the win rate",
+  builder,
+  handler: async (a) => {
+    const rules = rulesFromArgs(a);
+    const deals = dealsFrom(a);
+    if (!Number.isInteger(a.workers) || a.workers < 1 || a.workers > 256) throw new UsageError(`--workers must be an integer from 1 to 256, got ${a.workers}`);
+    if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1) throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
+    if (a.out !== undefined && a.out.trim() === "") throw new UsageError("--out needs a file name");
+    const res = await runEval({
+      agent: a.agent,
+      agentOptions: agentOptionsFrom(a),
+      rules,
+      deals,
+      workers: a.workers,
+      maxSteps: a["max-steps"],
+      timing: a.timing,
+      out: a.out,
+      onRow: progressBar(),
+    });
+    if (a.json) process.stdout.write(JSON.stringify({ agent: res.agent, rules: res.rules, skipped: res.skipped, ...res.summary }) + "\n");
+    else process.stdout.write(`${res.agent} on ${res.rules}${res.skipped ? ` (${res.skipped} deals read back from ${a.out})` : ""}\n${formatSummary(res.summary)}\n`);
   },
 };

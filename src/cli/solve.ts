@@ -1,11 +1,74 @@
+/**
+ * `penguin solve`: decide a deal or a board file with the exact solver.
+ *
+ *   penguin solve --rules penguin --seed 7
+ *   penguin solve --rules freecell --ms 11982 --cells 5 --json
+ *   penguin solve --rules penguin --board my.board --max-states 500000 --timeout-ms 10000
+ *
+ * JSON (one line): {"result": "solved"|"unsolvable"|"unknown", "moves": [...] (play notation,
+ * solved only), "states": <positions examined>, "ms": <milliseconds>}. Exit code 0 for every
+ * verdict; 2 for bad input.
+ */
+import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
+import { readBoardFile } from "../engine/board.js";
 import { UsageError } from "../engine/rules.js";
+import type { State } from "../engine/state.js";
+import { DEFAULT_MAX_STATES, lineText, solve } from "../solver/search.js";
+import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
 
-// Placeholder until the owning area lands its command.
-export const solveCommand: CommandModule<object, object> = {
+interface Args extends RuleArgs, DealArgs {
+  board?: string;
+  json?: boolean;
+  "max-states"?: number;
+  "timeout-ms"?: number;
+}
+
+/** The JSON the command prints, exactly as the issue fixes it. */
+export interface SolveJson {
+  result: "solved" | "unsolvable" | "unknown";
+  moves?: string[];
+  states: number;
+  ms: number;
+}
+
+function readBoard(path: string, a: Args): State {
+  if (a.seed !== undefined || a.ms !== undefined) throw new UsageError("give one of --seed, --ms or --board, not several");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read board file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return readBoardFile(text, rulesFromArgs(a));
+}
+
+export const solveCommand: CommandModule<object, Args> = {
   command: "solve",
-  describe: "(not yet available)",
-  handler: () => {
-    throw new UsageError("penguin solve is not available yet");
+  describe: "decide a deal (--seed S, --ms N or --board FILE): a winning line, a proof of none, or unknown",
+  builder: (y) =>
+    withDealOptions(withRuleOptions(y))
+      .option("board", { type: "string", describe: "board file (penguin-board or Freecell Solver format)" })
+      .option("json", { type: "boolean", default: false, describe: 'print {"result","moves","states","ms"} as one JSON line' })
+      .option("max-states", { type: "number", default: DEFAULT_MAX_STATES, describe: "most distinct positions to examine (memory ≤ 16 bytes each)" })
+      .option("timeout-ms", { type: "number", describe: "wall-clock budget in milliseconds (default: none)" }) as never,
+  handler: (a) => {
+    const maxStates = a["max-states"] ?? DEFAULT_MAX_STATES;
+    if (!Number.isInteger(maxStates) || maxStates < 1) throw new UsageError(`--max-states must be a positive integer, got ${maxStates}`);
+    const timeoutMs = a["timeout-ms"];
+    if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError(`--timeout-ms must be a positive number, got ${timeoutMs}`);
+    const rules = rulesFromArgs(a);
+    const start = a.board !== undefined ? readBoard(a.board, a) : dealFromArgs(rules, a)!;
+    const r = solve(start, { maxStates, timeoutMs });
+    const moves = r.result === "solved" ? lineText(start, r.moves) : undefined;
+    if (a.json) {
+      const out: SolveJson = moves ? { result: r.result, moves, states: r.states, ms: r.ms } : { result: r.result, states: r.states, ms: r.ms };
+      process.stdout.write(JSON.stringify(out) + "\n");
+      return;
+    }
+    const why = r.result === "unknown" ? ` (${r.reason === "timeout" ? "timed out" : "state budget spent"})` : "";
+    const len = moves ? `, ${moves.length} moves` : "";
+    process.stdout.write(`${r.result}${why}${len}; ${r.states} positions examined in ${r.ms} ms\n`);
+    if (moves) process.stdout.write(moves.join(" ") + "\n");
   },
 };

@@ -1,11 +1,171 @@
-import type { CommandModule } from "yargs";
+/**
+ * `penguin train`: trains a policy network (PPO, or behaviour cloning from solver solutions
+ * optionally followed by PPO) and writes a run folder. See docs/train.md.
+ */
+import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../engine/rules.js";
+import { TRAIN_DEFAULTS } from "../train/config.js";
+import type { FeatureKind } from "../train/features.js";
+import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 
-// Placeholder until the owning area lands its command.
-export const trainCommand: CommandModule<object, object> = {
+interface TrainArgs extends RuleArgs {
+  algo: string;
+  out?: string;
+  resume?: string;
+  seed: number;
+  hidden: string;
+  features: string;
+  "total-steps": number;
+  "then-ppo-steps": number;
+  "train-deal-start": number;
+  "train-deals": number;
+  "eval-deal-start": number;
+  "eval-deals": number;
+  "eval-during": number;
+  "eval-every": number;
+  "checkpoint-every": number;
+  "max-steps": number;
+  "repeat-guard": boolean;
+  "bc-epochs": number;
+  "bc-batch": number;
+  "bc-lr": number;
+  "bc-validation-deals": number;
+  "dagger-rounds": number;
+  "dagger-deals": number;
+  "dagger-states": number;
+  "dagger-max-states": number;
+  "dagger-epochs": number;
+  "bc-batches-per-update": number;
+  "solver-max-states": number;
+  "solver-timeout-ms": number;
+  "cache-dir": string;
+  envs: number;
+  "rollout-steps": number;
+  "ppo-epochs": number;
+  minibatches: number;
+  lr: number;
+  gamma: number;
+  "gae-lambda": number;
+  clip: number;
+  "ent-coef": number;
+  "vf-coef": number;
+  "max-grad-norm": number;
+  "lr-schedule": string;
+  reward: string;
+}
+
+async function handler(a: TrainArgs): Promise<void> {
+  // TensorFlow.js loads only for this command, so the other commands start fast.
+  const { train, resume } = await import("../train/trainer.js");
+  if (a.resume !== undefined) {
+    const r = await resume(a.resume);
+    if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
+    return;
+  }
+  if (a.algo !== "ppo" && a.algo !== "bc") throw new UsageError(`unknown --algo ${JSON.stringify(a.algo)}; allowed: ppo, bc`);
+  if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
+  if (a["lr-schedule"] !== "linear" && a["lr-schedule"] !== "constant") throw new UsageError(`--lr-schedule must be linear or constant, got ${a["lr-schedule"]}`);
+  if (a.reward !== "cards" && a.reward !== "win") throw new UsageError(`--reward must be cards or win, got ${a.reward}`);
+  const hidden = a.hidden.split(",").map((x) => Number(x.trim()));
+  const r = await train({
+    algo: a.algo,
+    rules: rulesFromArgs(a),
+    out: a.out,
+    seed: a.seed,
+    hidden,
+    features: a.features as FeatureKind,
+    totalSteps: a["total-steps"],
+    thenPpoSteps: a["then-ppo-steps"],
+    trainDealStart: a["train-deal-start"],
+    trainDeals: a["train-deals"],
+    evalDealStart: a["eval-deal-start"],
+    evalDeals: a["eval-deals"],
+    evalDuring: a["eval-during"],
+    evalEvery: a["eval-every"],
+    checkpointEvery: a["checkpoint-every"],
+    maxSteps: a["max-steps"],
+    repeatGuard: a["repeat-guard"],
+    bcEpochs: a["bc-epochs"],
+    bcBatch: a["bc-batch"],
+    bcLr: a["bc-lr"],
+    bcBatchesPerUpdate: a["bc-batches-per-update"],
+    bcValidationDeals: a["bc-validation-deals"],
+    daggerRounds: a["dagger-rounds"],
+    daggerDeals: a["dagger-deals"],
+    daggerStates: a["dagger-states"],
+    daggerMaxStates: a["dagger-max-states"],
+    daggerEpochs: a["dagger-epochs"],
+    solverMaxStates: a["solver-max-states"],
+    solverTimeoutMs: a["solver-timeout-ms"],
+    cacheDir: a["cache-dir"],
+    envs: a.envs,
+    rolloutSteps: a["rollout-steps"],
+    ppoEpochs: a["ppo-epochs"],
+    minibatches: a.minibatches,
+    ppoLr: a.lr,
+    gamma: a.gamma,
+    gaeLambda: a["gae-lambda"],
+    clip: a.clip,
+    entCoef: a["ent-coef"],
+    vfCoef: a["vf-coef"],
+    maxGradNorm: a["max-grad-norm"],
+    lrSchedule: a["lr-schedule"],
+    reward: a.reward,
+  });
+  if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
+}
+
+// config.ts holds the defaults and imports no TensorFlow.js, so `penguin --help` stays fast.
+const D = TRAIN_DEFAULTS;
+const DEFAULTS = { ...D, hidden: D.hidden.join(",") };
+
+export const trainCommand: CommandModule<object, TrainArgs> = {
   command: "train",
-  describe: "(not yet available)",
-  handler: () => {
-    throw new UsageError("penguin train is not available yet");
-  },
+  describe: "train a policy network (PPO or behaviour cloning from the solver) into a run folder",
+  builder: (y: Argv<object>) =>
+    withRuleOptions(y)
+      .option("algo", { type: "string", default: "ppo", describe: "ppo | bc (behaviour cloning from solver solutions)" })
+      .option("out", { type: "string", describe: "run folder (config.json, metrics.csv, curve.svg, checkpoint/)" })
+      .option("resume", { type: "string", describe: "continue the run in this folder from its last checkpoint" })
+      .option("seed", { type: "number", default: DEFAULTS.seed, describe: "seeds weights, sampling and shuffling" })
+      .option("features", { type: "string", default: DEFAULTS.features, describe: "network input: env | env+slots (adds flipper/column slot cards and the legal mask)" })
+      .option("hidden", { type: "string", default: DEFAULTS.hidden, describe: "hidden layer sizes, comma-separated" })
+      .option("total-steps", { type: "number", default: DEFAULTS.totalSteps, describe: "PPO: environment steps" })
+      .option("then-ppo-steps", { type: "number", default: 0, describe: "BC: PPO fine-tuning steps afterwards" })
+      .option("train-deal-start", { type: "number", default: DEFAULTS.trainDealStart, describe: "first training deal seed" })
+      .option("train-deals", { type: "number", default: DEFAULTS.trainDeals, describe: "BC: training deals to solve" })
+      .option("eval-deal-start", { type: "number", default: DEFAULTS.evalDealStart, describe: "first held-out evaluation deal seed" })
+      .option("eval-deals", { type: "number", default: DEFAULTS.evalDeals, describe: "held-out deals of the final evaluation" })
+      .option("eval-during", { type: "number", default: DEFAULTS.evalDuring, describe: "evaluation deals played for the learning curve" })
+      .option("eval-every", { type: "number", default: DEFAULTS.evalEvery, describe: "updates between curve evaluations" })
+      .option("checkpoint-every", { type: "number", default: DEFAULTS.checkpointEvery, describe: "updates between checkpoints" })
+      .option("max-steps", { type: "number", default: DEFAULTS.maxSteps, describe: "move limit per game" })
+      .option("repeat-guard", { type: "boolean", default: true, describe: "mask moves back to a seen position (--no-repeat-guard to turn off)" })
+      .option("bc-epochs", { type: "number", default: DEFAULTS.bcEpochs })
+      .option("bc-batch", { type: "number", default: DEFAULTS.bcBatch })
+      .option("bc-lr", { type: "number", default: DEFAULTS.bcLr })
+      .option("bc-validation-deals", { type: "number", default: DEFAULTS.bcValidationDeals, describe: "BC: training deals held out for validation loss" })
+      .option("bc-batches-per-update", { type: "number", default: DEFAULTS.bcBatchesPerUpdate, describe: "BC: minibatches per metrics row" })
+      .option("dagger-rounds", { type: "number", default: DEFAULTS.daggerRounds, describe: "BC: DAgger rounds (policy plays, solver labels its positions)" })
+      .option("dagger-deals", { type: "number", default: DEFAULTS.daggerDeals, describe: "BC: fresh training deals per DAgger round" })
+      .option("dagger-states", { type: "number", default: DEFAULTS.daggerStates, describe: "BC: positions per game sent to the solver" })
+      .option("dagger-max-states", { type: "number", default: DEFAULTS.daggerMaxStates, describe: "BC: solver budget per DAgger position" })
+      .option("dagger-epochs", { type: "number", default: DEFAULTS.daggerEpochs, describe: "BC: epochs over all data after each round" })
+      .option("solver-max-states", { type: "number", default: DEFAULTS.solverMaxStates })
+      .option("solver-timeout-ms", { type: "number", default: DEFAULTS.solverTimeoutMs })
+      .option("cache-dir", { type: "string", default: DEFAULTS.cacheDir, describe: "where solver solutions are cached" })
+      .option("envs", { type: "number", default: DEFAULTS.envs, describe: "PPO: parallel environments" })
+      .option("rollout-steps", { type: "number", default: DEFAULTS.rolloutSteps, describe: "PPO: steps per env per update" })
+      .option("ppo-epochs", { type: "number", default: DEFAULTS.ppoEpochs })
+      .option("minibatches", { type: "number", default: DEFAULTS.minibatches })
+      .option("lr", { type: "number", default: DEFAULTS.ppoLr, describe: "PPO learning rate" })
+      .option("gamma", { type: "number", default: DEFAULTS.gamma })
+      .option("gae-lambda", { type: "number", default: DEFAULTS.gaeLambda })
+      .option("clip", { type: "number", default: DEFAULTS.clip })
+      .option("ent-coef", { type: "number", default: DEFAULTS.entCoef })
+      .option("vf-coef", { type: "number", default: DEFAULTS.vfCoef })
+      .option("max-grad-norm", { type: "number", default: DEFAULTS.maxGradNorm })
+      .option("lr-schedule", { type: "string", default: "linear", describe: "linear | constant" })
+      .option("reward", { type: "string", default: "cards", describe: "PPO reward: cards (1/52 per card home) | win" }) as unknown as Argv<TrainArgs>,
+  handler,
 };

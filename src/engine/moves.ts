@@ -56,28 +56,49 @@ export function groupCap(s: State, dst: number): number {
   return (s.freeCells() + 1) << empty;
 }
 
+/** colOfTop[card] = the column whose last card is `card`, else -1. Set and cleared by generateMoves. */
+const colOfTop = new Int8Array(52).fill(-1);
+/** Moves onto non-empty columns found for one source, kept sorted by destination column. */
+const hitDst = new Int8Array(16);
+const hitMove = new Int32Array(16);
+
 /**
  * Writes every legal move into `out` and returns how many. Deterministic order: for each column,
  * foundation, then columns left to right (largest group first into an empty column), then a
  * flipper; then for each flipper, foundation, then columns.
+ *
+ * Speed: instead of testing every destination column, each candidate head card looks up the
+ * (at most two) cards it builds on in `colOfTop`, so the work is per card of the movable run,
+ * not per column pair; the few hits are insertion-sorted to keep the order above.
  */
 export function generateMoves(s: State, out: Int32Array): number {
   const t = s.tables;
   const buildOn = t.buildOn;
+  const targets = t.targets;
   const rel = t.rel;
+  const fcard = t.foundationCard;
   const emptyMode = t.emptyMode;
   const cards = s.cards;
+  const lens = s.len;
+  const cells = s.cells;
+  const found = s.found;
   const nCols = s.nColumns;
-  const wrap = s.rules.base === "beak";
+  const nCells = s.nCells;
   let firstFree = -1;
   let free = 0;
-  for (let i = 0; i < s.nCells; i++)
-    if (s.cells[i] === NO_CARD) {
+  for (let i = 0; i < nCells; i++)
+    if (cells[i] === NO_CARD) {
       if (firstFree < 0) firstFree = i;
       free++;
     }
   let empties = 0;
-  for (let c = 0; c < nCols; c++) if (s.len[c] === 0) empties++;
+  for (let c = 0; c < nCols; c++) {
+    const l = lens[c]!;
+    if (l === 0) empties++;
+    else colOfTop[cards[c * COLUMN_CAP + l - 1]!] = c;
+  }
+  // Empty destinations matter only when the rules let something fill them.
+  const fillEmpty = empties > 0 && emptyMode !== 2;
   // Group caps onto a non-empty and into an empty column (see groupCap).
   let capFull = 64;
   let capEmpty = 64;
@@ -89,51 +110,78 @@ export function generateMoves(s: State, out: Int32Array): number {
   }
   let n = 0;
   for (let src = 0; src < nCols; src++) {
-    const len = s.len[src]!;
+    const len = lens[src]!;
     if (len === 0) continue;
     const b = src * COLUMN_CAP;
     const top = cards[b + len - 1]!;
-    const su = suitOf(top);
-    if (t.foundationCard[su * 14 + s.found[su]!] === top) out[n++] = makeMove(src, FOUNDATION, 1, top);
-    const run = runLength(s, src);
-    for (let dst = 0; dst < nCols; dst++) {
-      if (dst === src) continue;
-      const dlen = s.len[dst]!;
-      if (dlen > 0) {
-        const dtop = cards[dst * COLUMN_CAP + dlen - 1]!;
-        // A run descends one rank per card, so the only head that can fit dtop sits exactly
-        // (rank(dtop) - 1 - rank(top)) cards above the top: one probe instead of a scan.
-        let k = (dtop >> 2) - 1 - (top >> 2);
-        if (wrap) k = (k + 13) % 13;
-        k++;
-        if (k >= 1 && k <= run && k <= capFull) {
-          const head = cards[b + len - k]!;
-          if (buildOn[head * 52 + dtop] === 1) out[n++] = makeMove(src, dst, k, head);
+    const su = top & 3;
+    if (fcard[su * 14 + found[su]!] === top) out[n++] = makeMove(src, FOUNDATION, 1, top);
+    let run = 1;
+    while (run < len && buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1) run++;
+    // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
+    let hits = 0;
+    const most = run < capFull ? run : capFull;
+    for (let k = 1; k <= most; k++) {
+      const head = cards[b + len - k]!;
+      for (let j = head * 2, e = j + 2; j < e; j++) {
+        const tg = targets[j]!;
+        if (tg < 0) break;
+        const d = colOfTop[tg]!;
+        // d === src only for a full 13-card wrapped run whose head fits its own top.
+        if (d < 0 || d === src) continue;
+        let h = hits++;
+        while (h > 0 && hitDst[h - 1]! > d) {
+          hitDst[h] = hitDst[h - 1]!;
+          hitMove[h] = hitMove[h - 1]!;
+          h--;
         }
-      } else if (emptyMode !== 2) {
-        // Never the whole column: that would only swap two column labels.
-        const max = Math.min(run, capEmpty, len - 1);
-        for (let k = max; k >= 1; k--) {
-          const head = cards[b + len - k]!;
-          if (emptyMode === 1 || rel[head] === 12) out[n++] = makeMove(src, dst, k, head, true);
+        hitDst[h] = d;
+        hitMove[h] = makeMove(src, d, k, head);
+      }
+    }
+    let h = 0;
+    if (fillEmpty) {
+      // Never the whole column: that would only swap two column labels.
+      const max = Math.min(run, capEmpty, len - 1);
+      for (let dst = 0; dst < nCols; dst++) {
+        if (lens[dst] !== 0) continue;
+        while (h < hits && hitDst[h]! < dst) out[n++] = hitMove[h++]!;
+        if (emptyMode === 1) {
+          for (let k = max; k >= 1; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
+        } else {
+          // Ranks in a run rise by one per card going down, so the one head of rank base − 1
+          // (rel 12) sits exactly 12 − rel(top) cards under the top.
+          const k = 13 - rel[top]!;
+          if (k <= max) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
         }
       }
     }
+    while (h < hits) out[n++] = hitMove[h++]!;
     if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top);
   }
-  for (let i = 0; i < s.nCells; i++) {
-    const card = s.cells[i]!;
+  for (let i = 0; i < nCells; i++) {
+    const card = cells[i]!;
     if (card === NO_CARD) continue;
-    const su = suitOf(card);
-    if (t.foundationCard[su * 14 + s.found[su]!] === card) out[n++] = makeMove(CELL0 + i, FOUNDATION, 1, card);
-    for (let dst = 0; dst < nCols; dst++) {
-      const dlen = s.len[dst]!;
-      if (dlen > 0) {
-        if (buildOn[card * 52 + cards[dst * COLUMN_CAP + dlen - 1]!] === 1) out[n++] = makeMove(CELL0 + i, dst, 1, card);
-      } else if (emptyMode === 1 || (emptyMode === 0 && rel[card] === 12)) {
-        out[n++] = makeMove(CELL0 + i, dst, 1, card, true);
+    const su = card & 3;
+    if (fcard[su * 14 + found[su]!] === card) out[n++] = makeMove(CELL0 + i, FOUNDATION, 1, card);
+    const toEmpty = fillEmpty && (emptyMode === 1 || rel[card] === 12);
+    const d0 = targets[card * 2]! >= 0 ? colOfTop[targets[card * 2]!]! : -1;
+    const d1 = targets[card * 2 + 1]! >= 0 ? colOfTop[targets[card * 2 + 1]!]! : -1;
+    if (!toEmpty) {
+      const lo = d0 < d1 ? d0 : d1;
+      const hi = d0 < d1 ? d1 : d0;
+      if (lo >= 0) out[n++] = makeMove(CELL0 + i, lo, 1, card);
+      if (hi >= 0) out[n++] = makeMove(CELL0 + i, hi, 1, card);
+    } else {
+      for (let dst = 0; dst < nCols; dst++) {
+        if (lens[dst] === 0) out[n++] = makeMove(CELL0 + i, dst, 1, card, true);
+        else if (dst === d0 || dst === d1) out[n++] = makeMove(CELL0 + i, dst, 1, card);
       }
     }
+  }
+  for (let c = 0; c < nCols; c++) {
+    const l = lens[c]!;
+    if (l !== 0) colOfTop[cards[c * COLUMN_CAP + l - 1]!] = -1;
   }
   return n;
 }

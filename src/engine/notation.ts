@@ -4,8 +4,8 @@
  *   source: column 1-9 (0 = column 10) or flipper a-h
  *   destination: column 1-9/0, `h` = foundation ("home"), or a flipper letter a-g meaning
  *                "a free flipper" (cards always land in the lowest-numbered free one)
- *   `/k` after a column-to-empty-column move of k > 1 cards names the group size; without it
- *   the largest legal group moves.
+ *   `/k` after a column-to-empty-column move names the group size; without it the largest
+ *   legal group moves (`moveToString` writes `/k` whenever it is needed to say which).
  * Examples: `3a` column 3 to a flipper, `3h` column 3 to its foundation, `a4` flipper a to
  * column 4, `34` column 3 onto column 4, `36/3` three cards from column 3 into empty column 6.
  * The 8th flipper (Eight Off) is `h` as a source; as a destination, `h` is always the foundation.
@@ -14,6 +14,7 @@ import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveT
 import type { State } from "./state.js";
 
 const FLIPPERS = "abcdefgh";
+const scratch = new Int32Array(MAX_MOVES);
 
 export function columnChar(c: number): string {
   return String((c + 1) % 10);
@@ -28,10 +29,27 @@ export function locationChar(loc: number, asDestination: boolean): string {
   return columnChar(loc);
 }
 
-export function moveToString(m: Move): string {
+/**
+ * Text of a move. A column-to-empty-column move names its size (`/k`) so that `parseMove` gives
+ * back exactly this move: given the position, only when k is not the largest legal group (the
+ * default `parseMove` picks); without it, always.
+ */
+export function moveToString(m: Move, s?: State): string {
   const k = moveCount(m);
-  const suffix = moveToEmpty(m) && moveFrom(m) < CELL0 && k > 1 ? `/${k}` : "";
-  return locationChar(moveFrom(m), false) + locationChar(moveTo(m), true) + suffix;
+  const from = moveFrom(m);
+  let suffix = "";
+  if (moveToEmpty(m) && from < CELL0) {
+    let largest = 0;
+    if (s) {
+      const n = generateMoves(s, scratch);
+      for (let i = 0; i < n; i++) {
+        const mv = scratch[i]!;
+        if (moveFrom(mv) === from && moveTo(mv) === moveTo(m) && moveCount(mv) > largest) largest = moveCount(mv);
+      }
+    }
+    if (largest !== k) suffix = `/${k}`;
+  }
+  return locationChar(from, false) + locationChar(moveTo(m), true) + suffix;
 }
 
 export class IllegalMoveError extends Error {
@@ -43,8 +61,6 @@ function parseColumn(ch: string, s: State): number | undefined {
   const c = (Number(ch) + 9) % 10;
   return c < s.nColumns ? c : undefined;
 }
-
-const scratch = new Int32Array(MAX_MOVES);
 
 /**
  * Turns text into the legal move it names in this position, or throws IllegalMoveError with the
@@ -94,11 +110,12 @@ export function parseMove(text: string, s: State): Move {
 /** A human reason why nothing legal goes from `from` to `to`. */
 function explainIllegal(s: State, from: number, to: number, k: number | undefined): string {
   if (from < CELL0 ? s.len[from] === 0 : s.cells[from - CELL0] === 255) return "the source is empty";
-  if (to === from) return "source and destination are the same";
+  // A flipper destination arrives here as CELL0 ("a free flipper"), so test it before equality.
   if (to >= CELL0 && to !== FOUNDATION) {
     if (from >= CELL0) return "moving from flipper to flipper changes nothing";
     return "no flipper is free";
   }
+  if (to === from) return "source and destination are the same";
   if (to === FOUNDATION) return "that card is not the next one its foundation needs";
   if (s.len[to] === 0) {
     const r = s.rules;

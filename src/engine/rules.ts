@@ -86,7 +86,7 @@ export const PRESETS: Readonly<Record<PresetName, Rules>> = {
   "bakers-game": { preset: "bakers-game", ...bakers },
   "kings-only-bakers-game": { preset: "kings-only-bakers-game", ...bakers, emptyColumn: "below-base" },
   freecell: { preset: "freecell", ...bakers, build: "alternate-color" },
-  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base" },
+  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base", deal: "eight-off" },
   "seahaven-towers": { preset: "seahaven-towers", ...bakers, emptyColumn: "below-base", deal: "seahaven", columns: 10 },
 };
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];

@@ -50,6 +50,11 @@ export class Tables {
   readonly rel = new Uint8Array(52);
   /** buildOn[c * 52 + t] = 1 when card c may be placed on card t in the tableau. */
   readonly buildOn = new Uint8Array(52 * 52);
+  /**
+   * targets[c*2], targets[c*2+1]: the (at most two) cards c may be placed on in the tableau, -1
+   * when unused. Lets move generation find a destination column by its last card, not by a scan.
+   */
+  readonly targets = new Int8Array(52 * 2).fill(-1);
   /** The card that may go next onto foundation s when it already holds n cards: foundationCard[s*14+n]. */
   readonly foundationCard = new Uint8Array(4 * 14);
   /** 0 below-base, 1 any, 2 none. */
@@ -68,6 +73,8 @@ export class Tables {
         this.buildOn[c * 52 + t] = rankOk && suitOk ? 1 : 0;
       }
     }
+    for (let c = 0; c < 52; c++)
+      for (let t = 0, j = 0; t < 52; t++) if (this.buildOn[c * 52 + t] === 1) this.targets[c * 2 + j++] = t;
     for (let s = 0; s < 4; s++) {
       for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
       this.foundationCard[s * 14 + 13] = NO_CARD;

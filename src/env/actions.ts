@@ -7,9 +7,12 @@
  *   destination's last card). Into an empty column it carries the LARGEST group the rules allow.
  *   "A flipper" means the lowest-numbered free one. Ids such as column→same column or
  *   flipper→flipper are never legal; they keep the layout a plain product.
- * Split block (only when `emptyColumn` is "any", where a smaller group into an empty column is a
- *   different legal move): id = base + (src * C + dst) * 12 + (k - 1), "exactly k cards from
- *   column src into empty column dst", legal only when k is smaller than the largest group.
+ * Split block (only where two group sizes can enter the same empty column: `emptyColumn` "any";
+ *   or "below-base" with a wrapping base and alternate-colour builds, where one run can hold two
+ *   cards of rank base − 1): id = baseCount + (src * C + dst) * S + (k - 1), "exactly k cards
+ *   from column src into empty column dst", legal only when k is smaller than the largest group.
+ *   S = `splitSizes` = 12, since a run holds at most 13 cards, except with a wrapping base and
+ *   alternate-colour builds, where a run can hold every card (S = 51).
  * So every legal engine move has exactly one id, and the mask is exactly the legal ids.
  * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`).
  */
@@ -18,6 +21,7 @@ import { columnChar, IllegalMoveError } from "../engine/notation.js";
 import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 
+/** Split ids per (column, empty column) pair for the usual rule shapes (runs of at most 13 cards). */
 export const SPLIT_SIZES = 12;
 const FLIPPERS = "abcdefgh";
 
@@ -28,18 +32,23 @@ export class ActionCodec {
   readonly dests: number;
   readonly baseCount: number;
   readonly hasSplit: boolean;
+  /** Group sizes 1..splitSizes that the split block can name per (column, empty column) pair. */
+  readonly splitSizes: number;
   /** Size of the action space. */
   readonly n: number;
   private readonly moves = new Int32Array(MAX_MOVES);
   private readonly seen: Uint8Array;
 
-  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove">) {
+  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> & Partial<Pick<Rules, "build" | "base">>) {
     this.columns = rules.columns;
     this.flippers = rules.cells;
     this.dests = this.columns + 2;
     this.baseCount = (this.columns + this.flippers) * this.dests;
-    this.hasSplit = rules.emptyColumn === "any" && rules.groupMove !== "single";
-    this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * SPLIT_SIZES : 0);
+    // Only a wrapping base with alternate-colour builds lets a run outgrow one suit's 13 cards.
+    const longRuns = rules.base === "beak" && rules.build === "alternate-color";
+    this.splitSizes = longRuns ? 51 : SPLIT_SIZES;
+    this.hasSplit = rules.groupMove !== "single" && (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
+    this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * this.splitSizes : 0);
     this.seen = new Uint8Array(this.columns * this.columns);
   }
 
@@ -73,7 +82,7 @@ export class ActionCodec {
     const to = moveTo(m);
     if (from < CELL0 && to < CELL0 && moveToEmpty(m)) {
       const pair = from * this.columns + to;
-      if (this.seen[pair]) return this.baseCount + pair * SPLIT_SIZES + moveCount(m) - 1;
+      if (this.seen[pair]) return this.baseCount + pair * this.splitSizes + moveCount(m) - 1;
       this.seen[pair] = 1;
     }
     return this.src(from) * this.dests + this.dst(to);
@@ -104,8 +113,8 @@ export class ActionCodec {
       throw new RangeError(`action ${a} out of range: allowed 0..${this.n - 1}`);
     if (a >= this.baseCount) {
       const r = a - this.baseCount;
-      const k = (r % SPLIT_SIZES) + 1;
-      const pair = Math.floor(r / SPLIT_SIZES);
+      const k = (r % this.splitSizes) + 1;
+      const pair = Math.floor(r / this.splitSizes);
       return `${columnChar(Math.floor(pair / this.columns))}${columnChar(pair % this.columns)}/${k}`;
     }
     const src = Math.floor(a / this.dests);
@@ -134,15 +143,14 @@ export class ActionCodec {
     if (dst < 0) {
       if (m[2] === "h") dst = this.columns + 1;
       else if (/[0-9]/.test(m[2]!)) bad(`no column "${m[2]}"`);
-      else if (this.flippers === 0) bad("these rules have no flippers");
-      else dst = this.columns;
+      else dst = this.columns; // "a flipper": an id of the layout even when the rules give none (never legal then)
     }
     if (m[3] !== undefined) {
       const k = Number(m[3]);
-      if (!this.hasSplit) bad("group sizes (/k) exist only where any card may fill an empty column");
+      if (!this.hasSplit) bad("group sizes (/k) exist only where two group sizes can enter an empty column (emptyColumn any)");
       if (src >= this.columns || dst >= this.columns) bad("/k applies to column-to-column moves");
-      if (!(k >= 1 && k <= SPLIT_SIZES)) bad(`k must be 1..${SPLIT_SIZES}`);
-      return this.baseCount + (src * this.columns + dst) * SPLIT_SIZES + k - 1;
+      if (!(k >= 1 && k <= this.splitSizes)) bad(`k must be 1..${this.splitSizes}`);
+      return this.baseCount + (src * this.columns + dst) * this.splitSizes + k - 1;
     }
     return src * this.dests + dst;
   }

@@ -1,1 +1,31 @@
-export {};
+/**
+ * Evaluation library: play deals with any registered agent and write resumable result CSVs.
+ *
+ * Deals
+ *   type DealRef = { kind: "seed", seed } | { kind: "ms", n }
+ *   seedRange(from, count), msRange(from, to)       lists of DealRef (UsageError on bad input)
+ *   dealLabel(d) ("17" | "ms:17"), parseDealLabel, dealState(rules, d), agentSeed(d), dealOrderKey(d)
+ * One game
+ *   new EpisodeRunner(rules, agent).play(start, seed, maxSteps?) -> { won, cardsHome, moves }
+ *   playDeal(agent, rules, start, seed, maxSteps?)   (engine + ActionCodec; the observation is
+ *   encoded only when agent.needsObservation). Lost when no legal move is left or after maxSteps
+ *   (DEFAULT_MAX_STEPS = 1000) moves.
+ * Many games
+ *   evaluate({ agent, agentOptions, rules, deals, workers?, maxSteps?, timing? })
+ *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads (tsx
+ *     registered in each worker), and rows are identical for any number of workers.
+ *   runEval({ ...spec, out?, onRow? }) -> { summary, agent, rules, skipped }: evaluate + the
+ *     resumable CSV with columns EVAL_COLUMNS (deal, rules, agent, won, cards_home, moves, ms).
+ * CSV (reusable with other columns)
+ *   ResumableCsv.open({ path, columns, key, fixed }) -> .existing rows, .keys, .append(rows), .close()
+ *   refuses (UsageError, file untouched) other columns or other `fixed` values; drops a partial
+ *   last line left by a killed run; appends whole lines only. csvLine(values), parseCsvLine(line).
+ * Statistics
+ *   wilson(wins, n) -> { low, high }; summarize(outcomes, played?, seconds?) -> Summary; formatSummary.
+ */
+export * from "./deals.js";
+export * from "./stats.js";
+export * from "./play.js";
+export * from "./csv.js";
+export * from "./evaluate.js";
+export * from "./run.js";

@@ -1,0 +1,48 @@
+/**
+ * Group moves: Parlett's unlimited run moves against the supermove limit of seed 000
+ * ((free flippers + 1) × 2^(empty columns)) and single-card moves only, at each flipper count;
+ * Penguin rules otherwise. The seeds disagree on this rule (RULES.md settles it as unlimited);
+ * this measures how much the reading matters.
+ *
+ *   npx tsx experiments/group-move.ts [--deals 200] [--cells 0-7] [--group unlimited,supermove,single]
+ *                                     [--players greedy,solver] [--workers 2] [--shard i/n]
+ */
+import { GROUP_MOVE_RULES } from "../src/engine/rules.js";
+import { exitOnUsageError } from "./lib/options.js";
+import { runExperiment, type Experiment } from "./lib/runner.js";
+import { playerOptions, playerSpec } from "./lib/players.js";
+import { plotData, rateChart } from "./lib/plot.js";
+
+const options = {
+  rules: { type: "choice", default: "penguin", choices: ["penguin", "penguin-relaxed"], help: "base rule set" },
+  cells: { type: "int-list", default: [0, 1, 2, 3, 4, 5, 6, 7], min: 0, max: 8, help: "flipper counts, e.g. 0-7 or 3,5,7" },
+  group: { type: "list", default: GROUP_MOVE_RULES, choices: GROUP_MOVE_RULES, help: "group-move rules" },
+  ...playerOptions(["greedy", "solver"]),
+} as const;
+
+export const groupMove: Experiment<typeof options> = {
+  name: "group-move",
+  options,
+  labelColumns: ["flippers", "group_move"],
+  conditions: (o) =>
+    o.group.flatMap((groupMove) =>
+      o.cells.flatMap((cells) =>
+        o.players.map((p) => ({
+          labels: { flippers: cells, group_move: groupMove },
+          preset: o.rules,
+          overrides: { cells, groupMove },
+          player: playerSpec(p, o),
+        })),
+      ),
+    ),
+  plot: (s, o) =>
+    rateChart(plotData(s), {
+      title: `${o.rules}: win rate by flippers and group-move rule (95% intervals)`,
+      x: { field: "flippers", title: "flippers (free cells)", type: "quantitative" },
+      color: { field: "group_move", title: "group moves" },
+      column: { field: "player", title: "player" },
+      mark: "line",
+    }),
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("group-move", async () => void (await runExperiment(groupMove, process.argv.slice(2))));

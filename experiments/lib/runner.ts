@@ -1,0 +1,130 @@
+/**
+ * The shared body of every experiment script: options, conditions × deals as tasks, the
+ * resumable CSV, the worker pool, then the summary table, summary CSV and SVG plot.
+ *
+ * Row order is deal-major (deal k under every condition, then deal k+1), which is what makes a
+ * shard (a contiguous deal block) a contiguous piece of the unsharded file.
+ */
+import { resolveRules, rulesLabel, type Rules } from "../../src/engine/rules.js";
+import { writeFileAtomic } from "../../src/cli/merge.js";
+import type { TopLevelSpec } from "vega-lite";
+import { COMMON_OPTIONS, helpText, parseOptions, type OptionSpecs, type Parsed } from "./options.js";
+import { shardLabel, shardRange } from "./shard.js";
+import { csvLine, openStore } from "./store.js";
+import { runTasks, type Task } from "./pool.js";
+import { formatTable, Summarizer, summaryFields, SUMMARY_COLUMNS, type SummaryRow } from "./summary.js";
+import { writeSvg } from "./plot.js";
+import type { Condition, Outcome, TaskModule } from "./types.js";
+
+export type Options<S extends OptionSpecs> = Parsed<typeof COMMON_OPTIONS & S>;
+
+export interface Experiment<S extends OptionSpecs> {
+  readonly name: string;
+  readonly options: S;
+  /** The experiment's own columns, each a key of every condition's labels. */
+  readonly labelColumns: readonly string[];
+  conditions(o: Options<S>): Condition[];
+  /** Columns the summary groups by (default: label columns and player). */
+  readonly groupBy?: readonly string[];
+  /** Orders summary rows for the table and plot (default: first appearance). */
+  sortSummary?(rows: SummaryRow[]): SummaryRow[];
+  plot(summary: readonly SummaryRow[], o: Options<S>): TopLevelSpec;
+  /** Task module URL (default: experiments/lib/play.ts); tests pass a fake. */
+  readonly moduleUrl?: string;
+}
+
+export interface ExperimentResult {
+  readonly out: string;
+  readonly header: string[];
+  /** Rows in the file when the run ended. */
+  readonly rows: number;
+  readonly summary: SummaryRow[];
+  readonly complete: boolean;
+  readonly played: number;
+}
+
+export const OUTCOME_COLUMNS = ["base", "outcome", "cards_home", "moves", "states"];
+
+function fmtSeconds(s: number): string {
+  if (!Number.isFinite(s)) return "?";
+  return s >= 90 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${s.toFixed(0)}s`;
+}
+
+export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, argv: readonly string[]): Promise<ExperimentResult | undefined> {
+  const specs = { ...COMMON_OPTIONS, ...def.options };
+  const o = parseOptions(def.name, specs, argv) as unknown as Options<S> & { help: boolean };
+  if (o.help) {
+    process.stdout.write(helpText(def.name, specs) + "\n");
+    return undefined;
+  }
+  const conditions = def.conditions(o);
+  const rules: Rules[] = conditions.map((c) => resolveRules(c.preset, c.overrides));
+  const moduleUrl = def.moduleUrl ?? new URL("./play.ts", import.meta.url).href;
+  const mod = (await import(moduleUrl)) as TaskModule;
+  const players = await Promise.all(conditions.map((c) => mod.describe(c)));
+  const { start, end } = shardRange(o.deals, o.shard);
+  // Task i is deal start + floor(i / C) under condition i mod C: computed, never listed, so a
+  // million-deal run holds no task array.
+  const C = conditions.length;
+  const total = (end - start) * C;
+  const taskAt = (i: number): Task => ({ deal: o.seed + start + Math.floor(i / C), condition: i % C });
+  const deck = "seed" as const;
+  const out = o.out || `results/${def.name}${o.shard ? `.${shardLabel(o.shard)}` : ""}.csv`;
+  const header = ["deal", "deck", ...def.labelColumns, "rules", "player", ...OUTCOME_COLUMNS];
+  const keyOf = (t: Task): string[] => {
+    const c = conditions[t.condition]!;
+    return [String(t.deal), deck, ...def.labelColumns.map((l) => String(c.labels[l] ?? "")), rulesLabel(rules[t.condition]!), players[t.condition]!];
+  };
+  const groupBy = def.groupBy ?? [...def.labelColumns, "player"];
+  const summarizer = new Summarizer(header, groupBy);
+  const store = openStore(out, header, header.length - OUTCOME_COLUMNS.length, total, (i) => keyOf(taskAt(i)), (f) => summarizer.add(f));
+  let rows = store.done;
+  const todo = o.report ? 0 : total - store.done;
+  const showProgress = !o.quiet && process.stderr.isTTY === true;
+  const t0 = Date.now();
+  let buffer: string[][] = [];
+  let lastFlush = t0;
+  const flush = (): void => {
+    store.append(buffer);
+    buffer = [];
+    lastFlush = Date.now();
+  };
+  try {
+    await runTasks(moduleUrl, conditions, deck, todo, (i) => taskAt(store.done + i), o.workers, (i: number, r: Outcome) => {
+      const fields = [...keyOf(taskAt(store.done + i)), r.base, r.outcome, String(r.cardsHome), String(r.moves), String(r.states)];
+      summarizer.add(fields);
+      rows++;
+      buffer.push(fields);
+      const now = Date.now();
+      if (buffer.length >= 256 || now - lastFlush > 1000) {
+        flush();
+        if (showProgress) {
+          const rate = ((i + 1) * 1000) / (now - t0);
+          process.stderr.write(`\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i - 1) / rate)}   `);
+        }
+      }
+    });
+  } finally {
+    // Rows finished before an error are kept; the failing task is retried on the next run.
+    flush();
+    store.close();
+    if (showProgress) process.stderr.write("\n");
+  }
+  const complete = rows === total;
+  let summary = summarizer.rows();
+  if (def.sortSummary) summary = def.sortSummary(summary);
+  const secs = (Date.now() - t0) / 1000;
+  if (!o.quiet) {
+    const where = o.shard ? ` (shard ${o.shard.index}/${o.shard.count}: deals ${o.seed + start}…${o.seed + end - 1})` : "";
+    process.stdout.write(`${def.name}: ${rows}/${total} games in ${out}${where}; played ${todo} now in ${secs.toFixed(1)} s\n`);
+    process.stdout.write(formatTable(groupBy, summary) + "\n");
+    if (!complete) process.stdout.write(`incomplete: ${total - rows} games to go (rerun without --report to resume)\n`);
+  }
+  // Plots and summaries describe a whole study; a shard waits for `penguin merge` + --report.
+  if (!o.shard && rows > 0) {
+    const stem = out.replace(/\.csv$/, "");
+    writeFileAtomic(`${stem}.summary.csv`, [csvLine([...groupBy, ...SUMMARY_COLUMNS]), ...summary.map((s) => csvLine([...groupBy.map((g) => s.group[g]!), ...summaryFields(s)]))].join(""));
+    await writeSvg(`${stem}.svg`, def.plot(summary, o));
+  }
+  return { out, header, rows, summary, complete, played: todo };
+}

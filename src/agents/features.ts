@@ -1,0 +1,301 @@
+/**
+ * Named features of a move, the vocabulary of the greedy and lookahead agents. Each of Parlett's
+ * tips (seed 000, "Dicas e estratégias") is one feature, so a user can switch a tip off
+ * (`--without keep-flippers-empty`) and measure what it is worth; a few more features that are not
+ * tips help the tuned preset.
+ *
+ * A feature scores a move as `potential(after) − potential(before) + moveTerm(before, move)`.
+ * Most features are pure potentials of a position, which makes a path's total score telescope:
+ * the lookahead agent's sum over k moves is then "leaf value − root value + move terms".
+ *
+ * All features read the position's typed arrays and allocate nothing.
+ */
+import { NO_CARD, rankOf, suitOf } from "../engine/card.js";
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, type Move } from "../engine/moves.js";
+import { COLUMN_CAP, type State } from "../engine/state.js";
+
+export interface Feature {
+  readonly name: string;
+  /** One line for `--help` and docs/agents.md. */
+  readonly describe: string;
+  /** True for the features that are Parlett's tips. */
+  readonly tip: boolean;
+  /** Value of a position (0 when the feature is a pure move term). */
+  potential?(s: State, scratch: FeatureScratch): number;
+  /** Extra value of playing `m` from `before` (before the move is applied). */
+  moveTerm?(before: State, m: Move, scratch: FeatureScratch): number;
+}
+
+/**
+ * Per-position facts several features need (where each card lies, what covers it), filled once
+ * per position by `locate` and reused by every feature.
+ */
+export class FeatureScratch {
+  /** Column of each card, or -1 (flipper), -2 (foundation). */
+  readonly where = new Int8Array(52);
+  /** Cards lying on each card in its column (0 when it is the column's last card or not in a column). */
+  readonly cover = new Uint8Array(52);
+  /** seq[c * 52 + t] = 1 when c is t's in-suit successor down (same suit, one rank lower). */
+  private seqFor = -1;
+  private wrap = true;
+  readonly seq = new Uint8Array(52 * 52);
+  /** Move buffer for features that look at the legal moves of a position. */
+  readonly moves = new Int32Array(MAX_MOVES);
+  /** Legal moves and real options (not into a flipper) of the position `locate` saw last, or -1. */
+  private legal = -1;
+  private real = 0;
+
+  /** Legal moves of s (the position last located), computed once for all features. */
+  legalMoves(s: State): number {
+    if (this.legal < 0) {
+      const n = generateMoves(s, this.moves);
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        const to = moveTo(this.moves[i]!);
+        if (to < CELL0 || to === FOUNDATION) k++;
+      }
+      this.legal = n;
+      this.real = k;
+    }
+    return this.legal;
+  }
+
+  /** Legal moves of s that do not park a card in a flipper. */
+  realOptions(s: State): number {
+    this.legalMoves(s);
+    return this.real;
+  }
+
+  locate(s: State): void {
+    this.ensureSeq(s);
+    this.legal = -1;
+    this.where.fill(-2);
+    this.cover.fill(0);
+    for (let c = 0; c < s.nColumns; c++) {
+      const n = s.len[c]!;
+      const b = c * COLUMN_CAP;
+      for (let d = 0; d < n; d++) {
+        const card = s.cards[b + d]!;
+        this.where[card] = c;
+        this.cover[card] = n - 1 - d;
+      }
+    }
+    for (let i = 0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      if (card !== NO_CARD) this.where[card] = -1;
+    }
+  }
+
+  private ensureSeq(s: State): void {
+    const wrap = s.rules.base === "beak";
+    if (this.seqFor === s.base && this.wrap === wrap) return;
+    this.seqFor = s.base;
+    this.wrap = wrap;
+    for (let c = 0; c < 52; c++)
+      for (let t = 0; t < 52; t++) {
+        const rankOk = wrap ? (rankOf(c) + 1) % 13 === rankOf(t) : rankOf(c) + 1 === rankOf(t);
+        this.seq[c * 52 + t] = rankOk && suitOf(c) === suitOf(t) ? 1 : 0;
+      }
+  }
+}
+
+/** Card that must go home next on suit s, or NO_CARD when the suit is complete. */
+function nextHome(s: State, suit: number): number {
+  return s.tables.foundationCard[suit * 14 + s.found[suit]!]!;
+}
+
+/**
+ * How far a card is from leaving a flipper: 0 when it can go home or onto a column's last card
+ * now; else the cards covering its in-suit parent (the card it builds on), or the cards of its
+ * suit that must go home first, whichever is fewer. Capped, since beyond a few it is simply "stuck".
+ */
+const RETURN_CAP = 8;
+function returnDistance(s: State, card: number, x: FeatureScratch): number {
+  const suit = suitOf(card);
+  const toHome = s.tables.rel[card]! - s.found[suit]!;
+  if (toHome <= 0) return 0;
+  let best = Math.min(toHome * 2, RETURN_CAP);
+  // The parent: same suit, one rank higher (wrapping with a beak base).
+  const wrap = s.rules.base === "beak";
+  const pr = rankOf(card) + 1;
+  if (pr <= 12 || wrap) {
+    const parent = (pr % 13) * 4 + suit;
+    const w = x.where[parent]!;
+    if (w >= 0) best = Math.min(best, x.cover[parent]!);
+  }
+  return best;
+}
+
+/** Is a card of rank base − 1 (the only card an empty column takes) ready to fill one? */
+function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
+  const rel = s.tables.rel;
+  for (let i = 0; i < s.nCells; i++) {
+    const card = s.cells[i]!;
+    if (card !== NO_CARD && rel[card] === 12) return true;
+  }
+  for (let c = 0; c < s.nColumns; c++) {
+    if (c === except) continue;
+    const n = s.len[c]!;
+    const b = c * COLUMN_CAP;
+    // Walk up the run at the column's end: its head can move, unless it is already the deepest card.
+    for (let d = n - 1; d >= 1; d--) {
+      const card = s.cards[b + d]!;
+      if (rel[card] === 12) return true;
+      if (x.seq[card * 52 + s.cards[b + d - 1]!] !== 1) break;
+    }
+  }
+  return false;
+}
+
+export const FEATURES: readonly Feature[] = [
+  {
+    name: "foundation-first",
+    describe: "a move to a foundation (always safe when building in suit)",
+    tip: false,
+    moveTerm: (_s, m) => (moveTo(m) === FOUNDATION ? 1 : 0),
+  },
+  {
+    name: "free-base-cards",
+    describe: "tip 1: dig out the base-rank cards not yet home (−cards covering each)",
+    tip: true,
+    potential: (s, x) => {
+      let v = 0;
+      for (let suit = 0; suit < 4; suit++) {
+        if (s.found[suit] !== 0) continue;
+        const card = nextHome(s, suit);
+        v -= x.where[card]! >= 0 ? 1 + x.cover[card]! : 0.5;
+      }
+      return v;
+    },
+  },
+  {
+    name: "keep-flippers-empty",
+    describe: "tip 2: −(occupied flippers)² / 4, so each further flipper filled costs more",
+    tip: true,
+    potential: (s) => {
+      const used = s.nCells - s.freeCells();
+      return (-used * used) / 4;
+    },
+  },
+  {
+    name: "plan-empty-columns",
+    describe: "tip 3: −1 for emptying a column when no base−1 card is ready to fill it",
+    tip: true,
+    moveTerm: (s, m, x) => {
+      const from = moveFrom(m);
+      if (from >= CELL0 || s.tables.emptyMode !== 0 || s.len[from] !== moveCount(m)) return 0;
+      return fillerReady(s, x, from) ? 0 : -1;
+    },
+  },
+  {
+    name: "build-in-suit",
+    describe: "tip 4: cards lying on their in-suit parent in the tableau",
+    tip: true,
+    potential: (s, x) => {
+      let v = 0;
+      for (let c = 0; c < s.nColumns; c++) {
+        const b = c * COLUMN_CAP;
+        for (let d = 1, n = s.len[c]!; d < n; d++) v += x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!]!;
+      }
+      return v;
+    },
+  },
+  {
+    name: "short-flipper-use",
+    describe: "tip 5: −(how far each flipper card is from leaving it), so flippers hold cards briefly",
+    tip: true,
+    potential: (s, x) => {
+      let v = 0;
+      for (let i = 0; i < s.nCells; i++) {
+        const card = s.cells[i]!;
+        if (card !== NO_CARD) v -= returnDistance(s, card, x) / RETURN_CAP;
+      }
+      return v;
+    },
+  },
+  {
+    name: "dig-next-home",
+    describe: "−cards covering the next card each foundation needs",
+    tip: false,
+    potential: (s, x) => {
+      let v = 0;
+      for (let suit = 0; suit < 4; suit++) {
+        const card = nextHome(s, suit);
+        if (card !== NO_CARD && x.where[card]! >= 0) v -= x.cover[card]!;
+      }
+      return v;
+    },
+  },
+  {
+    name: "settled-cards",
+    describe: "cards in columns ordered in suit from a base−1 card at the bottom (never need to move)",
+    tip: false,
+    potential: (s, x) => {
+      let v = 0;
+      const rel = s.tables.rel;
+      for (let c = 0; c < s.nColumns; c++) {
+        const n = s.len[c]!;
+        if (n === 0) continue;
+        const b = c * COLUMN_CAP;
+        if (s.tables.emptyMode === 0 && rel[s.cards[b]!] !== 12) continue;
+        let d = 1;
+        while (d < n && x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!] === 1) d++;
+        v += d;
+      }
+      return v;
+    },
+  },
+  {
+    name: "empty-columns",
+    describe: "empty columns (worth something only while a card may fill them)",
+    tip: false,
+    potential: (s) => (s.tables.emptyMode === 2 ? 0 : s.emptyColumns()),
+  },
+  {
+    name: "buried-order",
+    describe: "−cards lying on a lower card of their own suit (each must move again before that card goes home)",
+    tip: false,
+    potential: (s) => {
+      let v = 0;
+      const rel = s.tables.rel;
+      for (let c = 0; c < s.nColumns; c++) {
+        const n = s.len[c]!;
+        const b = c * COLUMN_CAP;
+        // minRel[suit] of the cards below, as a 4-value scan: columns are short.
+        let m0 = 99, m1 = 99, m2 = 99, m3 = 99;
+        for (let d = 0; d < n; d++) {
+          const card = s.cards[b + d]!;
+          const r = rel[card]!;
+          const su = card & 3;
+          const below = su === 0 ? m0 : su === 1 ? m1 : su === 2 ? m2 : m3;
+          if (below < r) v--;
+          if (su === 0) m0 = Math.min(m0, r);
+          else if (su === 1) m1 = Math.min(m1, r);
+          else if (su === 2) m2 = Math.min(m2, r);
+          else m3 = Math.min(m3, r);
+        }
+      }
+      return v;
+    },
+  },
+  {
+    name: "dead-end",
+    describe: "−1 for a position with no legal move left (a lost game)",
+    tip: false,
+    potential: (s, x) => (!s.isWon() && x.legalMoves(s) === 0 ? -1 : 0),
+  },
+  {
+    name: "flipper-reserve",
+    describe: "−2^(−free flippers): the last free flippers are worth the most",
+    tip: false,
+    potential: (s) => -Math.pow(2, -s.freeCells()),
+  },
+  {
+    name: "mobility",
+    describe: "legal moves that do not park a card in a flipper, / 10",
+    tip: false,
+    potential: (s, x) => x.realOptions(s) / 10,
+  },
+];
+
+export const FEATURE_NAMES: readonly string[] = FEATURES.map((f) => f.name);

@@ -1,0 +1,61 @@
+/**
+ * `greedy`: plays the legal move with the best weighted feature score (see heuristic.ts). It never
+ * loops: a move back to a position already seen in the episode is played only when every legal
+ * move leads to one (positions are told apart by the engine's 64-bit hash).
+ */
+import { generateMoves, MAX_MOVES, applyMove, undoMove } from "../engine/moves.js";
+import type { State } from "../engine/state.js";
+import type { Agent, AgentInput, AgentOptions } from "./agent.js";
+import { actEach, actionOf } from "./agent.js";
+import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
+import { PositionSet } from "./position-set.js";
+
+export class GreedyAgent implements Agent {
+  readonly name: string;
+  readonly scorer: MoveScorer;
+  /** Positions of this episode, the current one included. */
+  readonly seen = new PositionSet();
+  private scratch: State | undefined;
+  private readonly moves = new Int32Array(MAX_MOVES);
+  private readonly score = new Float64Array(MAX_MOVES);
+
+  constructor(options: AgentOptions = {}) {
+    const spec = heuristicSpec(options);
+    this.scorer = new MoveScorer(weightsOf(spec));
+    this.name = `greedy(${heuristicLabel(spec)})`;
+  }
+
+  reset(start: State): void {
+    this.seen.clear();
+    this.seen.add(start.hashLo, start.hashHi);
+    this.scratch = start.clone();
+  }
+
+  act(input: AgentInput): number {
+    const s = input.state;
+    this.seen.add(s.hashLo, s.hashHi);
+    let x = this.scratch;
+    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
+    else x.copyFrom(s);
+    const n = generateMoves(x, this.moves);
+    if (n === 0) throw new Error("greedy agent asked to act with no legal move");
+    this.scorer.scoreMoves(x, this.moves, n, this.score);
+    let best = -1;
+    let bestFresh = -1;
+    for (let i = 0; i < n; i++) {
+      const sc = this.score[i]!;
+      if (best < 0 || sc > this.score[best]!) best = i;
+      if (bestFresh >= 0 && sc <= this.score[bestFresh]!) continue;
+      const m = this.moves[i]!;
+      applyMove(x, m);
+      const fresh = !this.seen.has(x.hashLo, x.hashHi);
+      undoMove(x, m);
+      if (fresh) bestFresh = i;
+    }
+    return actionOf(input, this.moves[bestFresh >= 0 ? bestFresh : best]!);
+  }
+
+  actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
+    actEach(this, inputs, out);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * `lookahead`: depth-limited beam search. From the current position it follows, at each level, the
+ * `width` best moves by the greedy score, `depth` moves deep, and plays the first move of the path
+ * with the highest total score (a won position is worth WIN, a dead end LOSS). Like greedy, it
+ * never steps back into a position of the episode while another move exists, and never searches
+ * through a position twice on one path.
+ */
+import { applyMove, generateMoves, MAX_MOVES, undoMove } from "../engine/moves.js";
+import { UsageError } from "../engine/rules.js";
+import type { State } from "../engine/state.js";
+import type { Agent, AgentInput, AgentOptions } from "./agent.js";
+import { actEach, actionOf } from "./agent.js";
+import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
+import { PositionSet } from "./position-set.js";
+
+const WIN = 1e6;
+const LOSS = -1e4;
+export const DEFAULT_DEPTH = 3;
+export const DEFAULT_WIDTH = 3;
+/** Lookahead leans on the non-tip features (mobility, dead ends) more than greedy does. */
+export const LOOKAHEAD_HEURISTIC = "tuned";
+
+function intOption(v: unknown, name: string, dflt: number, max: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${String(v)}`);
+  return n;
+}
+
+export class LookaheadAgent implements Agent {
+  readonly name: string;
+  readonly depth: number;
+  readonly width: number;
+  private readonly scorer: MoveScorer;
+  private readonly seen = new PositionSet();
+  private scratch: State | undefined;
+  /** Per search level: moves, scores, and which moves are already taken into the beam. */
+  private readonly moves: Int32Array[] = [];
+  private readonly score: Float64Array[] = [];
+  private readonly pathLo: Uint32Array;
+  private readonly pathHi: Uint32Array;
+
+  constructor(options: AgentOptions = {}) {
+    const spec = heuristicSpec(options, LOOKAHEAD_HEURISTIC);
+    this.depth = intOption(options.depth, "depth", DEFAULT_DEPTH, 8);
+    this.width = intOption(options.width, "width", DEFAULT_WIDTH, 64);
+    this.scorer = new MoveScorer(weightsOf(spec));
+    this.name = `lookahead(${heuristicLabel(spec)},depth=${this.depth},width=${this.width})`;
+    for (let d = 0; d <= this.depth; d++) {
+      this.moves.push(new Int32Array(MAX_MOVES));
+      this.score.push(new Float64Array(MAX_MOVES));
+    }
+    this.pathLo = new Uint32Array(this.depth + 1);
+    this.pathHi = new Uint32Array(this.depth + 1);
+  }
+
+  reset(start: State): void {
+    this.seen.clear();
+    this.seen.add(start.hashLo, start.hashHi);
+    this.scratch = start.clone();
+  }
+
+  private visited(s: State, level: number): boolean {
+    if (this.seen.has(s.hashLo, s.hashHi)) return true;
+    for (let i = 0; i < level; i++) if (this.pathLo[i] === s.hashLo && this.pathHi[i] === s.hashHi) return true;
+    return false;
+  }
+
+  /**
+   * Best total score of up to `left` more moves from s (s is restored). Level indexes the buffers.
+   * Moves into visited positions are skipped; if all are, the node counts as a dead end.
+   */
+  private search(s: State, left: number, level: number): number {
+    const moves = this.moves[level]!;
+    const score = this.score[level]!;
+    const n = generateMoves(s, moves);
+    if (n === 0) return LOSS;
+    this.scorer.scoreMoves(s, moves, n, score);
+    this.pathLo[level] = s.hashLo;
+    this.pathHi[level] = s.hashHi;
+    let best = -Infinity;
+    for (let taken = 0; taken < this.width; taken++) {
+      // Next best untaken move (taken ones are marked -Infinity).
+      let i = -1;
+      for (let j = 0; j < n; j++) if (score[j]! > -Infinity && (i < 0 || score[j]! > score[i]!)) i = j;
+      if (i < 0) break;
+      const m = moves[i]!;
+      const sc = score[i]!;
+      score[i] = -Infinity;
+      applyMove(s, m);
+      if (this.visited(s, level + 1)) {
+        undoMove(s, m);
+        taken--; // a visited position does not use up the beam
+        continue;
+      }
+      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.search(s, left - 1, level + 1) : sc;
+      undoMove(s, m);
+      if (v > best) best = v;
+    }
+    return best === -Infinity ? LOSS : best;
+  }
+
+  act(input: AgentInput): number {
+    const s = input.state;
+    this.seen.add(s.hashLo, s.hashHi);
+    let x = this.scratch;
+    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
+    else x.copyFrom(s);
+    const moves = this.moves[0]!;
+    const score = this.score[0]!;
+    const n = generateMoves(x, moves);
+    if (n === 0) throw new Error("lookahead agent asked to act with no legal move");
+    this.scorer.scoreMoves(x, moves, n, score);
+    this.pathLo[0] = x.hashLo;
+    this.pathHi[0] = x.hashHi;
+    // Root: every move is searched (width limits deeper levels), best greedy score breaks ties.
+    // search() uses the buffers of levels 1.., so level 0's scores stay valid here.
+    let best = -1;
+    let bestV = -Infinity;
+    let fallback = 0;
+    for (let i = 0; i < n; i++) if (score[i]! > score[fallback]!) fallback = i;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      applyMove(x, m);
+      if (this.seen.has(x.hashLo, x.hashHi)) {
+        undoMove(x, m);
+        continue;
+      }
+      const v = x.isWon() ? WIN : this.depth > 1 ? score[i]! + this.search(x, this.depth - 1, 1) : score[i]!;
+      undoMove(x, m);
+      if (v > bestV || (v === bestV && score[i]! > score[best]!)) {
+        bestV = v;
+        best = i;
+      }
+    }
+    return actionOf(input, moves[best >= 0 ? best : fallback]!);
+  }
+
+  actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
+    actEach(this, inputs, out);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * `random`: uniform over the legal actions, from a small seeded generator (mulberry32) reset per
+ * episode, so the same deal and seed give the same game on every machine.
+ */
+import { UsageError } from "../engine/rules.js";
+import type { Agent, AgentInput, AgentOptions } from "./agent.js";
+import { actEach } from "./agent.js";
+
+/** mulberry32: tiny, fast, good enough to pick among ≤ 200 actions. */
+export class Mulberry32 {
+  private s = 0;
+  constructor(seed = 0) {
+    this.seed(seed);
+  }
+  seed(seed: number): void {
+    this.s = seed >>> 0;
+  }
+  /** Uniform in [0, 1). */
+  next(): number {
+    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}
+
+export class RandomAgent implements Agent {
+  readonly name: string;
+  private readonly rng = new Mulberry32();
+  private readonly salt: number;
+
+  constructor(options: AgentOptions = {}) {
+    const salt = Number(options["agent-seed"] ?? 0);
+    if (!Number.isInteger(salt)) throw new UsageError(`--agent-seed must be an integer, got ${String(options["agent-seed"])}`);
+    this.salt = salt | 0;
+    this.name = this.salt ? `random(agent-seed=${this.salt})` : "random";
+  }
+
+  reset(_start: unknown, seed: number): void {
+    // Mix the episode seed with the agent's own seed option so both matter.
+    this.rng.seed(Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(this.salt, 0x85ebca6b));
+  }
+
+  act(input: AgentInput): number {
+    const mask = input.mask;
+    let n = 0;
+    for (let a = 0; a < mask.length; a++) n += mask[a]!;
+    if (n === 0) throw new Error("random agent asked to act with no legal action");
+    let k = Math.floor(this.rng.next() * n);
+    for (let a = 0; a < mask.length; a++) if (mask[a] === 1 && k-- === 0) return a;
+    throw new Error("unreachable: legal action count changed");
+  }
+
+  actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
+    actEach(this, inputs, out);
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * Gym-style environment for Penguin and its FreeCell-family relatives.
+ *
+ * ## Description
+ * One deal of a solitaire from the rule family of the project's RULES.md (Penguin by default):
+ * move every card to the four foundations. Ids: Penguin-v1, PenguinRelaxed-v1, Opus-v1,
+ * PenguinBeakHome-v1, BakersGame-v1, KingsOnlyBakersGame-v1, FreeCell-v1, EightOff-v1,
+ * SeahavenTowers-v1 (see registry.ts); `makeEnv(id, options)` builds one.
+ *
+ * ## Action Space
+ * Discrete(n), fixed for a rule shape (ActionCodec in actions.ts): id = src × (C + 2) + dst with
+ * src a column or flipper and dst a column, "a free flipper" or the foundation; with
+ * `emptyColumn: "any"` a split block names smaller groups into an empty column. A move onto a
+ * column carries the one group whose head builds on its last card; into an empty column, the
+ * largest group the rules allow. n: Penguin 126, Opus 108, PenguinRelaxed 714, Baker's Game and
+ * FreeCell 888, Kings-only Baker's Game 120, Eight Off 160, Seahaven Towers 168.
+ * `info.actionMask` (Uint8Array(n), 1 = legal) is exactly the legal set.
+ *
+ * ## Observation Space
+ * Box(0, 5, [52 × (C + 4) + 7C + 16], float32), written by ObservationEncoder (observation.ts):
+ * each card's place (column one-hot, flipper, foundation, depth, cards on it) indexed by suit and
+ * rank relative to the base, each column's end (length, run, end card), globals. 637 floats for
+ * the 7-column games, 696 for the 8-column ones, 814 for Seahaven Towers.
+ *
+ * ## Starting State
+ * `reset({ seed })` deals with `seedrandom` (or Microsoft deal #seed with `shuffle: "microsoft"`)
+ * and lays the deck out per the rules' deal. Without a seed, the next episode uses the previous
+ * seed + `seedStride` (1 for a lone env, n inside VecEnv(n)); the very first default seed is 1.
+ *
+ * ## Rewards
+ * `reward: "cards"` (default): 1/52 for each card that reaches a foundation on the step (cards
+ * already home in the deal earn nothing). `reward: "win"`: 1 on the winning step, else 0.
+ *
+ * ## Episode End
+ * Terminated: all 52 cards home (won), or no legal action left. Truncated: `maxSteps` steps
+ * (default 500), or, with `truncateOnRepeat: true`, a position (flipper order ignored) seen
+ * before in the episode; a terminating step is never also truncated. Stepping a finished
+ * episode throws; call reset().
+ *
+ * ## Arguments
+ * `makeEnv(id, { cells, emptyColumn, groupMove, build, base, deal, reward, maxSteps,
+ * truncateOnRepeat, shuffle })`; unknown ids and bad options throw UsageError naming what is allowed.
+ *
+ * ## Version History
+ * v1: first release (observation layout of observation.ts, action layout of actions.ts).
+ *
+ * Buffers are reused: `observation`, `info` and `info.actionMask` are overwritten by the next
+ * step or reset (copy with `.slice()` to keep one); so is the object step() returns.
+ */
+import { NO_CARD, cardToString, parseCard } from "../engine/card.js";
+import { deal, dealMs, MS_MAX } from "../engine/deal.js";
+import { applyMove, MAX_MOVES } from "../engine/moves.js";
+import { IllegalMoveError, parseMove } from "../engine/notation.js";
+import { UsageError, type Rules } from "../engine/rules.js";
+import { State } from "../engine/state.js";
+import { ActionCodec } from "./actions.js";
+import { ObservationEncoder } from "./observation.js";
+import { PositionSet } from "./positions.js";
+import { renderState } from "./render.js";
+import { resolveEnvOptions, type EnvOptions, type EnvSettings, type EnvSpec } from "./registry.js";
+
+/** A bad action: out of range, illegal in this position, or a step after the episode ended. */
+export class InvalidActionError extends UsageError {
+  override name = "InvalidActionError";
+}
+
+export interface EnvInfo {
+  /** 1 = legal, length actionSpace.n. */
+  readonly actionMask: Uint8Array;
+  /** Legal actions now (sum of the mask). */
+  legalActions: number;
+  /** Cards on the foundations (0..52). */
+  cardsHome: number;
+  /** Steps taken in this episode. */
+  steps: number;
+  won: boolean;
+  /** True when this position was seen before in the episode (tracked only with truncateOnRepeat). */
+  repeated: boolean;
+  /** Seed (or Microsoft deal number) of this episode's deal. */
+  seed: number;
+  /** Sum of rewards so far in this episode. */
+  episodeReturn: number;
+}
+
+export interface ResetResult {
+  observation: Float32Array;
+  info: EnvInfo;
+}
+
+export interface StepResult {
+  observation: Float32Array;
+  reward: number;
+  terminated: boolean;
+  truncated: boolean;
+  info: EnvInfo;
+}
+
+export interface ResetOptions {
+  /** Deal seed: a non-negative safe integer (1..2^31−1 with shuffle "microsoft"). */
+  seed?: number;
+  /** Start from a copy of this position instead of a deal (same rule set); `seed` only labels it. */
+  state?: State;
+}
+
+/** Externally owned buffers (VecEnv's rows) that the env writes into. */
+export interface EnvBuffers {
+  observation: Float32Array;
+  actionMask: Uint8Array;
+}
+
+export const DEFAULT_SEED = 1;
+
+export class PenguinEnv {
+  readonly codec: ActionCodec;
+  readonly encoder: ObservationEncoder;
+  readonly actionSpace: { readonly type: "discrete"; readonly n: number };
+  readonly observationSpace: { readonly type: "box"; readonly shape: readonly [number]; readonly low: number; readonly high: number; readonly dtype: "float32" };
+  readonly observation: Float32Array;
+  readonly info: EnvInfo;
+  /** Engine move of each legal action id (valid where the mask is 1); read-only for agents. */
+  readonly actionMoves: Int32Array;
+  /** Seed step between an episode and the next default one (VecEnv(n) sets n). */
+  seedStride = 1;
+  private s: State | undefined;
+  private nextSeed = DEFAULT_SEED;
+  private over = false;
+  private readonly seen: PositionSet | undefined;
+  private readonly result: StepResult;
+
+  constructor(readonly spec: EnvSpec, readonly rules: Rules, readonly settings: EnvSettings, buffers?: EnvBuffers) {
+    this.codec = new ActionCodec(rules);
+    this.encoder = new ObservationEncoder(rules);
+    this.actionSpace = { type: "discrete", n: this.codec.n };
+    this.observationSpace = { type: "box", shape: this.encoder.shape, low: 0, high: 5, dtype: "float32" };
+    this.observation = buffers?.observation ?? new Float32Array(this.encoder.size);
+    const mask = buffers?.actionMask ?? new Uint8Array(this.codec.n);
+    if (this.observation.length !== this.encoder.size || mask.length !== this.codec.n)
+      throw new RangeError(`env buffers must hold ${this.encoder.size} floats and ${this.codec.n} mask bytes`);
+    this.actionMoves = new Int32Array(Math.max(this.codec.n, MAX_MOVES));
+    this.info = { actionMask: mask, legalActions: 0, cardsHome: 0, steps: 0, won: false, repeated: false, seed: 0, episodeReturn: 0 };
+    this.result = { observation: this.observation, reward: 0, terminated: false, truncated: false, info: this.info };
+    this.seen = settings.truncateOnRepeat ? new PositionSet(settings.maxSteps + 1) : undefined;
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  /** The current position (the engine's State). Read it, never change it; it is replaced at reset. */
+  get state(): State {
+    if (!this.s) throw new UsageError("the env has no position yet: call reset() first");
+    return this.s;
+  }
+
+  get actionMask(): Uint8Array {
+    return this.info.actionMask;
+  }
+
+  /** True once the episode has terminated or been truncated. */
+  get done(): boolean {
+    return this.over;
+  }
+
+  reset(options: ResetOptions = {}): ResetResult {
+    const seed = options.seed ?? this.nextSeed;
+    const ms = this.settings.shuffle === "microsoft";
+    if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < (ms ? 1 : 0) || (ms && seed > MS_MAX))
+      throw new UsageError(`seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${JSON.stringify(seed)}`);
+    if (options.state) {
+      const r = options.state.rules;
+      const mine = this.rules;
+      if (r.columns !== mine.columns || r.cells !== mine.cells || r.emptyColumn !== mine.emptyColumn || r.groupMove !== mine.groupMove || r.build !== mine.build || r.base !== mine.base)
+        throw new UsageError(`reset state has rules ${JSON.stringify(r)}, the env plays ${JSON.stringify(mine)}`);
+      this.s = options.state.clone();
+    } else {
+      this.s = ms ? dealMs(this.rules, seed) : deal(this.rules, seed);
+    }
+    this.info.seed = seed;
+    this.nextSeed = seed + this.seedStride;
+    this.info.steps = 0;
+    this.info.episodeReturn = 0;
+    this.seen?.clear();
+    this.over = false;
+    this.observe(0);
+    return { observation: this.observation, info: this.info };
+  }
+
+  /** Plays action `a`. Throws InvalidActionError (naming the action and why) if it is not legal now. */
+  step(a: number): StepResult {
+    const s = this.s;
+    if (!s) throw new InvalidActionError(`action ${a}: the env has no position yet; call reset() first`);
+    if (this.over) throw new InvalidActionError(`action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`);
+    const n = this.codec.n;
+    if (!Number.isInteger(a) || a < 0 || a >= n) throw new InvalidActionError(`action ${a} out of range: allowed integers 0..${n - 1}`);
+    if (this.info.actionMask[a] !== 1) throw new InvalidActionError(`action ${a} ("${this.codec.actionToString(a)}") is illegal here: ${this.whyIllegal(a)}`);
+    const before = this.info.cardsHome;
+    applyMove(s, this.actionMoves[a]!);
+    this.info.steps++;
+    this.observe(before);
+    return this.result;
+  }
+
+  /** Refreshes mask, observation, info and result after a reset or a step (before = cards home before it). */
+  private observe(before: number, track = true): void {
+    const s = this.s!;
+    const info = this.info;
+    const home = s.cardsHome();
+    info.cardsHome = home;
+    info.won = home === 52;
+    if (track) info.repeated = this.seen ? this.seen.add(s.hashLo, s.hashHi) : false;
+    info.legalActions = this.codec.fillMask(s, info.actionMask, this.actionMoves);
+    this.encoder.encode(s, this.observation, 0);
+    const r = this.result;
+    r.reward = info.steps === 0 ? 0 : this.settings.reward === "cards" ? (home - before) / 52 : info.won ? 1 : 0;
+    info.episodeReturn += r.reward;
+    r.terminated = info.won || info.legalActions === 0;
+    r.truncated = !r.terminated && info.steps > 0 && (info.steps >= this.settings.maxSteps || (info.repeated && this.settings.truncateOnRepeat));
+    this.over = r.terminated || r.truncated;
+  }
+
+  private whyIllegal(a: number): string {
+    const text = this.codec.actionToString(a);
+    try {
+      const m = parseMove(text, this.state);
+      // Only a split id naming the largest group gets here: the plain id carries that group.
+      return `${text.split("/")[1]} cards is the largest group, which action ${this.codec.encode(this.state, m)} ("${text.split("/")[0]}") moves`;
+    } catch (e) {
+      if (e instanceof IllegalMoveError) return e.message.replace(/^illegal move "[^"]*": /, "");
+      throw e;
+    }
+  }
+
+  /** Legal action ids now (allocates; hot paths read info.actionMask). */
+  legalActions(): number[] {
+    const out: number[] = [];
+    const mask = this.info.actionMask;
+    for (let a = 0; a < mask.length; a++) if (mask[a]) out.push(a);
+    return out;
+  }
+
+  render(): string {
+    const head = `${this.spec.id} seed ${this.info.seed} step ${this.info.steps}/${this.settings.maxSteps}` + (this.over ? (this.info.won ? " (won)" : " (over)") : "");
+    return `${head}\n${renderState(this.state)}`;
+  }
+
+  /** An independent copy (own buffers) in the same position, episode counters included. */
+  clone(): PenguinEnv {
+    return deserializeEnv(this.serialize());
+  }
+
+  /** Text (JSON) that deserializeEnv turns back into an env in the same position and episode. */
+  serialize(): string {
+    const s = this.state;
+    const r = this.rules;
+    return JSON.stringify({
+      format: "penguin-gym/env",
+      version: 1,
+      id: this.spec.id,
+      options: { cells: r.cells, emptyColumn: r.emptyColumn, groupMove: r.groupMove, build: r.build, base: r.base, deal: r.deal, ...this.settings },
+      base: s.base,
+      columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
+      cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
+      found: Array.from(s.found),
+      seed: this.info.seed,
+      nextSeed: this.nextSeed,
+      seedStride: this.seedStride,
+      steps: this.info.steps,
+      episodeReturn: this.info.episodeReturn,
+      over: this.over,
+      reward: this.result.reward,
+      repeated: this.info.repeated,
+      terminated: this.result.terminated,
+      truncated: this.result.truncated,
+      seen: this.seen ? this.seen.entries() : [],
+    } satisfies SerializedEnv);
+  }
+
+  /** Restores a serialized episode (JSON.parse of serialize()) into this env, keeping its buffers. */
+  restore(d: SerializedEnv): void {
+    if (d.id !== this.spec.id || d.columns.length !== this.rules.columns || d.cells.length !== this.rules.cells)
+      throw new UsageError(`cannot restore a ${d.id} episode with ${d.columns.length} columns and ${d.cells.length} flippers into ${this.spec.id} (${this.rules.columns} columns, ${this.rules.cells} flippers)`);
+    const s = new State(this.rules, d.base);
+    d.columns.forEach((col, c) => col.forEach((t) => s.push(c, parseCard(t))));
+    d.cells.forEach((t, i) => s.setCell(i, t === null ? NO_CARD : parseCard(t)));
+    d.found.forEach((n, i) => (s.found[i] = n));
+    s.rehash();
+    this.s = s;
+    this.info.seed = d.seed;
+    this.nextSeed = d.nextSeed;
+    this.seedStride = d.seedStride;
+    this.info.steps = d.steps;
+    this.seen?.clear();
+    for (const [lo, hi] of d.seen) this.seen?.add(lo, hi);
+    this.info.repeated = d.repeated;
+    this.observe(s.cardsHome(), false);
+    this.info.episodeReturn = d.episodeReturn;
+    this.result.reward = d.reward;
+    this.result.terminated = d.terminated;
+    this.result.truncated = d.truncated;
+    this.over = d.over;
+  }
+}
+
+export interface SerializedEnv {
+  format: "penguin-gym/env";
+  version: 1;
+  id: string;
+  options: EnvOptions;
+  base: number;
+  columns: string[][];
+  cells: (string | null)[];
+  found: number[];
+  seed: number;
+  nextSeed: number;
+  seedStride: number;
+  steps: number;
+  episodeReturn: number;
+  over: boolean;
+  reward: number;
+  repeated: boolean;
+  terminated: boolean;
+  truncated: boolean;
+  seen: [number, number][];
+}
+
+/** Builds an environment from a registered id; options override rules and env settings. */
+export function makeEnv(id: string, options: EnvOptions = {}): PenguinEnv {
+  const { spec, rules, settings } = resolveEnvOptions(id, options);
+  return new PenguinEnv(spec, rules, settings);
+}
+
+/** Inverse of env.serialize(). */
+export function deserializeEnv(text: string): PenguinEnv {
+  let d: SerializedEnv;
+  try {
+    d = JSON.parse(text) as SerializedEnv;
+  } catch (e) {
+    throw new UsageError(`not a serialized env: ${(e as Error).message}`);
+  }
+  if (d?.format !== "penguin-gym/env" || d.version !== 1) throw new UsageError(`not a serialized env (format penguin-gym/env version 1)`);
+  const env = makeEnv(d.id, d.options);
+  env.restore(d);
+  return env;
+}

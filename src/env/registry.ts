@@ -1,0 +1,131 @@
+/**
+ * Versioned environment ids, one per rule preset, and the options every id accepts. An id's
+ * version changes whenever the behaviour behind it changes (rules, observation, action layout,
+ * rewards, episode end), so a result tagged `Penguin-v1` always means the same game and tensors.
+ */
+import { MS_MAX } from "../engine/deal.js";
+import {
+  BASE_RULES,
+  BUILD_RULES,
+  DEAL_LAYOUTS,
+  EMPTY_COLUMN_RULES,
+  GROUP_MOVE_RULES,
+  PRESETS,
+  resolveRules,
+  UsageError,
+  type PresetName,
+  type RuleOverrides,
+  type Rules,
+} from "../engine/rules.js";
+
+export type RewardMode = "win" | "cards";
+/** Where deals come from: `seedrandom` shuffles (any integer seed) or Microsoft deal numbers. */
+export type ShuffleSource = "seedrandom" | "microsoft";
+
+/** Env settings (everything that is not a rule). */
+export interface EnvSettings {
+  /** `cards` (default): 1/52 per card reaching a foundation. `win`: 1 on the winning step, else 0. */
+  readonly reward: RewardMode;
+  /** Episodes are truncated after this many steps (default 500). */
+  readonly maxSteps: number;
+  /** Truncate as soon as a position repeats within the episode (default false). */
+  readonly truncateOnRepeat: boolean;
+  /** Deal source (default `seedrandom`); `microsoft` reads the seed as an MS deal number. */
+  readonly shuffle: ShuffleSource;
+}
+
+export const DEFAULT_SETTINGS: EnvSettings = { reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" };
+
+/** Rule overrides (cells, emptyColumn, groupMove, build, base, deal) plus env settings. */
+export type EnvOptions = Omit<RuleOverrides, "columns"> & Partial<EnvSettings>;
+
+export const ENV_IDS = [
+  "Penguin-v1",
+  "PenguinRelaxed-v1",
+  "Opus-v1",
+  "PenguinBeakHome-v1",
+  "BakersGame-v1",
+  "KingsOnlyBakersGame-v1",
+  "FreeCell-v1",
+  "EightOff-v1",
+  "SeahavenTowers-v1",
+] as const;
+export type EnvId = (typeof ENV_IDS)[number];
+
+export interface EnvSpec {
+  readonly id: EnvId;
+  readonly preset: PresetName;
+  readonly version: number;
+}
+
+const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
+  "Penguin-v1": "penguin",
+  "PenguinRelaxed-v1": "penguin-relaxed",
+  "Opus-v1": "opus",
+  "PenguinBeakHome-v1": "penguin-beak-home",
+  "BakersGame-v1": "bakers-game",
+  "KingsOnlyBakersGame-v1": "kings-only-bakers-game",
+  "FreeCell-v1": "freecell",
+  "EightOff-v1": "eight-off",
+  "SeahavenTowers-v1": "seahaven-towers",
+};
+
+export const ENV_SPECS: Readonly<Record<EnvId, EnvSpec>> = Object.fromEntries(
+  ENV_IDS.map((id) => [id, { id, preset: PRESET_OF[id], version: Number(/-v(\d+)$/.exec(id)![1]) }]),
+) as Record<EnvId, EnvSpec>;
+
+export function isEnvId(id: string): id is EnvId {
+  return (ENV_IDS as readonly string[]).includes(id);
+}
+
+export function envSpec(id: string): EnvSpec {
+  if (!isEnvId(id)) throw new UsageError(`unknown env id ${JSON.stringify(id)}; known: ${ENV_IDS.join(", ")}`);
+  return ENV_SPECS[id];
+}
+
+/** The current id of a preset's environment (`penguin` → `Penguin-v1`). */
+export function envIdForPreset(preset: string): EnvId {
+  const id = ENV_IDS.find((i) => PRESET_OF[i] === preset);
+  if (!id) throw new UsageError(`unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`);
+  return id;
+}
+
+const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "deal"] as const;
+const SETTING_KEYS = ["reward", "maxSteps", "truncateOnRepeat", "shuffle"] as const;
+export const ENV_OPTION_KEYS: readonly string[] = [...RULE_KEYS, ...SETTING_KEYS];
+const ALLOWED_VALUES: Readonly<Record<string, string>> = {
+  cells: "an integer 0..8",
+  emptyColumn: EMPTY_COLUMN_RULES.join(" | "),
+  groupMove: GROUP_MOVE_RULES.join(" | "),
+  build: BUILD_RULES.join(" | "),
+  base: BASE_RULES.join(" | "),
+  deal: DEAL_LAYOUTS.join(" | "),
+};
+
+/** Splits and validates options; every error is one line naming what is allowed. */
+export function resolveEnvOptions(id: string, options: EnvOptions = {}): { spec: EnvSpec; rules: Rules; settings: EnvSettings } {
+  const spec = envSpec(id);
+  if (options === null || typeof options !== "object") throw new UsageError(`env options must be an object with keys: ${ENV_OPTION_KEYS.join(", ")}`);
+  for (const k of Object.keys(options))
+    if (!ENV_OPTION_KEYS.includes(k)) throw new UsageError(`unknown env option ${JSON.stringify(k)}; allowed: ${ENV_OPTION_KEYS.join(", ")}`);
+  const overrides: Record<string, unknown> = {};
+  for (const k of RULE_KEYS) if (options[k] !== undefined) overrides[k] = options[k];
+  let rules: Rules;
+  try {
+    rules = resolveRules(spec.preset, overrides as RuleOverrides);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`bad rule option (${Object.keys(overrides).map((k) => `${k}: ${ALLOWED_VALUES[k]}`).join("; ")}): ${(e as Error).message}`);
+  }
+  const o = options as Partial<EnvSettings>;
+  const reward = o.reward ?? DEFAULT_SETTINGS.reward;
+  if (reward !== "win" && reward !== "cards") throw new UsageError(`unknown reward ${JSON.stringify(reward)}; allowed: cards, win`);
+  const maxSteps = o.maxSteps ?? DEFAULT_SETTINGS.maxSteps;
+  if (typeof maxSteps !== "number" || !Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 1_000_000)
+    throw new UsageError(`maxSteps must be an integer from 1 to 1000000, got ${JSON.stringify(maxSteps)}`);
+  const truncateOnRepeat = o.truncateOnRepeat ?? DEFAULT_SETTINGS.truncateOnRepeat;
+  if (typeof truncateOnRepeat !== "boolean") throw new UsageError(`truncateOnRepeat must be true or false, got ${JSON.stringify(truncateOnRepeat)}`);
+  const shuffle = o.shuffle ?? DEFAULT_SETTINGS.shuffle;
+  if (shuffle !== "seedrandom" && shuffle !== "microsoft") throw new UsageError(`unknown shuffle ${JSON.stringify(shuffle)}; allowed: seedrandom, microsoft (deal numbers 1..${MS_MAX})`);
+  return { spec, rules, settings: { reward, maxSteps, truncateOnRepeat, shuffle } };
+}

@@ -1,0 +1,126 @@
+/**
+ * What the search needs to know about a position beyond the engine: a key that ignores which
+ * column or flipper holds what, and which foundation moves are safe to make without asking.
+ *
+ * Canonical key. Solvability does not change when columns or flippers are relabelled, so two
+ * positions that differ only that way are one node of the search. Each column gets a Zobrist hash
+ * over (depth, card) that does not depend on the column's index, passed through a non-linear mix;
+ * the key is the sum of the mixed column hashes (a sum does not care about order) plus the XOR
+ * of the flipper cards' keys. Foundations need no term: every card not in the tableau or a
+ * flipper is home, and foundations fill in order. The mix matters: a plain XOR over (depth, card)
+ * would give the same key to columns [A B],[C D] and [A D],[C B].
+ *
+ * Safe foundation moves. A card c that is next on its foundation may go home at once, keeping a
+ * won game won, when every card that could ever be built on c in the tableau is already home:
+ * then c stays the last card of its column or sits in a flipper until it goes home, and deleting
+ * c's moves from any winning line (shortening the group moves it rides in at the tail) leaves a
+ * legal winning line that is no longer (docs/solver.md gives the argument). In suit-building
+ * rules the builder of c is the card just below it in its suit, already home, so this is every
+ * foundation move (RULES.md), with one exception: under Penguin's wrap the rank below the base
+ * may be built on the beak, so the beak is not autoplayed (the search still tries it first).
+ * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
+ */
+import { NO_CARD } from "../engine/card.js";
+import { COLUMN_CAP, type State } from "../engine/state.js";
+
+const DEPTH_KEYS = COLUMN_CAP * 52;
+const KEY_LO = new Uint32Array(DEPTH_KEYS + 52);
+const KEY_HI = new Uint32Array(DEPTH_KEYS + 52);
+{
+  // A fixed generator (splitmix32) so keys, and so search order and figures, repeat exactly.
+  let s = 0x50e1c0de;
+  const next = (): number => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+  for (let i = 0; i < KEY_LO.length; i++) {
+    KEY_LO[i] = next();
+    KEY_HI[i] = next();
+  }
+}
+const CELL_KEYS = DEPTH_KEYS;
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Keeps the canonical key of one State up to date as moves are made and taken back. */
+export class CanonicalKey {
+  private readonly colLo = new Uint32Array(16);
+  private readonly colHi = new Uint32Array(16);
+  keyLo = 0;
+  keyHi = 0;
+
+  constructor(private readonly s: State) {
+    for (let c = 0; c < s.nColumns; c++) this.refreshColumn(c);
+    this.recompute();
+  }
+
+  /** Re-hashes column c after its cards changed. */
+  refreshColumn(c: number): void {
+    const s = this.s;
+    const base = c * COLUMN_CAP;
+    let lo = 0x2545f491;
+    let hi = 0x6b43a9b5;
+    for (let d = 0, n = s.len[c]!; d < n; d++) {
+      const k = d * 52 + s.cards[base + d]!;
+      lo ^= KEY_LO[k]!;
+      hi ^= KEY_HI[k]!;
+    }
+    this.colLo[c] = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
+    this.colHi[c] = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+  }
+
+  /** Sums the column hashes and adds the flipper set; leaves the key in keyLo/keyHi. */
+  recompute(): void {
+    const s = this.s;
+    let lo = 0;
+    let hi = 0;
+    for (let c = 0; c < s.nColumns; c++) {
+      lo = (lo + this.colLo[c]!) | 0;
+      hi = (hi + this.colHi[c]!) | 0;
+    }
+    let cl = 0;
+    let ch = 0;
+    for (let i = 0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      if (card !== NO_CARD) {
+        cl ^= KEY_LO[CELL_KEYS + card]!;
+        ch ^= KEY_HI[CELL_KEYS + card]!;
+      }
+    }
+    this.keyLo = (lo ^ cl) >>> 0;
+    this.keyHi = (hi ^ ch) >>> 0;
+  }
+}
+
+/**
+ * For each card, the cards that may be built on it in the tableau (at most two), as a flat
+ * table: builders[c * 2 + i], NO_CARD when absent.
+ */
+export function buildersOf(s: State): Uint8Array {
+  const out = new Uint8Array(104).fill(NO_CARD);
+  const buildOn = s.tables.buildOn;
+  for (let c = 0; c < 52; c++) {
+    let k = 0;
+    for (let b = 0; b < 52; b++) if (buildOn[b * 52 + c] === 1) out[c * 2 + k++] = b;
+  }
+  return out;
+}
+
+/** True when no card that could be built on `card` is still in play (see the file comment). */
+export function safeHome(s: State, builders: Uint8Array, card: number): boolean {
+  const rel = s.tables.rel;
+  for (let i = 0; i < 2; i++) {
+    const b = builders[card * 2 + i]!;
+    if (b !== NO_CARD && rel[b]! >= s.found[b & 3]!) return false;
+  }
+  return true;
+}

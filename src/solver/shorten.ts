@@ -1,0 +1,81 @@
+/**
+ * Depth-first search finds a win, not a short one: on hard deals its line can wander through
+ * thousands of positions. This pass keeps the line's destination and cuts its detours: from each
+ * position it looks one and two moves ahead for a position that occurs later on the line and
+ * jumps to the latest such one. Positions are compared exactly (flipper slots included, since
+ * later moves name them), by a 53-bit fingerprint; the caller replays the result through the
+ * engine and keeps the original line if anything went wrong.
+ */
+import { applyMove, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
+import type { State } from "../engine/state.js";
+
+function fingerprint(s: State): number {
+  // The engine's hash ignores which flipper holds a card; fold the slots in.
+  let f = 0x811c9dc5;
+  for (let i = 0; i < s.nCells; i++) f = Math.imul(f ^ s.cells[i]!, 0x01000193);
+  f ^= f >>> 15;
+  f = Math.imul(f, 0x2c1b3c6d);
+  f ^= f >>> 12;
+  return ((s.hashHi ^ f) & 0x1fffff) * 4294967296 + ((s.hashLo ^ Math.imul(f, 0x297a2d39)) >>> 0);
+}
+
+export function shortenSolution(start: State, moves: readonly Move[]): Move[] {
+  // Its cost grows with the length of the line it returns, not the one it gets (it jumps ahead).
+  return shortcut(start, moves, true);
+}
+
+function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move[] {
+  const s = start.clone();
+  const lastAt = new Map<number, number>();
+  lastAt.set(fingerprint(s), 0);
+  for (let i = 0; i < moves.length; i++) {
+    applyMove(s, moves[i]!);
+    lastAt.set(fingerprint(s), i + 1);
+  }
+  s.copyFrom(start);
+  const out: Move[] = [];
+  const first = new Int32Array(MAX_MOVES);
+  const second = new Int32Array(MAX_MOVES);
+  let i = 0;
+  while (i < moves.length) {
+    // Best jump: the most line positions skipped beyond the moves it takes (0 = follow the line).
+    let best = 0;
+    let to = i + 1;
+    let m1 = moves[i]!;
+    let m2 = -1;
+    const n1 = generateMoves(s, first);
+    for (let a = 0; a < n1; a++) {
+      const ma = first[a]!;
+      applyMove(s, ma);
+      const j = lastAt.get(fingerprint(s));
+      if (j !== undefined && j - i - 1 > best) {
+        best = j - i - 1;
+        to = j;
+        m1 = ma;
+        m2 = -1;
+      }
+      const n2 = twoMoves ? generateMoves(s, second) : 0;
+      for (let b = 0; b < n2; b++) {
+        const mb = second[b]!;
+        applyMove(s, mb);
+        const k = lastAt.get(fingerprint(s));
+        if (k !== undefined && k - i - 2 > best) {
+          best = k - i - 2;
+          to = k;
+          m1 = ma;
+          m2 = mb;
+        }
+        undoMove(s, mb);
+      }
+      undoMove(s, ma);
+    }
+    out.push(m1);
+    applyMove(s, m1);
+    if (m2 >= 0) {
+      out.push(m2);
+      applyMove(s, m2);
+    }
+    i = to;
+  }
+  return out;
+}

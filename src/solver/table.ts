@@ -1,0 +1,94 @@
+/**
+ * The solver's transposition table: a set of 64-bit position keys in an open-addressing hash
+ * table on two Uint32Arrays (8 bytes a position, load at most 1/2). It starts small and doubles
+ * up to the room `maxStates` needs, so easy deals cost little and hard ones never grow past the
+ * budget: `add` reports "full" instead of allocating more, and the solver answers "unknown".
+ *
+ * Only the 64-bit key is stored, not the position (see docs/solver.md, "Hash collisions").
+ * The key (0, 0) marks an empty slot, so a position whose key is (0, 0) is stored as (0, 1).
+ */
+const START_BITS = 16;
+
+/** `StateTable.add` results. */
+export const ADDED = 0;
+export const PRESENT = 1;
+export const FULL = 2;
+export type AddResult = typeof ADDED | typeof PRESENT | typeof FULL;
+
+export class StateTable {
+  private lo: Uint32Array;
+  private hi: Uint32Array;
+  private mask: number;
+  /** Positions stored. */
+  size = 0;
+  private readonly maxBits: number;
+
+  constructor(readonly maxStates: number) {
+    let bits = START_BITS;
+    // Room for maxStates at load 1/2.
+    while (2 ** bits < maxStates * 2 && bits < 31) bits++;
+    this.maxBits = bits;
+    const start = Math.min(START_BITS, bits);
+    this.lo = new Uint32Array(2 ** start);
+    this.hi = new Uint32Array(2 ** start);
+    this.mask = 2 ** start - 1;
+  }
+
+  /** Bytes the table holds now. */
+  get bytes(): number {
+    return this.lo.byteLength + this.hi.byteLength;
+  }
+
+  has(lo: number, hi: number): boolean {
+    if ((lo | hi) === 0) hi = 1;
+    const mask = this.mask;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+    for (;;) {
+      const l = this.lo[i]!;
+      const h = this.hi[i]!;
+      if ((l | h) === 0) return false;
+      if (l === lo >>> 0 && h === hi >>> 0) return true;
+      i = (i + 1) & mask;
+    }
+  }
+
+  /** Inserts a key; says whether it was new, already there, or the budget is spent. */
+  add(lo: number, hi: number): AddResult {
+    if ((lo | hi) === 0) hi = 1;
+    lo >>>= 0;
+    hi >>>= 0;
+    const mask = this.mask;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
+    for (;;) {
+      const l = this.lo[i]!;
+      const h = this.hi[i]!;
+      if ((l | h) === 0) break;
+      if (l === lo && h === hi) return PRESENT;
+      i = (i + 1) & mask;
+    }
+    if (this.size >= this.maxStates) return FULL;
+    this.lo[i] = lo;
+    this.hi[i] = hi;
+    this.size++;
+    if (this.size * 2 > this.mask + 1 && this.mask + 1 < 2 ** this.maxBits) this.grow();
+    return ADDED;
+  }
+
+  private grow(): void {
+    const oldLo = this.lo;
+    const oldHi = this.hi;
+    const cap = oldLo.length * 2;
+    this.lo = new Uint32Array(cap);
+    this.hi = new Uint32Array(cap);
+    this.mask = cap - 1;
+    for (let j = 0; j < oldLo.length; j++) {
+      const lo = oldLo[j]!;
+      const hi = oldHi[j]!;
+      if ((lo | hi) === 0) continue;
+      let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+      while ((this.lo[i]! | this.hi[i]!) !== 0) i = (i + 1) & this.mask;
+      this.lo[i] = lo;
+      this.hi[i] = hi;
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * PPO (clipped objective, GAE, value loss, entropy bonus, minibatches, annealed learning rate)
+ * on a VecEnv, in the CleanRL shape. One network call per vector step picks every env's action;
+ * the legal masks (after the never-repeat guard) are stored with the rollout and the update
+ * re-applies exactly those masks, so the ratio compares the same masked distributions.
+ */
+import { envIdForPreset } from "../env/registry.js";
+import { VecEnv } from "../env/vec.js";
+import { tf } from "./backend.js";
+import type { TrainContext } from "./context.js";
+import { computeGae, scheduledLr } from "./gae.js";
+import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "./masked.js";
+import { forward, inferBatch } from "./model.js";
+import { guardMask, positionKey } from "./play.js";
+import { Rng } from "./rng.js";
+
+export function makeVecEnv(ctx: TrainContext): VecEnv {
+  const r = ctx.rules;
+  return new VecEnv(ctx.o.envs, envIdForPreset(r.preset), {
+    cells: r.cells,
+    emptyColumn: r.emptyColumn,
+    groupMove: r.groupMove,
+    build: r.build,
+    base: r.base,
+    deal: r.deal,
+    maxSteps: ctx.o.maxSteps,
+    reward: ctx.o.reward,
+  });
+}
+
+/** Runs PPO until `totalSteps` env steps of this phase; returns true when stopped by the test hook. */
+export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<boolean> {
+  const o = ctx.o;
+  const N = o.envs;
+  const T = o.rolloutSteps;
+  const O = ctx.encoder.size;
+  const A = ctx.codec.n;
+  const batch = N * T;
+  const mb = batch / o.minibatches;
+  const updates = Math.max(1, Math.floor(totalSteps / batch));
+  const vec = makeVecEnv(ctx);
+  vec.reset({ seed: o.trainDealStart });
+  const rng = new Rng(`${o.seed}/ppo`);
+  const seen: Set<number>[] = vec.envs.map((e) => new Set([positionKey(e.state)]));
+  if (ctx.st.ppo) {
+    // Resume: every sub-env continues the very episode it was in at the checkpoint.
+    const p = ctx.st.ppo;
+    rng.setState(p.rng);
+    p.envs.forEach((text, i) => vec.envs[i]!.restore(JSON.parse(text)));
+    p.seen.forEach((keys, i) => (seen[i] = new Set(keys)));
+  }
+  const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, rng: rng.getState(), envs: [], seen: [] });
+
+  const obs = new Float32Array(batch * O);
+  const masks = new Uint8Array(batch * A);
+  const actions = new Int32Array(batch);
+  const logps = new Float32Array(batch);
+  const values = new Float32Array(batch);
+  const rewards = new Float32Array(batch);
+  const dones = new Uint8Array(batch);
+  const adv = new Float32Array(batch);
+  const ret = new Float32Array(batch);
+  const logits = new Float32Array(N * A);
+  const stepValues = new Float32Array(N);
+  const stepActions = new Int32Array(N);
+  const lastValues = new Float32Array(N);
+  const logp1 = new Float64Array(1);
+  const idx = new Int32Array(batch);
+  const mObs = new Float32Array(mb * O);
+  const mMask = new Float32Array(mb * A);
+  const mAct = new Int32Array(mb);
+  const mLogp = new Float32Array(mb);
+  const mAdv = new Float32Array(mb);
+  const mRet = new Float32Array(mb);
+
+  while (p.update < updates) {
+    const tRoll = performance.now();
+    let episodes = 0;
+    let wins = 0;
+    let returns = 0;
+    for (let t = 0; t < T; t++) {
+      const row = t * N;
+      for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, obs, (row + i) * O);
+      masks.set(vec.masks, row * A);
+      if (o.repeatGuard)
+        for (let i = 0; i < N; i++) {
+          const env = vec.envs[i]!;
+          const off = (row + i) * A;
+          // Keep the env's own mask when every legal action repeats: the episode then runs to its step limit.
+          if (guardMask(env.state, masks, off, A, env.actionMoves, seen[i]!) === 0) masks.set(vec.masks.subarray(i * A, (i + 1) * A), off);
+        }
+      inferBatch(ctx.net, obs.subarray(row * O, (row + N) * O), N, logits, stepValues);
+      for (let i = 0; i < N; i++) {
+        const a = chooseMasked(logits, i * A, A, masks, (row + i) * A, rng, logp1);
+        stepActions[i] = a;
+        actions[row + i] = a;
+        logps[row + i] = logp1[0]!;
+        values[row + i] = stepValues[i]!;
+      }
+      vec.step(stepActions);
+      for (let i = 0; i < N; i++) {
+        rewards[row + i] = vec.rewards[i]!;
+        const done = vec.terminated[i]! | vec.truncated[i]!;
+        dones[row + i] = done;
+        if (done) {
+          episodes++;
+          wins += vec.finalWon[i]!;
+          returns += vec.finalReturns[i]!;
+          seen[i] = new Set();
+        }
+        seen[i]!.add(positionKey(vec.envs[i]!.state));
+      }
+    }
+    for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, mObs, i * O);
+    inferBatch(ctx.net, mObs, N, logits, lastValues);
+    computeGae(rewards, values, dones, lastValues, N, T, o.gamma, o.gaeLambda, adv, ret);
+    const rollSecs = (performance.now() - tRoll) / 1000;
+
+    const tUpd = performance.now();
+    const lr = scheduledLr(o.ppoLr, p.update / updates, o.lrSchedule);
+    const sums = new Float64Array(6);
+    for (let i = 0; i < batch; i++) idx[i] = i;
+    for (let epoch = 0; epoch < o.ppoEpochs; epoch++) {
+      rng.shuffle(idx);
+      for (let m = 0; m < o.minibatches; m++) {
+        let mean = 0;
+        for (let k = 0; k < mb; k++) {
+          const j = idx[m * mb + k]!;
+          mObs.set(obs.subarray(j * O, (j + 1) * O), k * O);
+          for (let a = 0; a < A; a++) mMask[k * A + a] = masks[j * A + a]!;
+          mAct[k] = actions[j]!;
+          mLogp[k] = logps[j]!;
+          mAdv[k] = adv[j]!;
+          mRet[k] = ret[j]!;
+          mean += adv[j]!;
+        }
+        mean /= mb;
+        let v = 0;
+        for (let k = 0; k < mb; k++) v += (mAdv[k]! - mean) ** 2;
+        const sd = Math.sqrt(v / Math.max(1, mb - 1)) + 1e-8;
+        for (let k = 0; k < mb; k++) mAdv[k] = (mAdv[k]! - mean) / sd;
+        const out = tf.tidy(() => {
+          const x = tf.tensor2d(mObs, [mb, O]);
+          const mask = tf.tensor2d(mMask, [mb, A]);
+          const act = tf.oneHot(tf.tensor1d(mAct, "int32"), A);
+          const oldLogp = tf.tensor1d(mLogp);
+          const advT = tf.tensor1d(mAdv);
+          const retT = tf.tensor1d(mRet);
+          return ctx.opt.minimize(() => {
+            const [lg, val] = forward(ctx.net, x);
+            const logp = maskedLogSoftmax(lg, mask);
+            const newLogp = tf.sum(tf.mul(logp, act), 1);
+            const logRatio = tf.sub(newLogp, oldLogp);
+            const ratio = tf.exp(logRatio);
+            const pg = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), advT)))) as tf.Scalar;
+            const vLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(tf.reshape(val, [-1]), retT)))) as tf.Scalar;
+            const ent = tf.mean(maskedEntropy(logp, mask)) as tf.Scalar;
+            const loss = tf.add(tf.sub(pg, tf.mul(o.entCoef, ent)), tf.mul(o.vfCoef, vLoss)) as tf.Scalar;
+            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar;
+            const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32")) as tf.Scalar;
+            return { loss, extras: [pg, vLoss, ent, kl, clipFrac] };
+          }, lr);
+        });
+        out.forEach((x, i) => (sums[i] = sums[i]! + x));
+      }
+    }
+    const updSecs = (performance.now() - tUpd) / 1000;
+    const k = o.ppoEpochs * o.minibatches;
+    p.update++;
+    p.envSteps += batch;
+    ctx.st.update++;
+    const row: Record<string, number | string> = {
+      phase: "ppo",
+      update: ctx.st.update,
+      env_steps: p.envSteps,
+      samples: p.update * batch * o.ppoEpochs,
+      loss: sums[0]! / k,
+      policy_loss: sums[1]! / k,
+      value_loss: sums[2]! / k,
+      entropy: sums[3]! / k,
+      approx_kl: sums[4]! / k,
+      clip_frac: sums[5]! / k,
+      mean_reward: episodes ? returns / episodes : "",
+      episodes,
+      rollout_win_rate: episodes ? wins / episodes : "",
+      lr,
+      env_steps_per_s: batch / rollSecs,
+      samples_per_s: (batch * o.ppoEpochs) / updSecs,
+    };
+    const last = p.update === updates;
+    if (ctx.shouldEval() || last) {
+      const e = ctx.evaluateDuring();
+      Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
+      ctx.run.log(
+        `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} return ${episodes ? (returns / episodes).toFixed(3) : "-"} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(batch / rollSecs)} env steps/s ${Math.round((batch * o.ppoEpochs) / updSecs)} samples/s`,
+      );
+    }
+    p.rng = rng.getState();
+    p.envs = vec.envs.map((e) => e.serialize());
+    p.seen = seen.map((s) => Array.from(s));
+    if (await ctx.endUpdate(row, last)) return true;
+  }
+  return false;
+}

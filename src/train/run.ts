@@ -1,0 +1,127 @@
+/**
+ * A run's folder: config.json, metrics.csv (one row per update), curve.svg (learning curve),
+ * checkpoint/ (see checkpoint.ts), final.json (held-out evaluation) and train.log. Every file is
+ * written to a temporary name and renamed, so a kill never leaves half a file.
+ */
+import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { writeAtomic } from "./files.js";
+
+export const METRIC_COLUMNS = [
+  "phase",
+  "update",
+  "env_steps",
+  "samples",
+  "loss",
+  "policy_loss",
+  "value_loss",
+  "entropy",
+  "approx_kl",
+  "clip_frac",
+  "accuracy",
+  "val_loss",
+  "val_accuracy",
+  "mean_reward",
+  "episodes",
+  "rollout_win_rate",
+  "eval_win_rate",
+  "eval_cards_home",
+  "lr",
+  "env_steps_per_s",
+  "samples_per_s",
+  "wall_s",
+] as const;
+export type MetricName = (typeof METRIC_COLUMNS)[number];
+export type MetricRow = Partial<Record<MetricName, number | string>>;
+/** Columns that depend on the machine's speed, not on the computation (left out of resume checks). */
+export const TIMING_COLUMNS: readonly MetricName[] = ["env_steps_per_s", "samples_per_s", "wall_s"];
+
+function cell(v: number | string | undefined): string {
+  if (v === undefined) return "";
+  if (typeof v === "string") return v;
+  if (!Number.isFinite(v)) return String(v);
+  return Number.isInteger(v) ? String(v) : v.toPrecision(6);
+}
+
+export class RunFolder {
+  rows: MetricRow[] = [];
+  /** Log to train.log only, not to stdout (tests). */
+  quiet = false;
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  get checkpointDir(): string {
+    return join(this.dir, "checkpoint");
+  }
+
+  log(line: string): void {
+    const text = `${new Date().toISOString().slice(11, 19)} ${line}`;
+    if (!this.quiet) console.log(text);
+    appendFileSync(join(this.dir, "train.log"), text + "\n");
+  }
+
+  writeJson(name: string, value: unknown): void {
+    writeAtomic(join(this.dir, name), JSON.stringify(value, null, 2) + "\n");
+  }
+
+  readJson<T>(name: string): T | undefined {
+    const p = join(this.dir, name);
+    return existsSync(p) ? (JSON.parse(readFileSync(p, "utf8")) as T) : undefined;
+  }
+
+  addRow(row: MetricRow): void {
+    this.rows.push(row);
+    this.writeMetrics();
+  }
+
+  /** Keeps the first n rows (on resume: the rows the checkpoint had seen). */
+  truncate(n: number, rows: MetricRow[]): void {
+    this.rows = rows.slice(0, n);
+    this.writeMetrics();
+  }
+
+  writeMetrics(): void {
+    const lines = [METRIC_COLUMNS.join(",")];
+    for (const r of this.rows) lines.push(METRIC_COLUMNS.map((c) => cell(r[c])).join(","));
+    writeAtomic(join(this.dir, "metrics.csv"), lines.join("\n") + "\n");
+  }
+
+  /** Learning curve: evaluation win rate and training loss against wall time, as SVG. */
+  async writeCurve(title: string): Promise<void> {
+    const values: { wall_s: number; value: number; series: string }[] = [];
+    for (const r of this.rows) {
+      const w = Number(r.wall_s);
+      if (r.eval_win_rate !== undefined && r.eval_win_rate !== "") values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
+      if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "") values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
+      if (r.accuracy !== undefined && r.accuracy !== "") values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
+      if (r.loss !== undefined && r.loss !== "") values.push({ wall_s: w, value: Number(r.loss), series: "loss" });
+    }
+    const spec: TopLevelSpec = {
+      $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+      title,
+      width: 640,
+      height: 200,
+      data: { values },
+      facet: { row: { field: "panel", type: "nominal", title: null } },
+      spec: {
+        width: 640,
+        height: 200,
+        mark: { type: "line", point: true },
+        encoding: {
+          x: { field: "wall_s", type: "quantitative", title: "wall time (s)" },
+          y: { field: "value", type: "quantitative", title: null },
+          color: { field: "series", type: "nominal" },
+        },
+      },
+      transform: [{ calculate: "datum.series === 'loss' ? 'loss' : 'rates'", as: "panel" }],
+      resolve: { scale: { y: "independent" } },
+    } as TopLevelSpec;
+    const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+    const svg = await view.toSVG();
+    view.finalize();
+    writeAtomic(join(this.dir, "curve.svg"), svg);
+  }
+}

@@ -1,0 +1,124 @@
+/** `penguin deal` and `penguin play` run as subprocesses, as a user would run them. */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseCard, resolveRules } from "../../src/engine/index.js";
+import { playSession } from "../../src/cli/play.js";
+import { position } from "./position.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+function penguin(args: string[], stdin = ""): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ["bin/penguin.js", ...args], { cwd: root, env: { ...process.env, NO_COLOR: "" } });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    p.on("error", reject);
+    p.on("close", (code) => resolve({ code, stdout, stderr }));
+    p.stdin.end(stdin);
+  });
+}
+
+describe("penguin deal", () => {
+  it("--json gives exactly the documented object (Penguin #1)", async () => {
+    const r = await penguin(["deal", "--rules", "penguin", "--ms", "1", "--json"]);
+    expect(r.code).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(["rules", "base", "columns", "cells", "foundations"]);
+    expect(JSON.parse(r.stdout)).toEqual({
+      rules: "penguin",
+      base: "J",
+      columns: [
+        ["JD", "KD", "3H", "3C", "4D", "2C", "3D"],
+        ["2D", "KC", "2S", "4C", "7S", "7D", "8C"],
+        ["9H", "9S", "KS", "5C", "3S", "6D", "TC"],
+        ["5D", "5S", "9D", "TS", "TD", "8S", "6S"],
+        ["7H", "AD", "QD", "QH", "4S", "8D", "9C"],
+        ["7C", "QC", "AS", "4H", "TH", "QS", "2H"],
+        ["5H", "KH", "AH", "AC", "8H", "6C", "6H"],
+      ],
+      cells: [null, null, null, null, null, null, null],
+      foundations: { C: "JC", D: null, H: "JH", S: "JS" },
+    });
+  });
+  it("--json for Eight Off (cells) and FreeCell with overrides; plain board without colour", async () => {
+    const [eight, fc, plain] = await Promise.all([
+      penguin(["deal", "--rules", "eight-off", "--ms", "1", "--json"]),
+      penguin(["deal", "--rules", "freecell", "--cells", "2", "--seed", "abc", "--json"]),
+      penguin(["deal", "--ms", "1", "--no-color"]),
+    ]);
+    const e = JSON.parse(eight.stdout);
+    expect(e.cells).toEqual(["6S", "9C", "2H", "6H", null, null, null, null]);
+    expect(e.base).toBe("A");
+    expect(e.foundations).toEqual({ C: null, D: null, H: null, S: null });
+    const f = JSON.parse(fc.stdout);
+    expect(f.cells).toEqual([null, null]);
+    expect(f.columns.flat()).toHaveLength(52);
+    expect(plain.stdout).not.toContain("\x1b[");
+    expect(plain.stdout).toContain(" J♦   2♦   9♥   5♦   7♥   7♣   5♥");
+  });
+  it("bad input: exit code 2 and one line on stderr naming what is allowed", async () => {
+    const cases: [string[], RegExp][] = [
+      [["deal", "--rules", "pengiun", "--ms", "1"], /^penguin: unknown rules "pengiun"; known: penguin, penguin-relaxed, opus/],
+      [["deal", "--ms", "0"], /from 1 to 2147483647/],
+      [["deal", "--ms", "1", "--cells", "9"], /cells must be an integer from 0 to 8/],
+      [["deal", "--ms", "1", "--empty", "kings"], /allowed: below-base, any, none/],
+      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, single/],
+      [["deal", "--ms", "1", "--seed", "2"], /either --seed or --ms/],
+      [["deal"], /name a deal with --seed S or --ms N/],
+      [["play", "--rules", "nope", "--seed", "1"], /unknown rules "nope"/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => penguin(args)));
+    runs.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(cases[i]![1]);
+    });
+  });
+});
+
+describe("penguin play", () => {
+  it("plays a piped session: moves, ?, undo, illegal input, quit, exit code 0", async () => {
+    const r = await penguin(["play", "--ms", "1"], "1a\n?\n2h\nxx\nu\nu\nab\n7h 71\nq\n");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).not.toContain("\x1b[");
+    expect(r.stdout).toContain("Flippers     a:3♦  b:--");
+    expect(r.stdout).toContain("legal moves: 1b 25 2b 3b 4b 53 5b 6b 7b");
+    expect(r.stdout).toContain('illegal move "2h": that card is not the next one its foundation needs');
+    expect(r.stdout).toContain('cannot read "xx"');
+    expect(r.stdout).toContain("undid 1a");
+    expect(r.stdout).toContain("nothing to undo");
+    expect(r.stdout).toContain('illegal move "ab": the source is empty');
+    expect(r.stdout.trimEnd().endsWith("bye")).toBe(true);
+  });
+  it("ends cleanly when the input ends without q", async () => {
+    const r = await penguin(["play", "--rules", "freecell", "--ms", "617", "--no-color"], "?\n");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("legal moves:");
+  });
+  it("announces a win (session driven in-process from a nearly won position)", async () => {
+    const rules = resolveRules("penguin");
+    const s = position(rules, "5", ["4S", "4H", "4D 3D"], ["4C"]);
+    expect(s.found[suitOf("4S")]).toBe(12);
+    const out: string[] = [];
+    async function* lines() {
+      yield "1h 2h";
+      yield "3h 3h ah";
+      yield "?";
+    }
+    await playSession(s, lines(), (t) => out.push(t), false);
+    expect(out.at(-1)).toBe("won in 5 moves");
+    expect(s.isWon()).toBe(true);
+  });
+});
+
+function suitOf(card: string): number {
+  return parseCard(card) & 3;
+}

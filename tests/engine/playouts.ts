@@ -1,0 +1,111 @@
+/**
+ * The random-play property check shared by the property test files: at every step of seeded
+ * random games the engine must agree with the reference model (tests/engine/reference.ts).
+ */
+import {
+  applyMove,
+  deal,
+  FOUNDATION,
+  generateMoves,
+  isLegal,
+  MAX_MOVES,
+  moveCount,
+  moveTo,
+  moveToEmpty,
+  moveToString,
+  parseMove,
+  undoMove,
+  type Move,
+  type Rules,
+  type State,
+} from "../../src/engine/index.js";
+import { refCardsConserved, refLegalMoves, refMoveKey } from "./reference.js";
+import { engineMoveKey, positionKey, prng, refRules, toRef } from "./helpers.js";
+
+export interface PlayoutStats {
+  steps: number;
+  games: number;
+  maxMoves: number;
+  emptyColumnMoves: number;
+  groupMoves: number;
+  foundationMoves: number;
+  undos: number;
+  positions: number;
+}
+
+function fail(what: string, s: State, detail: string): never {
+  throw new Error(`${what} at ${positionKey(s)}: ${detail}`);
+}
+
+/**
+ * Plays `games` seeded random games of up to `steps` moves (foundation moves favoured so games
+ * get far; one step in ten is an undo) and checks, at every position:
+ * generated set == reference set (no duplicates), each move isLegal and round-trips through the
+ * notation, apply/undo restores the position and its hash, the incremental hash equals a
+ * from-scratch rehash, equal positions (up to flipper order) have equal hashes, 52 cards are
+ * conserved and foundations never shrink.
+ */
+export function checkRandomPlay(rules: Rules, games: number, steps: number, seed: number): PlayoutStats {
+  const rr = refRules(rules);
+  const rand = prng(seed);
+  const buf = new Int32Array(MAX_MOVES);
+  const hashes = new Map<string, bigint>();
+  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0 };
+  for (let g = 0; g < games; g++) {
+    const s = deal(rules, `${seed}-${g}`);
+    const history: Move[] = [];
+    for (let step = 0; step < steps; step++) {
+      st.steps++;
+      const n = generateMoves(s, buf);
+      const moves = Array.from(buf.subarray(0, n));
+      st.maxMoves = Math.max(st.maxMoves, n);
+      const ref = toRef(s);
+      if (!refCardsConserved(ref)) fail("cards not conserved", s, "");
+      const engineKeys = moves.map(engineMoveKey);
+      const refKeys = refLegalMoves(rr, ref).map(refMoveKey);
+      if (new Set(engineKeys).size !== n) fail("duplicate move", s, engineKeys.join(" "));
+      const a = [...engineKeys].sort().join(" ");
+      const b = [...refKeys].sort().join(" ");
+      if (a !== b) {
+        const extra = engineKeys.filter((k) => !refKeys.includes(k));
+        const missing = refKeys.filter((k) => !engineKeys.includes(k));
+        fail("move sets differ", s, `engine-only [${extra.join(" ")}] reference-only [${missing.join(" ")}]`);
+      }
+      const hash = s.hash();
+      const key = positionKey(s);
+      const known = hashes.get(key);
+      if (known === undefined) hashes.set(key, hash);
+      else if (known !== hash) fail("equal positions, different hashes", s, `${known} vs ${hash}`);
+      const before = s.clone();
+      s.rehash();
+      if (s.hash() !== hash) fail("incremental hash drifted", s, `${hash} vs ${s.hash()}`);
+      for (let i = 0; i < n; i++) {
+        const m = moves[i]!;
+        if (!isLegal(s, m)) fail("generated move not isLegal", s, engineKeys[i]!);
+        if (parseMove(moveToString(m, s), s) !== m) fail("notation round trip (with position)", s, moveToString(m, s));
+        // Without the position the text differs only for moves into an empty column.
+        if (moveToEmpty(m) && parseMove(moveToString(m), s) !== m) fail("notation round trip", s, moveToString(m));
+        applyMove(s, m);
+        undoMove(s, m);
+        if (!s.equals(before) || s.hash() !== hash) fail("apply/undo round trip", s, engineKeys[i]!);
+        if (moveTo(m) === FOUNDATION) st.foundationMoves++;
+        if (moveToEmpty(m)) st.emptyColumnMoves++;
+        if (moveCount(m) > 1) st.groupMoves++;
+      }
+      if (history.length && rand() < 0.1) {
+        undoMove(s, history.pop()!);
+        st.undos++;
+        continue;
+      }
+      if (n === 0 || s.isWon()) break;
+      const home = moves.filter((m) => moveTo(m) === FOUNDATION);
+      const m = home.length && rand() < 0.5 ? home[Math.floor(rand() * home.length)]! : moves[Math.floor(rand() * n)]!;
+      const found = Array.from(s.found);
+      applyMove(s, m);
+      history.push(m);
+      for (let i = 0; i < 4; i++) if (s.found[i]! < found[i]!) fail("a foundation shrank", s, engineMoveKey(m));
+    }
+  }
+  st.positions = hashes.size;
+  return st;
+}

@@ -1,0 +1,75 @@
+/** Rewards and episode end on hand-built positions: win, no legal action, maxSteps, repeats. */
+import { describe, expect, it } from "vitest";
+import { resolveRules } from "../../src/engine/rules.js";
+import { DEFAULT_SETTINGS, makeEnv } from "../../src/env/index.js";
+import { position } from "./helpers.js";
+
+const penguin = resolveRules("penguin");
+
+describe("rewards and episode end", () => {
+  it("documents its defaults", () => {
+    expect(DEFAULT_SETTINGS).toEqual({ reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" });
+    expect(makeEnv("Penguin-v1").settings).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it("pays 1/52 per card home under `cards` and 1 for the win under `win`", () => {
+    // Base A: every foundation holds A..Q but spades (A..J); QS and KS are left, KS in a flipper.
+    const s = position(penguin, 0, ["QS", "KC", "KD", "KH", "", "", ""], ["KS"], [12, 12, 12, 11]);
+    for (const [reward, first, last] of [["cards", 1 / 52, 1 / 52], ["win", 0, 1]] as const) {
+      const env = makeEnv("Penguin-v1", { reward });
+      env.reset({ state: s, seed: 9 });
+      expect(env.info.cardsHome).toBe(47);
+      let r = env.step(env.codec.parseAction("1h"));
+      expect([r.reward, r.terminated, r.info.cardsHome]).toEqual([first, false, 48]);
+      for (const a of ["2h", "3h", "4h"]) r = env.step(env.codec.parseAction(a));
+      r = env.step(env.codec.parseAction("ah"));
+      expect([r.reward, r.terminated, r.truncated, r.info.won, r.info.cardsHome, r.info.steps]).toEqual([last, true, false, true, 52, 5]);
+      expect(r.info.episodeReturn).toBeCloseTo(reward === "cards" ? 5 / 52 : 1, 12);
+      expect(env.render()).toMatch(/^Penguin-v1 seed 9 step 5\/500 \(won\)\nbase A   home 52\/52/);
+    }
+  });
+
+  it("terminates when no legal action is left", () => {
+    const rules = resolveRules("penguin", { cells: 1 });
+    // Base A, nothing goes home; an emptied column takes only a K, and no top builds on another.
+    const s = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"]);
+    const env = makeEnv("Penguin-v1", { cells: 1 });
+    env.reset({ state: s });
+    expect(env.legalActions().map((a) => env.codec.actionToString(a))).toEqual(["1a", "2a", "3a", "4a", "5a", "6a", "7a"]);
+    const r = env.step(env.codec.parseAction("2a"));
+    expect([r.terminated, r.truncated, r.info.legalActions, r.info.won, r.reward]).toEqual([true, false, 0, false, 0]);
+    expect(env.done).toBe(true);
+    // A deal with no legal action is over at reset.
+    const stuck = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"], ["5C"]);
+    env.reset({ state: stuck });
+    expect([env.done, env.info.legalActions]).toEqual([true, 0]);
+  });
+
+  it("truncates at maxSteps and, when asked, at a repeated position", () => {
+    const s = position(penguin, 0, ["9S 8S", "4D", "6H", "8C", "TD", "QH", "3S"]);
+    const plain = makeEnv("Penguin-v1", { maxSteps: 3 });
+    plain.reset({ state: s });
+    let r = plain.step(plain.codec.parseAction("1a"));
+    r = plain.step(plain.codec.parseAction("a1")); // back where it started
+    expect([r.truncated, r.info.repeated]).toEqual([false, false]);
+    r = plain.step(plain.codec.parseAction("1a"));
+    expect([r.terminated, r.truncated, r.info.steps]).toEqual([false, true, 3]);
+
+    const env = makeEnv("Penguin-v1", { truncateOnRepeat: true });
+    env.reset({ state: s });
+    r = env.step(env.codec.parseAction("1a"));
+    expect([r.truncated, r.info.repeated]).toEqual([false, false]);
+    r = env.step(env.codec.parseAction("a1"));
+    expect([r.terminated, r.truncated, r.info.repeated]).toEqual([false, true, true]);
+    // A longer cycle: after 1a 2a a1, playing 1a again recreates the position after 2a.
+    env.reset({ state: s });
+    for (const a of ["1a", "2a", "a1", "1a"]) r = env.step(env.codec.parseAction(a));
+    expect([r.truncated, r.info.steps]).toEqual([true, 4]);
+    // The record survives serialization.
+    env.reset({ state: s });
+    env.step(env.codec.parseAction("1a"));
+    const back = makeEnv("Penguin-v1", { truncateOnRepeat: true });
+    back.restore(JSON.parse(env.serialize()));
+    expect(back.step(back.codec.parseAction("a1")).truncated).toBe(true);
+  });
+});

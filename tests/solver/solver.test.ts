@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { applyMove, deal, dealMs, legalMoves, moveToString, parseMove, readBoardFile, resolveRules, type State } from "../../src/engine/index.js";
+import { CanonicalKey } from "../../src/solver/canonical.js";
+import { lineText, replayWins, solve } from "../../src/solver/index.js";
+import { bruteForce } from "./brute.js";
+
+/** The same position with its columns in another order (the solver must not care). */
+function permuteColumns(s: State, order: readonly number[]): State {
+  const t = s.clone();
+  for (let c = 0; c < s.nColumns; c++) while (t.len[c]! > 0) t.pop(c);
+  order.forEach((from, c) => s.column(from).forEach((card) => t.push(c, card)));
+  t.rehash();
+  return t;
+}
+
+/** A seeded random walk of `steps` legal moves (mulberry32). */
+function randomWalk(start: State, steps: number, seed: number): State {
+  const s = start.clone();
+  let a = seed >>> 0;
+  for (let i = 0; i < steps; i++) {
+    const ms = legalMoves(s);
+    if (ms.length === 0) break;
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    applyMove(s, ms[((t ^ (t >>> 14)) >>> 0) % ms.length]!);
+  }
+  return s;
+}
+
+describe("FreeCell MS #11982 (the one unsolvable deal of 1–32000)", () => {
+  it("is unsolvable with 4 free cells", () => {
+    const r = solve(dealMs(resolveRules("freecell"), 11982), { maxStates: 2_000_000 });
+    expect(r.result).toBe("unsolvable");
+  });
+  it("is solvable with 5, and the line replays to a win", () => {
+    const s = dealMs(resolveRules("freecell", { cells: 5 }), 11982);
+    const r = solve(s, { maxStates: 2_000_000 });
+    expect(r.result).toBe("solved");
+    if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+  });
+});
+
+describe("Penguin", () => {
+  it("solves seeded deals with lines that replay through the notation to a win", () => {
+    const rules = resolveRules("penguin");
+    for (let seed = 0; seed < 20; seed++) {
+      const start = deal(rules, seed);
+      const r = solve(start);
+      expect(r.result, `seed ${seed}`).toBe("solved");
+      if (r.result !== "solved") continue;
+      // Through the text form, as `penguin solve` prints it and `penguin play` reads it.
+      const s = start.clone();
+      for (const text of lineText(start, r.moves)) applyMove(s, parseMove(text, s));
+      expect(s.isWon(), `seed ${seed}`).toBe(true);
+      expect(r.states).toBeGreaterThan(0);
+    }
+  });
+
+  it("agrees with a naive breadth-first search on small positions (3-flipper deals, random walks, late positions of won lines)", () => {
+    let solved = 0;
+    let unsolvable = 0;
+    // Whole deals at 3 flippers (all lost; a few hundred canonical positions each) and, at 1-2
+    // flippers, positions after a seeded random walk.
+    const starts = [0, 5, 7, 8].map((seed) => deal(resolveRules("penguin", { cells: 3 }), seed));
+    for (let seed = 0; seed < 4; seed++) starts.push(randomWalk(deal(resolveRules("penguin", { cells: 1 + (seed % 2) }), seed), 10, seed));
+    for (const [i, start] of starts.entries()) {
+      const brute = bruteForce(start, 30_000);
+      if (brute === "unknown") continue;
+      expect(solve(start).result, `position ${i}`).toBe(brute);
+      if (brute === "solved") solved++;
+      else unsolvable++;
+    }
+    // Late positions of a won line are small enough for the naive search to reach a win.
+    for (let seed = 0; seed < 4; seed++) {
+      const start = deal(resolveRules("penguin"), seed);
+      const r = solve(start);
+      if (r.result !== "solved") continue;
+      const pos = start.clone();
+      r.moves.slice(0, Math.floor(r.moves.length * 0.92)).forEach((m) => applyMove(pos, m));
+      const brute = bruteForce(pos, 20_000);
+      if (brute === "unknown") continue;
+      expect(solve(pos).result, `late seed ${seed}`).toBe(brute);
+      if (brute === "solved") solved++;
+      else unsolvable++;
+    }
+    expect(solved).toBeGreaterThan(0);
+    expect(unsolvable).toBeGreaterThan(0);
+  });
+
+  it("proves a hand-built deadlock unsolvable, and solves it once the rules give room", () => {
+    // 4D lies on 3C and 4C on 3D: each blocks the card the other needs, and the fives are buried
+    // under the rest of their suits. No flipper and no refilling of empty columns: nothing moves.
+    const board = (cells: number): string =>
+      [
+        "penguin-board 1",
+        "base: A",
+        "foundations: 2C 2D KH KS",
+        `flippers:${" -".repeat(cells)}`,
+        "1: 3C 4D",
+        "2: 3D 4C",
+        "3: 5C KC QC JC TC 9C 8C 7C 6C",
+        "4: 5D KD QD JD TD 9D 8D 7D 6D",
+        "5:",
+        "6:",
+        "7:",
+        "8:",
+      ].join("\n");
+    const stuck = resolveRules("kings-only-bakers-game", { cells: 0, emptyColumn: "none" });
+    expect(legalMoves(readBoardFile(board(0), stuck))).toEqual([]);
+    expect(solve(readBoardFile(board(0), stuck)).result).toBe("unsolvable");
+    // One flipper alone is not enough: the 8-card runs cannot leave the fives.
+    const oneFlipper = resolveRules("kings-only-bakers-game", { cells: 1, emptyColumn: "none" });
+    expect(solve(readBoardFile(board(1), oneFlipper)).result).toBe("unsolvable");
+    // With a flipper and empty columns that take anything, it comes out.
+    const roomy = resolveRules("bakers-game", { cells: 1 });
+    const start = readBoardFile(board(1), roomy);
+    const r = solve(start);
+    expect(r.result).toBe("solved");
+    if (r.result === "solved") expect(replayWins(start, r.moves)).toBe(true);
+  });
+});
+
+describe("search machinery", () => {
+  it("gives the same key to a position whatever the order of its columns and flippers", () => {
+    const s = randomWalk(deal(resolveRules("penguin"), 3), 25, 3);
+    const t = permuteColumns(s, [6, 5, 4, 3, 2, 1, 0]);
+    const cards = Array.from(t.cells.subarray(0, t.nCells)).reverse();
+    cards.forEach((c, i) => t.setCell(i, c));
+    const a = new CanonicalKey(s);
+    const b = new CanonicalKey(t);
+    expect([b.keyLo, b.keyHi]).toEqual([a.keyLo, a.keyHi]);
+    // ... and a different key to a different position.
+    const u = s.clone();
+    applyMove(u, legalMoves(u)[0]!);
+    const c = new CanonicalKey(u);
+    expect([c.keyLo, c.keyHi]).not.toEqual([a.keyLo, a.keyHi]);
+  });
+
+  it("says unknown, never unsolvable, when the budget runs out", () => {
+    const s = dealMs(resolveRules("freecell"), 11982);
+    const r = solve(s, { maxStates: 1000 });
+    expect(r).toMatchObject({ result: "unknown", reason: "max-states" });
+    expect(r.states).toBeLessThanOrEqual(1000);
+    const t = solve(s, { timeoutMs: 1 });
+    expect(t).toMatchObject({ result: "unknown", reason: "timeout" });
+  });
+
+  it("decides a relabelled deal the same way", () => {
+    const s = deal(resolveRules("penguin", { cells: 4 }), 11);
+    const a = solve(s);
+    const b = solve(permuteColumns(s, [3, 1, 4, 0, 6, 2, 5]));
+    expect(b.result).toBe(a.result);
+  });
+});

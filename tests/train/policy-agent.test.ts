@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveRules } from "../../src/engine/rules.js";
+import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
+import { seedRange } from "../../src/eval/deals.js";
+import { initBackend } from "../../src/train/backend.js";
+import { saveCheckpoint } from "../../src/train/checkpoint.js";
+import { PolicyFeatures } from "../../src/train/features.js";
+import { buildPolicyNet } from "../../src/train/model.js";
+import { playPolicy } from "../../src/train/play.js";
+import { createPolicyAgent } from "../../src/train/policy-agent.js";
+import { scratchDir } from "./helpers.js";
+
+const rules = resolveRules("penguin");
+
+describe("policy agent", () => {
+  it("plays through the eval library exactly as the trainer's own evaluation does", async () => {
+    await initBackend();
+    const run = scratchDir("policy-agent");
+    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env+slots").size, actions: 126, hidden: [32], seed: 3, features: "env+slots" });
+    await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
+    const rows: EvalRow[] = [];
+    for await (const r of evaluate({ agent: "policy", agentOptions: { model: run }, rules, deals: seedRange(1, 12), maxSteps: 500, timing: false })) rows.push(r);
+    const mine = playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
+    expect(rows.map((r) => r.cardsHome)).toEqual(mine.results.map((r) => r.cardsHome));
+    expect(rows.map((r) => r.won)).toEqual(mine.results.map((r) => r.won));
+    expect(rows[0]!.agent).toMatch(/^policy\(/);
+  });
+
+  it("refuses a model trained for other rules, and a missing model", async () => {
+    await initBackend();
+    const run = scratchDir("policy-agent-rules");
+    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env").size, actions: 126, hidden: [8], seed: 1, features: "env" });
+    await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
+    await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(/trained for observations of 637 and 126 actions/);
+    await expect(createPolicyAgent({}, rules)).rejects.toThrow(/--model/);
+    await expect(createPolicyAgent({ model: join(run, "none") }, rules)).rejects.toThrow(/no trained policy/);
+  });
+});
