@@ -52,6 +52,7 @@ interface TrainArgs extends RuleArgs {
   "max-grad-norm": number;
   "lr-schedule": string;
   reward: string;
+  "max-minutes": number;
 }
 
 async function handler(a: TrainArgs): Promise<void> {
@@ -111,6 +112,7 @@ async function handler(a: TrainArgs): Promise<void> {
     maxGradNorm: a["max-grad-norm"],
     lrSchedule: a["lr-schedule"],
     reward: a.reward,
+    maxMinutes: a["max-minutes"],
   });
   if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
 }
@@ -165,6 +167,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option("ent-coef", { type: "number", default: DEFAULTS.entCoef })
       .option("vf-coef", { type: "number", default: DEFAULTS.vfCoef })
       .option("max-grad-norm", { type: "number", default: DEFAULTS.maxGradNorm })
+      .option("max-minutes", { type: "number", default: 0, describe: "wall-clock budget (0 = none); the run then stops and evaluates" })
       .option("lr-schedule", { type: "string", default: "linear", describe: "linear | constant" })
       .option("reward", { type: "string", default: "cards", describe: "PPO reward: cards (1/52 per card home) | win" }) as unknown as Argv<TrainArgs>,
   handler,

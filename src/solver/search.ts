@@ -9,12 +9,13 @@
  * ones whose result is already a sibling up to relabelling (a move into any empty column but the
  * first; the engine already drops flipper-to-flipper moves and moves of a whole column into an
  * empty one). So the search visits every node reachable from the start, and since a safe
- * foundation move never makes a winnable position unwinnable, "no node is won" means the deal is
- * lost. A budget that runs out turns that proof into "unknown", never into "unsolvable".
+ * foundation move never makes a winnable position unwinnable nor its shortest win longer
+ * (docs/solver.md), "no node is won" means the deal is lost. A budget that runs out turns that
+ * proof into "unknown", never into "unsolvable".
  *
  * Move order decides how fast a winnable deal falls: children are tried best first by a cheap
  * score of the position they lead to (cards home, free flippers, empty columns, cards lying
- * out of sequence).
+ * out of sequence), in a small portfolio of weightings (WEIGHT_SETS).
  */
 import { NO_CARD } from "../engine/card.js";
 import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, makeMove, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
@@ -26,10 +27,12 @@ import { shortenSolution } from "./shorten.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 
 export interface SolveOptions {
-  /** Most distinct positions to store (memory ≈ 16 bytes each at most); default DEFAULT_MAX_STATES. */
+  /** Most distinct positions to examine (table ≤ 17 bytes each, plus the search stack); default DEFAULT_MAX_STATES. */
   readonly maxStates?: number;
   /** Wall-clock budget in milliseconds; default none. */
   readonly timeoutMs?: number;
+  /** Move-order weight sets of the portfolio (advanced; default WEIGHT_SETS, first = final run). */
+  readonly weightSets?: readonly (readonly number[])[];
 }
 
 export const DEFAULT_MAX_STATES = 2_000_000;
@@ -315,7 +318,9 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
   const deadline = options.timeoutMs === undefined ? Infinity : t0 + options.timeoutMs;
   // Short runs may end in "max-states" without cost to completeness: the last run is complete.
   const short = Math.floor(maxStates * SHORT_RUN_SHARE);
-  const runs: [readonly number[], number][] = short >= 1000 ? WEIGHT_SETS.map((w) => [w, short]) : [];
+  const sets = options.weightSets ?? WEIGHT_SETS;
+  if (sets.length === 0 || sets.some((w) => w.length !== 5)) throw new RangeError("weightSets: give at least one set of 5 weights");
+  const runs: [readonly number[], number][] = short >= 1000 && sets.length > 1 ? sets.map((w) => [w, short]) : [];
   let states = 0;
   let search: Search | undefined;
   let verdict: ReturnType<Search["run"]> = "max-states";
@@ -326,7 +331,7 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
     if (verdict !== "max-states") break;
   }
   if (verdict === "max-states") {
-    search = new Search(position, maxStates - states, WEIGHT_SETS[0]!);
+    search = new Search(position, maxStates - states, sets[0]!);
     verdict = search.run(deadline);
     states += search.table.size;
   }

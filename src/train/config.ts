@@ -76,6 +76,12 @@ export interface TrainOptions {
   lrSchedule: "linear" | "constant";
   reward: "cards" | "win";
 
+  /**
+   * Wall-clock budget in minutes (0 = none), solver time included: training stops at the first
+   * update past it, checkpoints, and goes on to the final evaluation. A run cut short this way
+   * depends on the machine's speed, so it is not bit-reproducible.
+   */
+  maxMinutes: number;
   /** Test hook: stop (as if killed) after this many updates, right after a checkpoint. */
   stopAfterUpdates?: number;
 }
@@ -121,6 +127,7 @@ export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
   maxGradNorm: 0.5,
   lrSchedule: "linear",
   reward: "cards",
+  maxMinutes: 0,
 };
 
 /** Checks ranges and that training and evaluation deals cannot overlap. */

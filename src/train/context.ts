@@ -45,6 +45,8 @@ export class TrainContext {
   readonly encoder: PolicyFeatures;
   readonly rules: Rules;
   private startedAt = performance.now();
+  /** Set when the maxMinutes budget ran out: training ends, the final evaluation still runs. */
+  outOfTime = false;
   private wallBase: number;
 
   constructor(
@@ -84,7 +86,8 @@ export class TrainContext {
     this.st.rows.push(row);
     this.run.rows = this.st.rows.slice();
     this.run.writeMetrics();
-    const stop = this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates;
+    if (this.o.maxMinutes > 0 && this.wall() > this.o.maxMinutes * 60) this.outOfTime = true;
+    const stop = this.outOfTime || (this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates);
     if (forceCheckpoint || stop || this.st.update % this.o.checkpointEvery === 0) await this.checkpoint(row.eval_win_rate !== undefined || forceCheckpoint);
     else if (row.eval_win_rate !== undefined) await this.drawCurve();
     return stop;

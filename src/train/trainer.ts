@@ -115,11 +115,13 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
       await ctx.checkpoint();
     }
   }
-  if (stopped) {
+  if (ctx.outOfTime) ctx.run.log(`time budget of ${o.maxMinutes} min used up at update ${st.update}: training stops here`);
+  if (stopped && !ctx.outOfTime) {
     ctx.run.log(`stopped after update ${st.update} (checkpoint written)`);
     return { run: o.out, backend, stopped, net: ctx.net };
   }
   let final: FinalEval | undefined;
+  const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
     const r = playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
@@ -132,7 +134,7 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
       meanCardsHome: r.meanCardsHome,
       seconds: r.seconds,
     };
-    ctx.run.writeJson("final.json", { ...final, trainWallSeconds: ctx.wall(), backend });
+    ctx.run.writeJson("final.json", { ...final, trainWallSeconds: trainWall, stoppedByTimeBudget: ctx.outOfTime, updates: st.update, backend });
     ctx.run.log(
       `final: ${r.wins}/${r.games} held-out deals won (${(r.winRate * 100).toFixed(1)}%, 95% CI ${(final.winRate95[0] * 100).toFixed(1)}–${(final.winRate95[1] * 100).toFixed(1)}%), mean cards home ${r.meanCardsHome.toFixed(1)}`,
     );
