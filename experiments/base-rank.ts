@@ -7,7 +7,7 @@
  *   npx tsx experiments/base-rank.ts [--deals 1300] [--rules penguin] [--players greedy,solver]
  */
 import { RANKS } from "../src/engine/card.js";
-import { exitOnUsageError } from "./lib/options.js";
+import { exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -35,4 +35,4 @@ export const baseRank: Experiment<typeof options> = {
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("base-rank", async () => void (await runExperiment(baseRank, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("base-rank", async () => void (await runExperiment(baseRank, process.argv.slice(2))));

@@ -7,7 +7,7 @@
  *
  *   npx tsx experiments/family.ts [--deals 200] [--rules penguin,...] [--players greedy,solver]
  */
-import { exitOnUsageError } from "./lib/options.js";
+import { exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -33,4 +33,4 @@ export const family: Experiment<typeof options> = {
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("family", async () => void (await runExperiment(family, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("family", async () => void (await runExperiment(family, process.argv.slice(2))));

@@ -8,7 +8,7 @@
  *                                   [--players random,greedy,solver] [--workers 2] [--shard i/n]
  */
 import { EMPTY_COLUMN_RULES } from "../src/engine/rules.js";
-import { exitOnUsageError } from "./lib/options.js";
+import { exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -45,4 +45,4 @@ export const flippers: Experiment<typeof options> = {
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("flippers", async () => void (await runExperiment(flippers, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("flippers", async () => void (await runExperiment(flippers, process.argv.slice(2))));

@@ -8,7 +8,7 @@
  *                                     [--players greedy,solver] [--workers 2] [--shard i/n]
  */
 import { GROUP_MOVE_RULES } from "../src/engine/rules.js";
-import { exitOnUsageError } from "./lib/options.js";
+import { exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -45,4 +45,4 @@ export const groupMove: Experiment<typeof options> = {
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("group-move", async () => void (await runExperiment(groupMove, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("group-move", async () => void (await runExperiment(groupMove, process.argv.slice(2))));

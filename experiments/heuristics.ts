@@ -9,7 +9,7 @@
  */
 import { HEURISTIC_NAMES, HEURISTIC_PRESETS } from "../src/agents/heuristic.js";
 import { PRESET_NAMES } from "../src/engine/rules.js";
-import { exitOnUsageError } from "./lib/options.js";
+import { exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
@@ -40,7 +40,8 @@ export const heuristics: Experiment<typeof options> = {
       title: `${o.agent}(${o.heuristic}) on ${o.rules}: win rate with one feature switched off (95% intervals)`,
       x: { field: "without", title: "feature switched off", type: "nominal", sort: s.map((r) => r.group.without!) },
       mark: "point",
+      yFit: true,
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("heuristics", async () => void (await runExperiment(heuristics, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("heuristics", async () => void (await runExperiment(heuristics, process.argv.slice(2))));

@@ -9,7 +9,7 @@
  *   npx tsx experiments/quick.ts [--deals 200] [--seed 1] [--workers 1] [--players random,greedy,solver]
  */
 import type { RuleOverrides } from "../src/engine/rules.js";
-import { COMMON_OPTIONS, exitOnUsageError } from "./lib/options.js";
+import { COMMON_OPTIONS, exitOnUsageError, isMain } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -47,4 +47,4 @@ export const quick: Experiment<typeof options> = {
     }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) await exitOnUsageError("quick", async () => void (await runExperiment(quick, process.argv.slice(2))));
+if (isMain(import.meta.url)) await exitOnUsageError("quick", async () => void (await runExperiment(quick, process.argv.slice(2))));

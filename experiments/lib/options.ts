@@ -3,6 +3,8 @@
  * default, help) and gets back a typed object. Bad input is a `UsageError` whose message is one
  * line naming what is allowed; `exitOnUsageError` turns it into stderr + exit code 2.
  */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { UsageError } from "../../src/engine/rules.js";
 import { parseShard, type Shard } from "./shard.js";
 
@@ -189,5 +191,16 @@ export async function exitOnUsageError(script: string, body: () => Promise<void>
     process.stderr.write(`${script}: ${msg.split("\n")[0]}\n`);
     if (!(e instanceof UsageError) && process.env.PENGUIN_DEBUG) console.error(e);
     process.exit(e instanceof UsageError ? 2 : 1);
+  }
+}
+
+/** True when the module at `url` is the script node was started with (not imported by a test). */
+export function isMain(url: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(fileURLToPath(url)) === realpathSync(script);
+  } catch {
+    return false;
   }
 }

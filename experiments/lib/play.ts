@@ -13,7 +13,7 @@ import { createAgent } from "../../src/agents/registry.js";
 import { agentLabel } from "../../src/eval/evaluate.js";
 import { EpisodeRunner } from "../../src/eval/play.js";
 import { agentSeed, dealState, type DealRef } from "../../src/eval/deals.js";
-import { solve } from "../../src/solver/search.js";
+import { solve } from "../../src/solver/index.js";
 import type { Condition, Outcome } from "./types.js";
 
 interface Prepared {

@@ -42,6 +42,8 @@ export interface ChartOptions {
   /** "line" joins the points (ordered x); "point" for unordered categories. */
   mark: "line" | "point";
   yTitle?: string;
+  /** Fit the y axis to the data (small differences) instead of 0–100 %. */
+  yFit?: boolean;
 }
 
 /** Win rate (%) against x, coloured by series, with 95% interval bars; optional facets. */
@@ -50,7 +52,7 @@ export function rateChart(data: Datum[], o: ChartOptions): TopLevelSpec {
   const color = o.color ? { color: { field: o.color.field, type: "nominal" as const, title: o.color.title, legend: { labelLimit: 400 } } } : {};
   // Categories on x: series side by side within each category, not on top of each other.
   const offset = o.mark === "point" && o.color ? { xOffset: { field: o.color.field, type: "nominal" as const } } : {};
-  const y = { field: "rate", type: "quantitative" as const, title: o.yTitle ?? "win rate (%)", scale: { domain: [0, 100] } };
+  const y = { field: "rate", type: "quantitative" as const, title: o.yTitle ?? "win rate (%)", scale: o.yFit ? { zero: false } : { domain: [0, 100] } };
   const layer = {
     layer: [
       {

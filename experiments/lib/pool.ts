@@ -47,6 +47,8 @@ export async function runTasks(
         throw where(e, t, conditions);
       }
       onResult(i, o);
+      // Let signals and timers in between games (mod.play may never yield to the event loop).
+      if ((i & 15) === 15) await new Promise((r) => setImmediate(r));
     }
     return;
   }

@@ -89,6 +89,15 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
     buffer = [];
     lastFlush = Date.now();
   };
+  // A polite stop (Ctrl-C, SLURM preemption, Kubernetes eviction) keeps the rows finished so far.
+  const stop = (sig: NodeJS.Signals): void => {
+    flush();
+    store.close();
+    process.stderr.write(`\n${def.name}: stopped by ${sig} after ${rows} of ${total} games; rerun the same command to resume\n`);
+    process.exit(sig === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   try {
     await runTasks(moduleUrl, conditions, deck, todo, (i) => taskAt(store.done + i), o.workers, (i: number, r: Outcome) => {
       const fields = [...keyOf(taskAt(store.done + i)), r.base, r.outcome, String(r.cardsHome), String(r.moves), String(r.states)];
@@ -105,6 +114,8 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
       }
     });
   } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
     // Rows finished before an error are kept; the failing task is retried on the next run.
     flush();
     store.close();

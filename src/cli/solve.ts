@@ -14,7 +14,7 @@ import type { CommandModule } from "yargs";
 import { readBoardFile } from "../engine/board.js";
 import { UsageError } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
-import { DEFAULT_MAX_STATES, lineText, solve } from "../solver/search.js";
+import { DEFAULT_MAX_STATES, lineText, MAX_STATES_LIMIT, solve } from "../solver/search.js";
 import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
 
 interface Args extends RuleArgs, DealArgs {
@@ -54,7 +54,8 @@ export const solveCommand: CommandModule<object, Args> = {
       .option("timeout-ms", { type: "number", describe: "wall-clock budget in milliseconds (default: none)" }) as never,
   handler: (a) => {
     const maxStates = a["max-states"] ?? DEFAULT_MAX_STATES;
-    if (!Number.isInteger(maxStates) || maxStates < 1) throw new UsageError(`--max-states must be a positive integer, got ${maxStates}`);
+    if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
+      throw new UsageError(`--max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
     const timeoutMs = a["timeout-ms"];
     if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError(`--timeout-ms must be a positive number, got ${timeoutMs}`);
     const rules = rulesFromArgs(a);

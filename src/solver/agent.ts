@@ -12,7 +12,7 @@ import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
 import { applyMove, type Move } from "../engine/moves.js";
 import { UsageError, type Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
-import { DEFAULT_MAX_STATES, solve, type SolveResult } from "./search.js";
+import { DEFAULT_MAX_STATES, MAX_STATES_LIMIT, solve, type SolveResult } from "./search.js";
 
 function numberOption(options: AgentOptions, keys: readonly string[], what: string): number | undefined {
   for (const k of keys) {
@@ -41,7 +41,8 @@ export class SolverAgent implements Agent {
     for (const k of Object.keys(options))
       if (!known.has(k) && options[k] !== undefined) throw new UsageError(`unknown solver option "${k}"; allowed: max-states, timeout-ms`);
     const maxStates = numberOption(options, ["max-states", "maxStates"], "max-states");
-    if (maxStates !== undefined && !Number.isInteger(maxStates)) throw new UsageError(`solver option max-states must be an integer, got ${maxStates}`);
+    if (maxStates !== undefined && (!Number.isInteger(maxStates) || maxStates > MAX_STATES_LIMIT))
+      throw new UsageError(`solver option max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
     this.maxStates = maxStates ?? DEFAULT_MAX_STATES;
     this.timeoutMs = numberOption(options, ["timeout-ms", "timeoutMs"], "timeout-ms");
     const parts: string[] = [];

@@ -21,6 +21,7 @@
  * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
  */
 import { NO_CARD } from "../engine/card.js";
+import { CELL0 } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 
 const DEPTH_KEYS = COLUMN_CAP * 52;
@@ -53,6 +54,9 @@ function fmix32(h: number): number {
 
 /** Keeps the canonical key of one State up to date as moves are made and taken back. */
 export class CanonicalKey {
+  /** Per column: the raw Zobrist hash, and the mixed value the key sums. */
+  private readonly rawLo = new Uint32Array(16);
+  private readonly rawHi = new Uint32Array(16);
   private readonly colLo = new Uint32Array(16);
   private readonly colHi = new Uint32Array(16);
   keyLo = 0;
@@ -74,8 +78,63 @@ export class CanonicalKey {
       lo ^= KEY_LO[k]!;
       hi ^= KEY_HI[k]!;
     }
+    this.rawLo[c] = lo;
+    this.rawHi[c] = hi;
+    this.mix(c);
+  }
+
+  private mix(c: number): void {
+    const lo = this.rawLo[c]!;
+    const hi = this.rawHi[c]!;
     this.colLo[c] = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
     this.colHi[c] = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+  }
+
+  /**
+   * Updates the column hashes for move m, called on the position AFTER m (right after applying
+   * it, or right before undoing it: XOR makes both the same update). Call recompute() after.
+   */
+  toggleMove(m: number): void {
+    const s = this.s;
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    if (from < CELL0) {
+      const la = s.len[from]!;
+      if (to < CELL0) {
+        const k = (m >> 10) & 63;
+        const lb = s.len[to]!;
+        const b = to * COLUMN_CAP + lb - k;
+        let fl = this.rawLo[from]!;
+        let fh = this.rawHi[from]!;
+        let tl = this.rawLo[to]!;
+        let th = this.rawHi[to]!;
+        for (let i = 0; i < k; i++) {
+          const card = s.cards[b + i]!;
+          const kf = (la + i) * 52 + card;
+          const kt = (lb - k + i) * 52 + card;
+          fl ^= KEY_LO[kf]!;
+          fh ^= KEY_HI[kf]!;
+          tl ^= KEY_LO[kt]!;
+          th ^= KEY_HI[kt]!;
+        }
+        this.rawLo[from] = fl;
+        this.rawHi[from] = fh;
+        this.rawLo[to] = tl;
+        this.rawHi[to] = th;
+        this.mix(from);
+        this.mix(to);
+      } else {
+        const kf = la * 52 + ((m >> 16) & 63);
+        this.rawLo[from] = this.rawLo[from]! ^ KEY_LO[kf]!;
+        this.rawHi[from] = this.rawHi[from]! ^ KEY_HI[kf]!;
+        this.mix(from);
+      }
+    } else if (to < CELL0) {
+      const kt = (s.len[to]! - 1) * 52 + ((m >> 16) & 63);
+      this.rawLo[to] = this.rawLo[to]! ^ KEY_LO[kt]!;
+      this.rawHi[to] = this.rawHi[to]! ^ KEY_HI[kt]!;
+      this.mix(to);
+    }
   }
 
   /** Sums the column hashes and adds the flipper set; leaves the key in keyLo/keyHi. */

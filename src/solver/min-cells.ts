@@ -58,5 +58,6 @@ export function checkMinCells(deal: number, cells: number, maxStates: number, ti
   const verdicts = [a.result === "solved" ? true : a.result === "unsolvable" ? false : undefined];
   if (b) verdicts.push(b.result === "unsolvable" ? true : b.result === "solved" ? false : undefined);
   const agrees = verdicts.includes(false) ? false : verdicts.includes(undefined) ? undefined : true;
-  return { deal, cells, withListed: a.result, withFewer: b?.result, agrees, states: a.states + (b?.states ?? 0), ms: a.ms + (b?.ms ?? 0) };
+  const ms = Math.round((a.ms + (b?.ms ?? 0)) * 10) / 10;
+  return { deal, cells, withListed: a.result, withFewer: b?.result, agrees, states: a.states + (b?.states ?? 0), ms };
 }

@@ -36,6 +36,8 @@ export interface SolveOptions {
 }
 
 export const DEFAULT_MAX_STATES = 2_000_000;
+/** Largest budget accepted: its table (2^29 slots, 4 GB) is the most typed arrays allow here. */
+export const MAX_STATES_LIMIT = 2 ** 28;
 
 export interface SolveStats {
   /** Distinct positions examined (stored in the transposition table). */
@@ -113,7 +115,7 @@ class Search {
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
       this.apply(m);
-      this.autoplay();
+      this.autoplayAfter(m);
       const r = this.table.add(this.key.keyLo, this.key.keyHi);
       if (r === PRESENT) {
         this.undoTo(this.fPath[f]!);
@@ -148,7 +150,7 @@ class Search {
       // Empty columns are interchangeable: the same move into another one is the same node.
       if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
       this.apply(m);
-      this.autoplay();
+      this.autoplayAfter(m);
       if (s.isWon()) return true;
       if (!this.table.has(this.key.keyLo, this.key.keyHi)) {
         // Insertion sort, best score first; ties keep the engine's order.
@@ -217,27 +219,37 @@ class Search {
 
   private apply(m: Move): void {
     applyMove(this.s, m);
-    this.touch(m);
+    this.key.toggleMove(m);
     this.key.recompute();
     if (this.pathLen === this.path.length) this.path = grow(this.path, this.pathLen * 2);
     this.path[this.pathLen++] = m;
-  }
-
-  private touch(m: Move): void {
-    const from = m & 31;
-    const to = (m >> 5) & 31;
-    if (from < CELL0) this.key.refreshColumn(from);
-    if (to < CELL0) this.key.refreshColumn(to);
   }
 
   undoTo(len: number): void {
     if (this.pathLen === len) return;
     while (this.pathLen > len) {
       const m = this.path[--this.pathLen]!;
+      this.key.toggleMove(m);
       undoMove(this.s, m);
-      this.touch(m);
     }
     this.key.recompute();
+  }
+
+  /**
+   * Safe foundation moves after move m from a position that had none left. Foundations are
+   * unchanged unless m went home, so the only new candidate is the card m uncovered.
+   */
+  private autoplayAfter(m: Move): void {
+    const from = m & 31;
+    if (((m >> 5) & 31) !== FOUNDATION) {
+      if (from >= CELL0) return;
+      const s = this.s;
+      const n = s.len[from]!;
+      if (n === 0) return;
+      const card = s.cards[from * COLUMN_CAP + n - 1]!;
+      if (s.tables.foundationCard[(card & 3) * 14 + s.found[card & 3]!] !== card || !safeHome(s, this.builders, card)) return;
+    }
+    this.autoplay();
   }
 
   /** Plays every safe foundation move, repeatedly, onto the path. */
@@ -313,7 +325,8 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
     options = b ?? {};
   } else if (a) options = a;
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
-  if (!Number.isInteger(maxStates) || maxStates < 1) throw new RangeError(`maxStates must be a positive integer, got ${maxStates}`);
+  if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
+    throw new RangeError(`maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
   const t0 = performance.now();
   const deadline = options.timeoutMs === undefined ? Infinity : t0 + options.timeoutMs;
   // Short runs may end in "max-states" without cost to completeness: the last run is complete.

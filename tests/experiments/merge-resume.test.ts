@@ -91,6 +91,27 @@ describe("sharded runs and penguin merge", () => {
     expect(readFileSync(out, "utf8")).toBe(readFileSync(ref, "utf8"));
   });
 
+  it("stops politely on SIGTERM (preemption): rows so far kept whole, exit 143, then resumes", async () => {
+    const ref = join(dir, "ref-term.csv");
+    await runHere(["--deals", "30", "--out", ref]);
+    const out = join(dir, "term.csv");
+    const child = spawn(tsx, [script, "--quiet", "--deals", "30", "--out", out], { cwd: root, env: { ...process.env, FAKE_PLAY_DELAY_MS: "15" } });
+    for (let i = 0; i < 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (existsSync(out) && parseCsv(readFileSync(out, "utf8")).records.length > 3) break;
+    }
+    // tsx forwards the signal to the node process it runs.
+    child.kill("SIGTERM");
+    const code = await new Promise((r) => child.once("exit", (c) => r(c)));
+    expect(code).toBe(143);
+    const text = readFileSync(out, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    expect(readFileSync(ref, "utf8").startsWith(text)).toBe(true);
+    const resumed = await runHere(["--deals", "30", "--out", out]);
+    expect(resumed!.played).toBe(90 - (parseCsv(text).records.length - 1));
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(ref, "utf8"));
+  });
+
   it("refuses to extend a file written with other settings, leaving it untouched", async () => {
     const out = join(dir, "settings.csv");
     await runHere(["--deals", "5", "--out", out]);

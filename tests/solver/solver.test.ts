@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMove, deal, dealMs, legalMoves, moveToString, parseMove, readBoardFile, resolveRules, type State } from "../../src/engine/index.js";
+import { applyMove, deal, dealMs, legalMoves, parseMove, readBoardFile, resolveRules, undoMove, type State } from "../../src/engine/index.js";
 import { CanonicalKey } from "../../src/solver/canonical.js";
 import { lineText, replayWins, solve } from "../../src/solver/index.js";
 import { bruteForce } from "./brute.js";
@@ -135,6 +135,36 @@ describe("search machinery", () => {
     applyMove(u, legalMoves(u)[0]!);
     const c = new CanonicalKey(u);
     expect([c.keyLo, c.keyHi]).not.toEqual([a.keyLo, a.keyHi]);
+  });
+
+  it("keeps the key up to date through moves and take-backs (group moves, flippers, foundations)", () => {
+    for (const preset of ["penguin", "freecell", "seahaven-towers"]) {
+      const s = deal(resolveRules(preset), 5);
+      const key = new CanonicalKey(s);
+      const played: number[] = [];
+      let a = 12345;
+      for (let i = 0; i < 60; i++) {
+        const ms = legalMoves(s);
+        if (ms.length === 0) break;
+        a = (Math.imul(a, 1103515245) + 12345) >>> 0;
+        const m = ms[a % ms.length]!;
+        applyMove(s, m);
+        key.toggleMove(m);
+        key.recompute();
+        played.push(m);
+        const fresh = new CanonicalKey(s);
+        expect([key.keyLo, key.keyHi], `${preset} move ${i}`).toEqual([fresh.keyLo, fresh.keyHi]);
+      }
+      const start = deal(resolveRules(preset), 5);
+      while (played.length) {
+        const m = played.pop()!;
+        key.toggleMove(m);
+        undoMove(s, m);
+      }
+      key.recompute();
+      const fresh = new CanonicalKey(start);
+      expect([key.keyLo, key.keyHi]).toEqual([fresh.keyLo, fresh.keyHi]);
+    }
   });
 
   it("says unknown, never unsolvable, when the budget runs out", () => {
