@@ -7,19 +7,9 @@
  * on one core, so this is the one-core rate. Run alone: `npm run bench -- env`.
  */
 import { ENV_IDS, ENV_SPECS, makeEnv, VecEnv } from "../src/env/index.js";
+import { mulberry32 } from "../src/engine/rng.js";
 
 const SECONDS = Number(process.env.ENV_BENCH_SECONDS ?? 1);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The k-th legal action (k uniform over the legal count) of one mask row. */
 function randomLegal(mask: Uint8Array, from: number, n: number, legal: number, rnd: () => number): number {

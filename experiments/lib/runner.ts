@@ -130,6 +130,7 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
     process.stdout.write(`${def.name}: ${rows}/${total} games in ${out}${where}; played ${todo} now in ${secs.toFixed(1)} s\n`);
     process.stdout.write(formatTable(groupBy, summary) + "\n");
     if (!complete) process.stdout.write(`incomplete: ${total - rows} games to go (rerun without --report to resume)\n`);
+    else if (todo === 0 && !o.report) process.stdout.write(`nothing to play: ${out} was already complete (delete it or pass another --out to play afresh)\n`);
   }
   // Plots and summaries describe a whole study; a shard waits for `penguin merge` + --report.
   if (!o.shard && rows > 0) {

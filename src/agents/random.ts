@@ -3,26 +3,11 @@
  * episode, so the same deal and seed give the same game on every machine.
  */
 import { UsageError } from "../engine/rules.js";
+import { Mulberry32 } from "../engine/rng.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach } from "./agent.js";
 
-/** mulberry32: tiny, fast, good enough to pick among ≤ 200 actions. */
-export class Mulberry32 {
-  private s = 0;
-  constructor(seed = 0) {
-    this.seed(seed);
-  }
-  seed(seed: number): void {
-    this.s = seed >>> 0;
-  }
-  /** Uniform in [0, 1). */
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-}
+export { Mulberry32 };
 
 export class RandomAgent implements Agent {
   readonly name: string;

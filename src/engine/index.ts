@@ -6,3 +6,4 @@ export * from "./deal.js";
 export * from "./notation.js";
 export * from "./board.js";
 export * from "./render.js";
+export * from "./rng.js";

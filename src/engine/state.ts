@@ -10,23 +10,13 @@
  */
 import { NO_CARD, rankOf, suitOf, colorOf, type Card } from "./card.js";
 import type { Rules } from "./rules.js";
+import { splitmix32 } from "./rng.js";
 
 export const MAX_COLUMNS = 10;
 export const MAX_CELLS = 8;
 /** Column stride. A column can never exceed its dealt cards + 12 of a run; 64 is ample. */
 export const COLUMN_CAP = 64;
 export const HASH_VERSION = 1;
-
-function splitmix32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
 
 const KEYS = MAX_COLUMNS * COLUMN_CAP * 52;
 /** Zobrist keys: [column slot * 52 + card] for tableau cards, then 52 keys for a card in a cell. */

@@ -23,20 +23,14 @@
 import { NO_CARD } from "../engine/card.js";
 import { CELL0 } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
+import { splitmix32 } from "../engine/rng.js";
 
 const DEPTH_KEYS = COLUMN_CAP * 52;
 const KEY_LO = new Uint32Array(DEPTH_KEYS + 52);
 const KEY_HI = new Uint32Array(DEPTH_KEYS + 52);
 {
   // A fixed generator (splitmix32) so keys, and so search order and figures, repeat exactly.
-  let s = 0x50e1c0de;
-  const next = (): number => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
+  const next = splitmix32(0x50e1c0de);
   for (let i = 0; i < KEY_LO.length; i++) {
     KEY_LO[i] = next();
     KEY_HI[i] = next();

@@ -5,6 +5,7 @@
  * unsolvable with one fewer (deals listed with 0 cells have only the first check).
  */
 import { dealMs } from "../engine/deal.js";
+import { mulberry32 } from "../engine/rng.js";
 import { resolveRules } from "../engine/rules.js";
 import { solve, type SolveResult } from "./search.js";
 
@@ -24,13 +25,7 @@ export function parseMinCells(text: string): Map<number, number> {
 /** `count` distinct deal numbers from [from, to], drawn with a seeded generator (mulberry32), ascending. */
 export function sampleDeals(from: number, to: number, count: number, seed: number): number[] {
   const pool = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  let s = seed >>> 0;
-  const next = (): number => {
-    let t = (s = (s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const k = Math.min(count, pool.length);
   for (let i = 0; i < k; i++) {
     const j = i + Math.floor(next() * (pool.length - i));

@@ -97,6 +97,7 @@ export class RunFolder {
       if (r.eval_win_rate !== undefined && r.eval_win_rate !== "") values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
       if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "") values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
       if (r.accuracy !== undefined && r.accuracy !== "") values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
+      if (r.val_accuracy !== undefined && r.val_accuracy !== "") values.push({ wall_s: w, value: Number(r.val_accuracy), series: "BC validation accuracy" });
       if (r.loss !== undefined && r.loss !== "") values.push({ wall_s: w, value: Number(r.loss), series: "loss" });
     }
     const spec: TopLevelSpec = {

@@ -20,16 +20,7 @@ export function engineMoveKey(m: Move): string {
 }
 
 /** mulberry32: small, seeded, the same everywhere. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as prng } from "../../src/engine/rng.js";
 
 /** A position key that ignores which flipper holds which card (the hash does too). */
 export function positionKey(s: State): string {

@@ -2,17 +2,7 @@
 import { FOUNDATION, moveTo, moveFrom, CELL0 } from "../../src/engine/moves.js";
 import type { PenguinEnv } from "../../src/env/env.js";
 
-/** mulberry32: a tiny deterministic generator (never Math.random in tests). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from "../../src/engine/rng.js";
 
 /**
  * A legal action chosen at random, preferring (with probability `bias`) foundation moves and
