@@ -1,5 +1,5 @@
 /**
- * Agents by name, so the CLI and experiments can list and build them. `solver` and `policy` live
+ * Agents by name, so the CLI and experiments can list and build them. `solver`, `policy` and `scorer` live
  * in other areas (src/solver, src/train) and are imported only when asked for, so every other
  * agent works without them (and without loading TensorFlow).
  */
@@ -62,6 +62,13 @@ const entries: AgentEntry[] = [
   },
   { name: "solver", describe: "plays the exact solver's solution (src/solver)", options: "see docs/solver.md", create: lazy("../solver/agent.js", "createSolverAgent", "the solver") },
   { name: "policy", describe: "the trained policy network (src/train)", options: "see docs/train.md", create: lazy("../train/policy-agent.js", "createPolicyAgent", "the trained policy") },
+  {
+    name: "scorer",
+    describe: "the trained action-scorer network (src/train/scorer): argmax over legal moves, no search",
+    options: "--agent-opt model=DIR (see docs/train-scorer.md)",
+    accepts: ["model"],
+    create: lazy("../train/scorer/agent.js", "createScorerAgent", "the action-scorer"),
+  },
 ];
 const registry = new Map<string, AgentEntry>(entries.map((e) => [e.name, e]));
 

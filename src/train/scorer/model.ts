@@ -1,0 +1,190 @@
+/**
+ * The action-scorer network: one shared MLP applied to every action's feature row
+ * ([batch, actions, ROW] → [batch, actions]), plus a linear skip path from the row to the logit.
+ * The skip path can start at the tuned greedy weights (`init: "tuned"`), so the untrained network
+ * already scores moves as greedy(tuned) does and the MLP (its last layer starting near zero) learns
+ * corrections; with `init: "zero"` the skip starts at zero and everything is learned.
+ *
+ * Checkpoints are model.json + weights.bin (tfjs format via tf.io.withSaveHandler); model.json
+ * records the SHA-256 of weights.bin, each file is written to a temporary name and renamed, and a
+ * damaged checkpoint is refused with one line.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../../engine/rules.js";
+import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
+import { FEATURES } from "../../agents/features.js";
+import { tf } from "../backend.js";
+import { sha256, writeAtomic } from "../files.js";
+import { MASKED_LOGIT } from "../masked.js";
+import { ROW } from "./features.js";
+
+export interface ScorerConfig {
+  actions: number;
+  row: number;
+  hidden: number[];
+  seed: number;
+  /** Skip path start: the tuned greedy weights, or zero. */
+  init: "tuned" | "zero";
+}
+
+export interface ScorerNet {
+  readonly model: tf.LayersModel;
+  readonly config: ScorerConfig;
+}
+
+export function buildScorer(config: ScorerConfig): ScorerNet {
+  const { row, hidden, seed } = config;
+  // The middle axis is free: the same per-row network scores all `actions` rows of a policy call
+  // ([batch, actions, ROW]) or only the legal rows of a training batch ([batch, k, ROW]), since no
+  // row sees another; the logits are the same either way.
+  const input = tf.input({ shape: [null, row], name: "action_rows" });
+  let x: tf.SymbolicTensor = input;
+  hidden.forEach((h, i) => {
+    x = tf.layers
+      .dense({ units: h, activation: "relu", name: `mlp_${i}`, kernelInitializer: tf.initializers.glorotUniform({ seed: seed * 16 + i }) })
+      .apply(x) as tf.SymbolicTensor;
+  });
+  // Near-zero head: at the start the logits are (almost) the skip path's.
+  const head = tf.layers
+    .dense({ units: 1, name: "head", kernelInitializer: tf.initializers.randomUniform({ minval: -0.01, maxval: 0.01, seed: seed * 16 + 14 }) })
+    .apply(x) as tf.SymbolicTensor;
+  const skip = tf.layers.dense({ units: 1, useBias: false, name: "skip", kernelInitializer: "zeros" }).apply(input) as tf.SymbolicTensor;
+  const logit = tf.layers.add({ name: "logit" }).apply([head, skip]) as tf.SymbolicTensor;
+  const model = tf.model({ inputs: input, outputs: logit, name: "penguin_scorer" });
+  if (config.init === "tuned") {
+    const w = new Float32Array(row);
+    const tuned = HEURISTIC_PRESETS.tuned!;
+    FEATURES.forEach((f, i) => (w[i] = tuned[f.name] ?? 0));
+    const layer = model.getLayer("skip");
+    const k = tf.tensor2d(w, [row, 1]);
+    layer.setWeights([k]);
+    k.dispose();
+  }
+  return { model, config };
+}
+
+/** Logits [batch, k] for rows [batch, k, ROW] (k = the action space, or any subset of rows). Caller disposes. */
+export function forward(net: ScorerNet, rows: tf.Tensor3D): tf.Tensor2D {
+  return tf.tidy(() => tf.squeeze(net.model.apply(rows) as tf.Tensor3D, [2]) as tf.Tensor2D);
+}
+
+/** Mean cross-entropy of the expert's action under the masked softmax, and the logits. */
+export function maskedCrossEntropy(logits: tf.Tensor2D, mask: tf.Tensor2D, oneHot: tf.Tensor2D): tf.Scalar {
+  const masked = tf.where(mask.greater(0.5), logits, tf.fill(logits.shape, MASKED_LOGIT));
+  return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(masked), oneHot), 1))) as tf.Scalar;
+}
+
+/**
+ * The same network in plain JS for play (one position at a time, only the legal rows): tfjs's
+ * per-call overhead is far larger than the arithmetic here. Tested equal to `forward`.
+ */
+export class JsScorer {
+  private readonly layers: { w: Float32Array; b: Float32Array; nIn: number; nOut: number }[] = [];
+  private readonly head: Float32Array;
+  private readonly headBias: number;
+  private readonly skip: Float32Array;
+  private readonly buf: Float32Array[];
+
+  constructor(net: ScorerNet) {
+    const get = (name: string): Float32Array[] => net.model.getLayer(name).getWeights().map((t) => t.dataSync() as Float32Array);
+    let nIn = net.config.row;
+    net.config.hidden.forEach((h, i) => {
+      const [w, b] = get(`mlp_${i}`);
+      this.layers.push({ w: w!, b: b!, nIn, nOut: h });
+      nIn = h;
+    });
+    const [hw, hb] = get("head");
+    this.head = hw!;
+    this.headBias = hb![0]!;
+    this.skip = get("skip")[0]!;
+    this.buf = [new Float32Array(net.config.row), ...net.config.hidden.map((h) => new Float32Array(h))];
+  }
+
+  /** The logit of one row rows[offset .. offset + ROW). */
+  logit(rows: Float32Array, offset: number): number {
+    let v = this.headBias;
+    const input = this.buf[0]!;
+    for (let j = 0; j < input.length; j++) {
+      input[j] = rows[offset + j]!;
+      v += input[j]! * this.skip[j]!;
+    }
+    let cur = input;
+    this.layers.forEach((l, k) => {
+      const next = this.buf[k + 1]!;
+      for (let o = 0; o < l.nOut; o++) {
+        let z = l.b[o]!;
+        for (let i = 0; i < l.nIn; i++) z += cur[i]! * l.w[i * l.nOut + o]!;
+        next[o] = z > 0 ? z : 0;
+      }
+      cur = next;
+    });
+    for (let i = 0; i < cur.length; i++) v += cur[i]! * this.head[i]!;
+    return v;
+  }
+}
+
+/** A damaged or missing scorer checkpoint (bad input: one line, exit 2). */
+export class ScorerCheckpointError extends UsageError {
+  override name = "ScorerCheckpointError";
+}
+
+function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
+  if (!data) return new Uint8Array(0);
+  if (Array.isArray(data)) return new Uint8Array(tf.io.concatenateArrayBuffers(data));
+  return new Uint8Array(data);
+}
+
+/** Writes dir/weights.bin then dir/model.json (which names the weights' SHA-256), each atomically. */
+export async function saveScorer(dir: string, net: ScorerNet, extra: Record<string, unknown> = {}): Promise<void> {
+  let json = "";
+  let weights: Uint8Array = new Uint8Array(0);
+  await net.model.save(
+    tf.io.withSaveHandler(async (art) => {
+      weights = toBytes(art.weightData as ArrayBuffer | ArrayBuffer[] | undefined);
+      json = JSON.stringify({
+        format: "layers-model",
+        generatedBy: `TensorFlow.js tfjs-layers v${tf.version.tfjs}`,
+        convertedBy: null,
+        modelTopology: art.modelTopology,
+        weightsManifest: [{ paths: ["weights.bin"], weights: art.weightSpecs }],
+        userDefinedMetadata: { penguinScorer: net.config, weightsSha256: sha256(weights), ...extra },
+      });
+      return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
+    }),
+  );
+  writeAtomic(join(dir, "weights.bin"), weights);
+  writeAtomic(join(dir, "model.json"), json);
+}
+
+/** Loads a scorer from a checkpoint folder, or from a run folder's `checkpoint/`. */
+export async function loadScorer(path: string): Promise<ScorerNet> {
+  const dir = existsSync(join(path, "checkpoint", "model.json")) ? join(path, "checkpoint") : path;
+  const mj = join(dir, "model.json");
+  if (!existsSync(mj)) throw new ScorerCheckpointError(`no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`);
+  let parsed: {
+    modelTopology: object;
+    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
+    userDefinedMetadata?: { penguinScorer?: ScorerConfig; weightsSha256?: string };
+  };
+  try {
+    parsed = JSON.parse(readFileSync(mj, "utf8"));
+  } catch {
+    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
+  }
+  const config = parsed.userDefinedMetadata?.penguinScorer;
+  if (!config || !parsed.weightsManifest?.[0]) throw new ScorerCheckpointError(`${mj} is not a penguin action-scorer network`);
+  if (config.row !== ROW) throw new ScorerCheckpointError(`the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`);
+  const wp = join(dir, "weights.bin");
+  if (!existsSync(wp)) throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
+  const bin = readFileSync(wp);
+  if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
+    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`);
+  const buf = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
+  try {
+    const model = await tf.loadLayersModel(tf.io.fromMemory({ modelTopology: parsed.modelTopology, weightSpecs: parsed.weightsManifest[0].weights, weightData: buf }));
+    return { model, config };
+  } catch (e) {
+    throw new ScorerCheckpointError(`${dir}: cannot load the scorer (${(e as Error).message.split("\n")[0]})`);
+  }
+}
