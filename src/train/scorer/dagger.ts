@@ -20,7 +20,8 @@ import { initBackend, tf } from "../backend.js";
 import { writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { ScorerView } from "./agent.js";
-import { agreement, batchTensors, playLabelled, type Sample } from "./data.js";
+import { agreement, batchTensors, playLabelled, type RolloutTeacher, type Sample } from "./data.js";
+import { GreedyAgent } from "../../agents/greedy.js";
 import { FEATURE_ROW_NAMES, ROW } from "./features.js";
 import { buildScorer, forward, JsScorer, maskedCrossEntropy, saveScorer, type ScorerNet } from "./model.js";
 
@@ -30,6 +31,14 @@ export interface ScorerTrainOptions {
   minutes: number;
   hidden: number[];
   init: "tuned" | "zero";
+  /**
+   * lookahead: DAgger labels from the lookahead agent only. rollout: the same, plus, at a share of
+   * the visited positions, a target over the moves after which greedy(tuned) goes on to win.
+   */
+  teacher: "lookahead" | "rollout";
+  rolloutShare: number;
+  rolloutWeight: number;
+  rolloutMaxSteps: number;
   /** Expert: lookahead depth and width. */
   depth: number;
   width: number;
@@ -56,6 +65,10 @@ export const SCORER_DEFAULTS: ScorerTrainOptions = {
   minutes: 25,
   hidden: [64, 64],
   init: "tuned",
+  teacher: "lookahead",
+  rolloutShare: 0.1,
+  rolloutWeight: 4,
+  rolloutMaxSteps: 250,
   depth: 3,
   width: 3,
   dealsRound0: 150,
@@ -104,7 +117,9 @@ function trainEpochs(net: ScorerNet, opt: tf.Optimizer, samples: readonly Sample
         const loss = opt.minimize(
           () => {
             const logits = forward(net, rows);
-            acc = tf.keep(tf.sum(tf.equal(tf.argMax(tf.where(mask.greater(0.5), logits, tf.fill(logits.shape, -1e9)), 1), tf.argMax(oneHot, 1))));
+            // A hit: the argmax is the expert's move (or, for a rollout target, one of the winning moves).
+            const pick = tf.oneHot(tf.argMax(tf.where(mask.greater(0.5), logits, tf.fill(logits.shape, -1e9)), 1), logits.shape[1]);
+            acc = tf.keep(tf.sum(tf.greater(tf.sum(tf.mul(pick, oneHot), 1), 0)));
             return maskedCrossEntropy(logits, mask, oneHot);
           },
           true,
@@ -173,6 +188,10 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
   const rng = new Rng(o.seed);
   const expert = new LookaheadAgent({ depth: o.depth, width: o.width });
   const view = new ScorerView(codec);
+  const rollout: RolloutTeacher | undefined =
+    o.teacher === "rollout"
+      ? { greedy: new GreedyAgent({ heuristic: "tuned" }), rng: new Rng(`${o.seed}/rollout`), share: o.rolloutShare, maxSteps: o.rolloutMaxSteps, weight: Math.max(1, Math.round(o.rolloutWeight)), tried: 0, kept: 0 }
+      : undefined;
 
   // Held-out positions: the expert's own games on validation deals.
   const valSamples: Sample[] = [];
@@ -220,7 +239,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
     let wins = 0;
     let played = 0;
     for (let i = 0; i < deals && elapsed() < budget; i++) {
-      const g = playLabelled(rules, codec, nextSeed++, expert, round === 0 ? undefined : js, o.maxSteps, samples, view);
+      const g = playLabelled(rules, codec, nextSeed++, expert, round === 0 ? undefined : js, o.maxSteps, samples, view, rollout);
       wins += g.won ? 1 : 0;
       played++;
     }
@@ -260,7 +279,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
     log(
       `round ${round}: ${played} deals (${round === 0 ? "expert" : "student"} won ${wins}), +${samples.length - before} positions (${samples.length} total) in ${labelS.toFixed(0)} s; ` +
         `${tr.steps} steps in ${trainS.toFixed(0)} s, loss ${tr.loss.toFixed(3)}, train acc ${(tr.acc * 100).toFixed(1)}%; held-out acc ${(valAcc * 100).toFixed(1)}%, ` +
-        `win ${(ev.winRate * 100).toFixed(1)}% (${elapsed().toFixed(0)} s)`,
+        `win ${(ev.winRate * 100).toFixed(1)}%${rollout ? `; rollout targets ${rollout.kept}/${rollout.tried}` : ""} (${elapsed().toFixed(0)} s)`,
     );
     // Keep the round that wins most validation deals (ties: the later round, which saw more data).
     if (ev.winRate >= best.winRate) {
@@ -279,6 +298,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
     samples: samples.length,
     positionsPerSecond: positions / Math.max(1e-9, labelSeconds),
     samplesPerSecond: trainSamples / Math.max(1e-9, trainSeconds),
+    rolloutPositions: rollout ? { tried: rollout.tried, informative: rollout.kept } : undefined,
     bestRound: best.round,
     bestValidationWinRate: best.winRate,
     bestValidationWilson95: [vi.low, vi.high],

@@ -4,7 +4,10 @@
  * student later) plays a deal while the expert names its move at every position visited (DAgger).
  */
 import { deal } from "../../engine/deal.js";
-import { applyMove } from "../../engine/moves.js";
+import { applyMove, undoMove, MAX_MOVES } from "../../engine/moves.js";
+import type { State } from "../../engine/state.js";
+import type { GreedyAgent } from "../../agents/greedy.js";
+import type { Rng } from "../rng.js";
 import type { Rules } from "../../engine/rules.js";
 import { PositionSet } from "../../agents/position-set.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
@@ -22,6 +25,65 @@ export interface Sample {
   rows: Float32Array;
   /** The expert's action id. */
   label: number;
+  /**
+   * Rollout teacher: target probability of each entry of `ids` (uniform over the moves after which
+   * greedy(tuned) goes on to win); replaces the one-hot label in the loss.
+   */
+  target?: Float32Array;
+}
+
+/** Rollout teacher settings: label a share of the visited positions by greedy continuations. */
+export interface RolloutTeacher {
+  greedy: GreedyAgent;
+  rng: Rng;
+  /** Probability that a visited position is rollout-labelled. */
+  share: number;
+  /** Move cap of one continuation. */
+  maxSteps: number;
+  /** Copies of each informative rollout sample in the data (it carries more signal than one label). */
+  weight: number;
+  /** Counters: positions rolled out, informative ones kept. */
+  tried: number;
+  kept: number;
+}
+
+/** Does greedy win from s (which is not changed)? */
+function greedyWins(s: State, t: RolloutTeacher, codec: ActionCodec, mask: Uint8Array, am: Int32Array): boolean {
+  const x = s.clone();
+  t.greedy.reset(x);
+  for (let step = 0; step < t.maxSteps && !x.isWon(); step++) {
+    if (codec.fillMask(x, mask, am) === 0) return false;
+    const a = t.greedy.act({ state: x, mask, codec, observation: EMPTY_OBS, actionMoves: am });
+    applyMove(x, am[a]!);
+  }
+  return x.isWon();
+}
+
+/**
+ * The rollout target of the current position (view already filled): for each candidate move,
+ * does greedy(tuned) win after it? Returns the target over the candidates, or undefined when all
+ * or none win (then every move is as good as the next, and the sample teaches nothing).
+ */
+function rolloutTarget(s: State, view: ScorerView, ids: Uint16Array, t: RolloutTeacher, codec: ActionCodec): Float32Array | undefined {
+  const mask = new Uint8Array(codec.n);
+  const am = new Int32Array(Math.max(codec.n, MAX_MOVES));
+  const target = new Float32Array(ids.length);
+  let wins = 0;
+  const x = s.clone();
+  for (let k = 0; k < ids.length; k++) {
+    const m = view.actionMoves[ids[k]!]!;
+    applyMove(x, m);
+    if (greedyWins(x, t, codec, mask, am)) {
+      target[k] = 1;
+      wins++;
+    }
+    undoMove(x, m);
+  }
+  t.tried++;
+  if (wins === 0 || wins === ids.length) return undefined;
+  t.kept++;
+  for (let k = 0; k < ids.length; k++) target[k] = target[k]! / wins;
+  return target;
 }
 
 export interface GameStats {
@@ -47,6 +109,7 @@ export function playLabelled(
   maxSteps: number,
   out: Sample[] | undefined,
   view: ScorerView = new ScorerView(codec),
+  rollout?: RolloutTeacher,
 ): GameStats {
   const s = deal(rules, seed);
   const seen = new PositionSet();
@@ -76,6 +139,10 @@ export function playLabelled(
           k++;
         }
       out.push({ ids, rows, label });
+      if (rollout && ids.length > 1 && rollout.rng.next() < rollout.share) {
+        const target = rolloutTarget(s, view, ids, rollout, codec);
+        if (target) for (let w = 0; w < rollout.weight; w++) out.push({ ids, rows, label, target });
+      }
     }
     applyMove(s, view.actionMoves[a]!);
     seen.add(s.hashLo, s.hashHi);
@@ -102,7 +169,8 @@ export function batchTensors(samples: readonly Sample[], order: Uint32Array, fro
     rows.set(smp.rows, b * K * ROW);
     for (let k = 0; k < smp.ids.length; k++) {
       mask[b * K + k] = 1;
-      if (smp.ids[k] === smp.label) oneHot[b * K + k] = 1;
+      if (smp.target) oneHot[b * K + k] = smp.target[k]!;
+      else if (smp.ids[k] === smp.label) oneHot[b * K + k] = 1;
     }
   }
   return { rows: tf.tensor3d(rows, [B, K, ROW]), mask: tf.tensor2d(mask, [B, K]), oneHot: tf.tensor2d(oneHot, [B, K]) };

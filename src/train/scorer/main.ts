@@ -36,6 +36,9 @@ export function parseScorerArgs(argv: string[]): Partial<ScorerTrainOptions> {
     } else if (k === "init") {
       if (v !== "tuned" && v !== "zero") throw new UsageError(`--init must be tuned or zero, got ${String(v)}`);
       out[k] = v;
+    } else if (k === "teacher") {
+      if (v !== "lookahead" && v !== "rollout") throw new UsageError(`--teacher must be lookahead or rollout, got ${String(v)}`);
+      out[k] = v;
     } else out[k] = String(v);
   }
   return out as Partial<ScorerTrainOptions>;
