@@ -25,6 +25,7 @@ interface EvalArgs extends RuleArgs {
   "agent-seed"?: number;
   "agent-opt"?: string[];
   model?: string;
+  sample?: boolean;
   deals?: number;
   seed: string;
   "ms-from"?: number;
@@ -46,6 +47,7 @@ function builder(y: Argv): Argv<EvalArgs> {
     .option("width", { type: "number", describe: "lookahead: moves followed per level" })
     .option("agent-seed", { type: "number", describe: "random: mixed with each deal's seed" })
     .option("model", { type: "string", describe: "policy: the trained model (run folder of penguin train)" })
+    .option("sample", { type: "boolean", describe: "policy: sample from the network instead of argmax" })
     .option("agent-opt", { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" })
     .option("deals", { type: "number", describe: "number of seeded deals: seeds S .. S+N-1" })
     .option("seed", { type: "string", default: "1", describe: "first deal seed (integer)" })
@@ -73,6 +75,7 @@ function agentOptionsFrom(a: EvalArgs): AgentOptions {
   if (a.width !== undefined) o.width = a.width;
   if (a["agent-seed"] !== undefined) o["agent-seed"] = a["agent-seed"];
   if (a.model !== undefined) o.model = a.model;
+  if (a.sample !== undefined) o.sample = a.sample;
   return o;
 }
 
