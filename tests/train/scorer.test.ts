@@ -17,6 +17,8 @@ import { ScorerView } from "../../src/train/scorer/agent.js";
 import { trainScorer } from "../../src/train/scorer/dagger.js";
 import { GREEDY_FEATURES, ROW } from "../../src/train/scorer/features.js";
 import { buildScorer, forward, JsScorer, loadScorer, saveScorer, ScorerCheckpointError } from "../../src/train/scorer/model.js";
+import { parseScorerArgs } from "../../src/train/scorer/main.js";
+import { UsageError } from "../../src/engine/rules.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -154,5 +156,12 @@ describe("action-scorer", () => {
     expect(rows.map((r) => r.deal)).toEqual(["1", "2", "3"]);
     expect(rows[0]!.agent).toBe(`scorer(${out})`);
     expect(rows.every((r) => r.moves > 0)).toBe(true);
+  });
+
+  it("the training entry parses its flags and refuses bad ones with a UsageError", () => {
+    expect(parseScorerArgs(["--deals-round0", "5", "--hidden", "8,4", "--teacher", "rollout", "--quiet"])).toEqual({ dealsRound0: 5, hidden: [8, 4], teacher: "rollout", quiet: true });
+    expect(() => parseScorerArgs(["--teacher", "solver"])).toThrow(UsageError);
+    expect(() => parseScorerArgs(["--hidden", "8,x"])).toThrow(UsageError);
+    expect(() => parseScorerArgs(["--bogus", "1"])).toThrow(/allowed: .*--minutes/);
   });
 });

@@ -39,6 +39,8 @@ export interface ScorerTrainOptions {
   rolloutShare: number;
   rolloutWeight: number;
   rolloutMaxSteps: number;
+  /** With the rollout teacher: train on its targets only, leaving out the expert's labels. */
+  rolloutOnly: boolean;
   /** Expert: lookahead depth and width. */
   depth: number;
   width: number;
@@ -69,6 +71,7 @@ export const SCORER_DEFAULTS: ScorerTrainOptions = {
   rolloutShare: 0.1,
   rolloutWeight: 4,
   rolloutMaxSteps: 250,
+  rolloutOnly: false,
   depth: 3,
   width: 3,
   dealsRound0: 150,
@@ -86,7 +89,7 @@ export const SCORER_DEFAULTS: ScorerTrainOptions = {
 };
 
 const COLUMNS = ["round", "deals", "positions", "samples", "steps", "loss", "train_acc", "val_acc", "val_win_rate", "val_cards_home", "actor_win_rate", "label_s", "train_s", "positions_per_s", "samples_per_s", "wall_s"] as const;
-type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
+export type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
 
 export interface ScorerTrainResult {
   net: ScorerNet;
@@ -138,7 +141,7 @@ function trainEpochs(net: ScorerNet, opt: tf.Optimizer, samples: readonly Sample
   return { loss: seen ? lossSum / seen : 0, acc: seen ? hits / seen : 0, steps };
 }
 
-async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
+export async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
   const values: { round: number; value: number; series: string }[] = [];
   for (const r of rows) {
     if (r.val_acc !== undefined) values.push({ round: r.round!, value: r.val_acc, series: "agreement with expert (held-out positions)" });
@@ -155,7 +158,7 @@ async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
     encoding: {
       x: { field: "round", type: "quantitative", title: "DAgger round" },
       y: { field: "value", type: "quantitative", title: null, scale: { domain: [0, 1] } },
-      color: { field: "series", type: "nominal" },
+      color: { field: "series", type: "nominal", legend: { labelLimit: 400, orient: "bottom", direction: "vertical" } },
     },
   } as TopLevelSpec;
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
@@ -190,7 +193,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
   const view = new ScorerView(codec);
   const rollout: RolloutTeacher | undefined =
     o.teacher === "rollout"
-      ? { greedy: new GreedyAgent({ heuristic: "tuned" }), rng: new Rng(`${o.seed}/rollout`), share: o.rolloutShare, maxSteps: o.rolloutMaxSteps, weight: Math.max(1, Math.round(o.rolloutWeight)), tried: 0, kept: 0 }
+      ? { greedy: new GreedyAgent({ heuristic: "tuned" }), rng: new Rng(`${o.seed}/rollout`), share: o.rolloutShare, maxSteps: o.rolloutMaxSteps, weight: Math.max(1, Math.round(o.rolloutWeight)), only: o.rolloutOnly, tried: 0, kept: 0 }
       : undefined;
 
   // Held-out positions: the expert's own games on validation deals.

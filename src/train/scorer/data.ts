@@ -40,6 +40,8 @@ export interface RolloutTeacher {
   share: number;
   /** Move cap of one continuation. */
   maxSteps: number;
+  /** Train on the rollout targets only (no expert labels). */
+  only: boolean;
   /** Copies of each informative rollout sample in the data (it carries more signal than one label). */
   weight: number;
   /** Counters: positions rolled out, informative ones kept. */
@@ -138,7 +140,7 @@ export function playLabelled(
           rows.set(view.rows.subarray(i * ROW, (i + 1) * ROW), k * ROW);
           k++;
         }
-      out.push({ ids, rows, label });
+      if (!rollout?.only) out.push({ ids, rows, label });
       if (rollout && ids.length > 1 && rollout.rng.next() < rollout.share) {
         const target = rolloutTarget(s, view, ids, rollout, codec);
         if (target) for (let w = 0; w < rollout.weight; w++) out.push({ ids, rows, label, target });
