@@ -38,17 +38,24 @@ interface StateFile<T> {
   sha256: Record<string, string>;
 }
 
-function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
+export function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
   if (!data) return new Uint8Array(0);
   if (Array.isArray(data)) return new Uint8Array(tf.io.concatenateArrayBuffers(data));
   return new Uint8Array(data);
 }
 
-/** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
-export async function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
+/**
+ * A tfjs model as {model.json text, weights.bin bytes}. Without tfjs-node there is no file://
+ * handler, so every network of the project is saved through withSaveHandler and this one layout;
+ * `metadata` (given the weight bytes) goes into userDefinedMetadata.
+ */
+export async function modelArtifacts(
+  model: tf.LayersModel,
+  metadata: (weights: Uint8Array) => Record<string, unknown>,
+): Promise<{ json: string; weights: Uint8Array }> {
   let json = "";
   let weights: Uint8Array = new Uint8Array(0);
-  await net.model.save(
+  await model.save(
     tf.io.withSaveHandler(async (art) => {
       weights = toBytes(art.weightData as ArrayBuffer | ArrayBuffer[] | undefined);
       json = JSON.stringify({
@@ -57,12 +64,17 @@ export async function serializeNet(net: PolicyNet): Promise<{ json: string; weig
         convertedBy: null,
         modelTopology: art.modelTopology,
         weightsManifest: [{ paths: ["weights.bin"], weights: art.weightSpecs }],
-        userDefinedMetadata: { penguinNet: net.config },
+        userDefinedMetadata: metadata(weights),
       });
       return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
     }),
   );
   return { json, weights };
+}
+
+/** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
+export function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
+  return modelArtifacts(net.model, () => ({ penguinNet: net.config }));
 }
 
 export async function deserializeNet(json: string, weights: Uint8Array, where: string): Promise<PolicyNet> {

@@ -16,6 +16,7 @@ import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../files.js";
+import { modelArtifacts } from "../checkpoint.js";
 import { MASKED_LOGIT } from "../masked.js";
 import { ROW } from "./features.js";
 
@@ -129,30 +130,9 @@ export class ScorerCheckpointError extends UsageError {
   override name = "ScorerCheckpointError";
 }
 
-function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
-  if (!data) return new Uint8Array(0);
-  if (Array.isArray(data)) return new Uint8Array(tf.io.concatenateArrayBuffers(data));
-  return new Uint8Array(data);
-}
-
 /** Writes dir/weights.bin then dir/model.json (which names the weights' SHA-256), each atomically. */
 export async function saveScorer(dir: string, net: ScorerNet, extra: Record<string, unknown> = {}): Promise<void> {
-  let json = "";
-  let weights: Uint8Array = new Uint8Array(0);
-  await net.model.save(
-    tf.io.withSaveHandler(async (art) => {
-      weights = toBytes(art.weightData as ArrayBuffer | ArrayBuffer[] | undefined);
-      json = JSON.stringify({
-        format: "layers-model",
-        generatedBy: `TensorFlow.js tfjs-layers v${tf.version.tfjs}`,
-        convertedBy: null,
-        modelTopology: art.modelTopology,
-        weightsManifest: [{ paths: ["weights.bin"], weights: art.weightSpecs }],
-        userDefinedMetadata: { penguinScorer: net.config, weightsSha256: sha256(weights), ...extra },
-      });
-      return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
-    }),
-  );
+  const { json, weights } = await modelArtifacts(net.model, (w) => ({ penguinScorer: net.config, weightsSha256: sha256(w), ...extra }));
   writeAtomic(join(dir, "weights.bin"), weights);
   writeAtomic(join(dir, "model.json"), json);
 }
