@@ -1,6 +1,6 @@
 /**
  * The two tiny seeded generators the project uses where seedrandom would be overkill (hot loops,
- * fixed hash keys). Both give the same stream on every machine; never Math.random.
+ * fixed hash keys). Both give the same stream on every machine, unlike the unseeded global one.
  */
 
 /** splitmix32: uint32 stream; used for fixed Zobrist-style key tables. */
