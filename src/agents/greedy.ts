@@ -4,7 +4,7 @@
  * move leads to one (positions are told apart by the engine's 64-bit hash).
  */
 import { generateMoves, MAX_MOVES, applyMove, undoMove } from "../engine/moves.js";
-import type { State } from "../engine/state.js";
+import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
 import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
@@ -34,9 +34,7 @@ export class GreedyAgent implements Agent {
   act(input: AgentInput): number {
     const s = input.state;
     this.seen.add(s.hashLo, s.hashHi);
-    let x = this.scratch;
-    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
-    else x.copyFrom(s);
+    const x = (this.scratch = copyInto(this.scratch, s));
     const n = generateMoves(x, this.moves);
     if (n === 0) throw new Error("greedy agent asked to act with no legal move");
     this.scorer.scoreMoves(x, this.moves, n, this.score);

@@ -7,7 +7,7 @@
  */
 import { applyMove, generateMoves, MAX_MOVES, undoMove } from "../engine/moves.js";
 import { UsageError } from "../engine/rules.js";
-import type { State } from "../engine/state.js";
+import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
 import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
@@ -103,9 +103,7 @@ export class LookaheadAgent implements Agent {
   act(input: AgentInput): number {
     const s = input.state;
     this.seen.add(s.hashLo, s.hashHi);
-    let x = this.scratch;
-    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
-    else x.copyFrom(s);
+    const x = (this.scratch = copyInto(this.scratch, s));
     const moves = this.moves[0]!;
     const score = this.score[0]!;
     const n = generateMoves(x, moves);

@@ -239,3 +239,13 @@ export class State {
     }
   }
 }
+
+/**
+ * A scratch copy of `from` for searches: reuses `into` when it has the same rules and base (no
+ * allocation per step), else clones.
+ */
+export function copyInto(into: State | undefined, from: State): State {
+  if (!into || into.base !== from.base || into.rules !== from.rules) return from.clone();
+  into.copyFrom(from);
+  return into;
+}
