@@ -72,6 +72,12 @@ export async function modelArtifacts(
   return { json, weights };
 }
 
+/** The inverse of modelArtifacts: a model from its topology, weight specs and weight bytes (tf.io.fromMemory). */
+export function modelFromArtifacts(topology: unknown, weightSpecs: tf.io.WeightsManifestEntry[], weights: Uint8Array): Promise<tf.LayersModel> {
+  const buf = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer;
+  return tf.loadLayersModel(tf.io.fromMemory({ modelTopology: topology as tf.io.ModelArtifacts["modelTopology"], weightSpecs, weightData: buf }));
+}
+
 /** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
 export function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
   return modelArtifacts(net.model, () => ({ penguinNet: net.config }));
@@ -86,10 +92,8 @@ export async function deserializeNet(json: string, weights: Uint8Array, where: s
   }
   const config = parsed.userDefinedMetadata?.penguinNet;
   if (!config || !parsed.weightsManifest?.[0]) throw new CheckpointError(`${where}/model.json is not a penguin policy network`);
-  const buf = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer;
   try {
-    const model = await tf.loadLayersModel(tf.io.fromMemory({ modelTopology: parsed.modelTopology, weightSpecs: parsed.weightsManifest[0].weights, weightData: buf }));
-    return { model, config };
+    return { model: await modelFromArtifacts(parsed.modelTopology, parsed.weightsManifest[0].weights, weights), config };
   } catch (e) {
     throw new CheckpointError(`${where}: cannot load the network (${(e as Error).message.split("\n")[0]})`);
   }

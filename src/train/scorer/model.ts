@@ -16,7 +16,7 @@ import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../files.js";
-import { modelArtifacts } from "../checkpoint.js";
+import { modelArtifacts, modelFromArtifacts } from "../checkpoint.js";
 import { MASKED_LOGIT } from "../masked.js";
 import { ROW } from "./features.js";
 
@@ -160,9 +160,8 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
   const bin = readFileSync(wp);
   if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`);
-  const buf = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
   try {
-    const model = await tf.loadLayersModel(tf.io.fromMemory({ modelTopology: parsed.modelTopology, weightSpecs: parsed.weightsManifest[0].weights, weightData: buf }));
+    const model = await modelFromArtifacts(parsed.modelTopology, parsed.weightsManifest[0].weights, bin);
     return { model, config };
   } catch (e) {
     throw new ScorerCheckpointError(`${dir}: cannot load the scorer (${(e as Error).message.split("\n")[0]})`);
