@@ -5,7 +5,8 @@ import { solveCommand } from "./solve.js";
 import { evalCommand } from "./eval.js";
 import { trainCommand } from "./train.js";
 import { mergeCommand } from "./merge.js";
+import { compareCommand } from "./compare.js";
 
 // Each command module is owned by the area it drives (see the file names).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs' builder types differ per command
-export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand];
+export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand, compareCommand];

@@ -2,6 +2,8 @@
  * `penguin train`: trains a policy network (PPO, or behaviour cloning from solver solutions
  * optionally followed by PPO) and writes a run folder. See docs/train.md.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../engine/rules.js";
 import { TRAIN_DEFAULTS } from "../train/config.js";
@@ -53,17 +55,87 @@ interface TrainArgs extends RuleArgs {
   "lr-schedule": string;
   reward: string;
   "max-minutes": number;
+  workers: number;
+  "es-pop": number;
+  "es-deals": number;
+  "es-fixed-deals": boolean;
+  "es-sigma": number;
+  "es-lr": number;
+  "es-lr-schedule": string;
+  "es-generations": number;
+  "es-max-steps": number;
+  "es-val-deals": number;
+  "es-val-every": number;
+}
+
+/** Flags of the other algorithms; `--algo es` refuses them rather than silently ignoring them. */
+const NOT_ES = [
+  "hidden", "features", "total-steps", "then-ppo-steps", "train-deal-start", "train-deals", "eval-deal-start", "eval-deals", "eval-during",
+  "eval-every", "checkpoint-every", "max-steps", "repeat-guard", "bc-epochs", "bc-batch", "bc-lr", "bc-validation-deals", "bc-batches-per-update",
+  "dagger-rounds", "dagger-deals", "dagger-states", "dagger-max-states", "dagger-epochs", "solver-max-states", "solver-timeout-ms", "cache-dir",
+  "envs", "rollout-steps", "ppo-epochs", "minibatches", "lr", "gamma", "gae-lambda", "clip", "ent-coef", "vf-coef", "max-grad-norm", "lr-schedule", "reward",
+];
+/** Was `--name` (or `--name=…`, `--no-name`, or yargs' camelCase spelling) on the command line? */
+function given(name: string): boolean {
+  const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return process.argv.some((x) => [name, camel, `no-${name}`].some((n) => x === `--${n}` || x.startsWith(`--${n}=`)));
+}
+
+/** `--algo es`: evolution strategies on the linear action-scorer (src/train/es, docs/train-es.md). */
+async function handleEs(a: TrainArgs, resumeDir?: string): Promise<void> {
+  const wrong = NOT_ES.filter(given);
+  if (wrong.length) throw new UsageError(`--algo es does not use ${wrong.map((f) => `--${f}`).join(" ")}; its options: --es-pop --es-deals --es-fixed-deals --es-sigma --es-lr --es-lr-schedule --es-generations --es-max-steps --es-val-deals --es-val-every --workers --max-minutes --seed`);
+  const { trainEs } = await import("../train/es/es.js");
+  let r;
+  if (resumeDir !== undefined) {
+    const esGiven = ["es-pop", "es-deals", "es-fixed-deals", "es-sigma", "es-lr", "es-lr-schedule", "es-max-steps", "es-val-deals", "es-val-every", "seed", "rules"].filter(given);
+    if (esGiven.length) throw new UsageError(`a resumed ES run keeps its own settings; only --max-minutes, --es-generations and --workers may change (got ${esGiven.map((f) => `--${f}`).join(" ")})`);
+    r = await trainEs({ out: resumeDir, ...(given("workers") ? { workers: a.workers } : {}), ...(given("max-minutes") ? { minutes: a["max-minutes"] } : {}), ...(given("es-generations") ? { generations: a["es-generations"] } : {}) }, true);
+  } else
+    r = await trainEs({
+      out: a.out!,
+      rules: rulesFromArgs(a),
+      seed: a.seed,
+      minutes: a["max-minutes"],
+      generations: a["es-generations"],
+      pop: a["es-pop"],
+      deals: a["es-deals"],
+      fixedDeals: a["es-fixed-deals"],
+      sigma: a["es-sigma"],
+      lr: a["es-lr"],
+      lrSchedule: a["es-lr-schedule"] as "constant" | "linear",
+      maxSteps: a["es-max-steps"],
+      valDeals: a["es-val-deals"],
+      valEvery: a["es-val-every"],
+      workers: a.workers,
+    });
+  console.log(JSON.stringify({ run: resumeDir ?? a.out, algo: "es", generations: r.generations, bestGeneration: r.bestGeneration, bestValidationWinRate: r.bestValidationWinRate, seconds: Math.round(r.seconds) }));
+}
+
+/** The algorithm a run folder was started with (config.json), or undefined. */
+function runAlgo(dir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { algo?: string }).algo;
+  } catch {
+    return undefined;
+  }
 }
 
 async function handler(a: TrainArgs): Promise<void> {
   // TensorFlow.js loads only for this command, so the other commands start fast.
+  if (a.resume !== undefined && runAlgo(a.resume) === "es") return handleEs(a, a.resume);
+  if (a.resume !== undefined && given("algo")) throw new UsageError(`--resume continues a run with its own algorithm; leave out --algo (${a.resume} is not an ES run)`);
+  if (a.resume === undefined && a.algo === "es") {
+    if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
+    return handleEs(a);
+  }
   const { train, resume } = await import("../train/trainer.js");
   if (a.resume !== undefined) {
     const r = await resume(a.resume);
     if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
     return;
   }
-  if (a.algo !== "ppo" && a.algo !== "bc") throw new UsageError(`unknown --algo ${JSON.stringify(a.algo)}; allowed: ppo, bc`);
+  if (a.algo !== "ppo" && a.algo !== "bc") throw new UsageError(`unknown --algo ${JSON.stringify(a.algo)}; allowed: ppo, bc, es`);
   if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
   if (a["lr-schedule"] !== "linear" && a["lr-schedule"] !== "constant") throw new UsageError(`--lr-schedule must be linear or constant, got ${a["lr-schedule"]}`);
   if (a.reward !== "cards" && a.reward !== "win") throw new UsageError(`--reward must be cards or win, got ${a.reward}`);
@@ -120,13 +192,15 @@ async function handler(a: TrainArgs): Promise<void> {
 // config.ts holds the defaults and imports no TensorFlow.js, so `penguin --help` stays fast.
 const D = TRAIN_DEFAULTS;
 const DEFAULTS = { ...D, hidden: D.hidden.join(",") };
+/** ES defaults, copied from ES_DEFAULTS (src/train/es/es.ts) so that --help loads no TensorFlow.js; a test checks they agree. */
+export const ES = { pop: 10, deals: 60, fixedDeals: false, sigma: 0.3, lr: 0.1, lrSchedule: "constant", generations: 0, maxSteps: 400, valDeals: 200, valEvery: 4 } as const;
 
 export const trainCommand: CommandModule<object, TrainArgs> = {
   command: "train",
   describe: "train a policy network (PPO or behaviour cloning from the solver) into a run folder",
   builder: (y: Argv<object>) =>
     withRuleOptions(y)
-      .option("algo", { type: "string", default: "ppo", describe: "ppo | bc (behaviour cloning from solver solutions)" })
+      .option("algo", { type: "string", default: "ppo", describe: "ppo | bc (behaviour cloning from solver solutions) | es (evolution strategies on the linear action-scorer)" })
       .option("out", { type: "string", describe: "run folder (config.json, metrics.csv, curve.svg, checkpoint/)" })
       .option("resume", { type: "string", describe: "continue the run in this folder from its last checkpoint" })
       .option("seed", { type: "number", default: DEFAULTS.seed, describe: "seeds weights, sampling and shuffling" })
@@ -169,6 +243,17 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option("max-grad-norm", { type: "number", default: DEFAULTS.maxGradNorm })
       .option("max-minutes", { type: "number", default: 0, describe: "wall-clock budget (0 = none); the run then stops and evaluates" })
       .option("lr-schedule", { type: "string", default: "linear", describe: "linear | constant" })
+      .option("workers", { type: "number", default: 1, describe: "ES: worker threads that play the generation's games" })
+      .option("es-pop", { type: "number", default: ES.pop, describe: "ES: antithetic pairs per generation" })
+      .option("es-deals", { type: "number", default: ES.deals, describe: "ES: fresh training deals per generation" })
+      .option("es-fixed-deals", { type: "boolean", default: false, describe: "ES: replay the same --es-deals training deals every generation" })
+      .option("es-sigma", { type: "number", default: ES.sigma, describe: "ES: perturbation size (in units of each weight's scale)" })
+      .option("es-lr", { type: "number", default: ES.lr, describe: "ES: Adam step size" })
+      .option("es-lr-schedule", { type: "string", default: ES.lrSchedule, describe: "ES: constant | linear (falls to 0 over --es-generations)" })
+      .option("es-generations", { type: "number", default: ES.generations, describe: "ES: generations (0 = until --max-minutes)" })
+      .option("es-max-steps", { type: "number", default: ES.maxSteps, describe: "ES: move cap of a training game" })
+      .option("es-val-deals", { type: "number", default: ES.valDeals, describe: "ES: validation deals (seeds 1,500,000 up)" })
+      .option("es-val-every", { type: "number", default: ES.valEvery, describe: "ES: generations between validations" })
       .option("reward", { type: "string", default: "cards", describe: "PPO reward: cards (1/52 per card home) | win" }) as unknown as Argv<TrainArgs>,
   handler,
 };

@@ -16,6 +16,27 @@ export function wilson(wins: number, n: number, z = 1.959963984540054): Interval
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
 }
 
+/**
+ * Exact McNemar test for two players on the same deals: `aOnly` deals won by A alone, `bOnly` by B
+ * alone (deals both or neither won say nothing about which is better). Returns the two-sided
+ * p-value of "A and B win equally often", i.e. 2 · P(X ≤ min) for X ~ Binomial(aOnly + bOnly, 1/2),
+ * capped at 1. Pairing removes the deals' own difficulty, so it sees differences that two
+ * separate Wilson intervals cannot.
+ */
+export function mcnemarExact(aOnly: number, bOnly: number): number {
+  const n = aOnly + bOnly;
+  if (n === 0) return 1;
+  const k = Math.min(aOnly, bOnly);
+  // Sum C(n, i) / 2^n for i ≤ k in log space (n can be in the thousands).
+  let logC = -n * Math.LN2;
+  let tail = Math.exp(logC);
+  for (let i = 1; i <= k; i++) {
+    logC += Math.log((n - i + 1) / i);
+    tail += Math.exp(logC);
+  }
+  return Math.min(1, 2 * tail);
+}
+
 export interface GameOutcome {
   readonly won: boolean;
   readonly cardsHome: number;

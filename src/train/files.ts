@@ -1,7 +1,7 @@
-/** Crash-safe file output: every file is written to a temporary name and renamed into place. */
+/** Crash-safe file output (every file is written to a temporary name and renamed into place), and the runs' log. */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 let counter = 0;
 
@@ -14,4 +14,13 @@ export function writeAtomic(path: string, data: string | Uint8Array): void {
 
 export function sha256(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
+}
+
+/** A run's logger: each line gets a UTC time stamp, goes to stdout (unless quiet) and is appended to dir/train.log. */
+export function runLog(dir: string, quiet: boolean): (line: string) => void {
+  return (line: string): void => {
+    const text = `${new Date().toISOString().slice(11, 19)} ${line}`;
+    if (!quiet) console.log(text);
+    appendFileSync(join(dir, "train.log"), text + "\n");
+  };
 }

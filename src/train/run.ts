@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
+import { renderSvg } from "./curve.js";
 import { writeAtomic } from "./files.js";
 
 export const METRIC_COLUMNS = [
@@ -120,9 +120,6 @@ export class RunFolder {
       transform: [{ calculate: "datum.series === 'loss' ? 'loss' : 'rates'", as: "panel" }],
       resolve: { scale: { y: "independent" } },
     } as TopLevelSpec;
-    const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
-    const svg = await view.toSVG();
-    view.finalize();
-    writeAtomic(join(this.dir, "curve.svg"), svg);
+    writeAtomic(join(this.dir, "curve.svg"), await renderSvg(spec));
   }
 }

@@ -8,16 +8,15 @@
  * wall-clock budget. Deal seeds: training from `trainStart` upwards, validation from `valStart`,
  * both disjoint from the evaluation seeds 1–1000 (checked).
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
 import { resolveRules, rulesLabel, UsageError } from "../../engine/rules.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
 import { initBackend, tf } from "../backend.js";
-import { writeAtomic } from "../files.js";
+import { runLog, writeAtomic } from "../files.js";
+import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
 import { ScorerView } from "./agent.js";
 import { agreement, batchTensors, playLabelled, type RolloutTeacher, type Sample } from "./data.js";
@@ -142,29 +141,13 @@ function trainEpochs(net: ScorerNet, opt: tf.Optimizer, samples: readonly Sample
 }
 
 export async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
-  const values: { round: number; value: number; series: string }[] = [];
+  const points: CurvePoint[] = [];
   for (const r of rows) {
-    if (r.val_acc !== undefined) values.push({ round: r.round!, value: r.val_acc, series: "agreement with expert (held-out positions)" });
-    if (r.val_win_rate !== undefined) values.push({ round: r.round!, value: r.val_win_rate, series: "win rate (held-out deals)" });
-    if (r.train_acc !== undefined) values.push({ round: r.round!, value: r.train_acc, series: "training accuracy" });
+    if (r.val_acc !== undefined) points.push({ x: r.round!, value: r.val_acc, series: "agreement with expert (held-out positions)" });
+    if (r.val_win_rate !== undefined) points.push({ x: r.round!, value: r.val_win_rate, series: "win rate (held-out deals)" });
+    if (r.train_acc !== undefined) points.push({ x: r.round!, value: r.train_acc, series: "training accuracy" });
   }
-  const spec: TopLevelSpec = {
-    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-    title: "action-scorer DAgger (expert: lookahead); round -1 = untrained (tuned-greedy skip path)",
-    width: 640,
-    height: 260,
-    data: { values },
-    mark: { type: "line", point: true },
-    encoding: {
-      x: { field: "round", type: "quantitative", title: "DAgger round" },
-      y: { field: "value", type: "quantitative", title: null, scale: { domain: [0, 1] } },
-      color: { field: "series", type: "nominal", legend: { labelLimit: 400, orient: "bottom", direction: "vertical" } },
-    },
-  } as TopLevelSpec;
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
-  const svg = await view.toSVG();
-  view.finalize();
-  writeAtomic(join(dir, "curve.svg"), svg);
+  await writeLineCurve(dir, "action-scorer DAgger (expert: lookahead); round -1 = untrained (tuned-greedy skip path)", "DAgger round", points, [0, 1]);
 }
 
 export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Promise<ScorerTrainResult> {
@@ -176,11 +159,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
   const budget = o.minutes * 60;
   const backend = await initBackend();
   mkdirSync(o.out, { recursive: true });
-  const log = (line: string): void => {
-    const text = `${new Date().toISOString().slice(11, 19)} ${line}`;
-    if (!o.quiet) console.log(text);
-    appendFileSync(join(o.out, "train.log"), text + "\n");
-  };
+  const log = runLog(o.out, o.quiet);
   const rules = resolveRules("penguin", {});
   const codec = new ActionCodec(rules);
   const A = codec.n;

@@ -1,0 +1,400 @@
+/**
+ * Evolution strategies (Salimans et al. 2017, "Evolution Strategies as a Scalable Alternative to
+ * Reinforcement Learning") for the linear action-scorer: the policy is one weight per column of the
+ * scorer's action rows (41 for Penguin), starting at greedy(tuned)'s weights, and each generation
+ * moves the weights along the win-rate gradient estimated from antithetic perturbations.
+ *
+ * Why ES and not gradients: imitation of the lookahead agent stalls at its 1-ply agreement
+ * (docs/train-scorer.md), and what we want is the win rate itself, a step function of the weights.
+ * ES optimises it directly from whole games, and 41 weights are few enough for it.
+ *
+ * A generation: draw `pop` Gaussian directions e_i; play `deals` fresh training deals with
+ * θ + σ e_i and θ − σ e_i (the same deals for every member); turn the fitnesses into centred
+ * ranks; step θ with Adam along Σ (rank⁺ − rank⁻) e_i / (pop σ). θ is in units of `scale` (half a
+ * tuned weight, at least 0.25, for the greedy features; 1 for the extra columns, which are
+ * normalised to about [0, 1]), so one σ fits all columns. Every `valEvery` generations the mean weights play the
+ * validation deals; the best ever (ties: the later) is the run's checkpoint.
+ *
+ * Reproducible: every random draw comes from one seeded sfc32 Rng whose state is saved with θ and
+ * the Adam moments after each generation, and fitness depends only on weights and deal seeds, so
+ * a resumed run, or one with a different number of workers, reaches the same weights.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveRules, rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
+import { FEATURES } from "../../agents/features.js";
+import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
+import { ActionCodec } from "../../env/actions.js";
+import { wilson } from "../../eval/stats.js";
+import { initBackend, tf } from "../backend.js";
+import { runLog, writeAtomic } from "../files.js";
+import { writeLineCurve, type CurvePoint } from "../curve.js";
+import { Rng } from "../rng.js";
+import { FEATURE_ROW_NAMES, ROW } from "../scorer/features.js";
+import { buildScorer, saveScorer, type ScorerNet } from "../scorer/model.js";
+import { ScorePool, type ScoreTask } from "./pool.js";
+
+export interface EsOptions {
+  out: string;
+  /** The rule set played (any of the family; the starting weights are greedy(tuned)'s either way). */
+  rules: Rules;
+  seed: number;
+  /** Wall-clock budget in minutes (0 = none); the run stops after the generation that crosses it. */
+  minutes: number;
+  /** Generations to run (0 = until the budget). */
+  generations: number;
+  /** Antithetic pairs per generation. */
+  pop: number;
+  /** Fresh training deals per generation, played by every member. */
+  deals: number;
+  /** Replay the same `deals` training deals every generation (to check the optimiser can fit a fixed set). */
+  fixedDeals: boolean;
+  sigma: number;
+  lr: number;
+  /** constant, or linear: the step size falls linearly to 0 over `generations` (needs generations > 0). */
+  lrSchedule: "constant" | "linear";
+  /** Move cap of a training game (a won game takes under 200 moves). */
+  maxSteps: number;
+  valDeals: number;
+  valEvery: number;
+  workers: number;
+  trainStart: number;
+  valStart: number;
+  quiet: boolean;
+}
+
+export const ES_DEFAULTS: EsOptions = {
+  out: "runs/es",
+  rules: resolveRules("penguin"),
+  seed: 1,
+  minutes: 25,
+  generations: 0,
+  pop: 10,
+  deals: 60,
+  fixedDeals: false,
+  sigma: 0.3,
+  lr: 0.1,
+  lrSchedule: "constant",
+  maxSteps: 400,
+  valDeals: 200,
+  valEvery: 4,
+  workers: 1,
+  trainStart: 2_000_000,
+  valStart: 1_500_000,
+  quiet: false,
+};
+
+/** Move cap of validation games: the evaluation's (src/eval/play.ts DEFAULT_MAX_STEPS). */
+const VAL_MAX_STEPS = 1000;
+
+/** The state saved after every generation (es-state.json), enough to continue exactly. */
+export interface EsState {
+  version: 1;
+  generation: number;
+  nextSeed: number;
+  theta: number[];
+  adamM: number[];
+  adamV: number[];
+  rng: number[];
+  best: { generation: number; winRate: number };
+  /** The checkpoint's weights, so a resume can rewrite a checkpoint a kill left half-written. */
+  bestTheta: number[];
+  games: number;
+  seconds: number;
+}
+
+const COLUMNS = ["generation", "deals", "games", "mean_fitness", "best_member_fitness", "val_win_rate", "games_per_s", "wall_s"] as const;
+type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
+
+/** Starting weights (greedy tuned on the greedy-feature columns, 0 elsewhere) and the per-column step scale. */
+export function esBasis(): { w0: Float64Array; scale: Float64Array } {
+  const tuned = HEURISTIC_PRESETS.tuned!;
+  const w0 = new Float64Array(ROW);
+  const scale = new Float64Array(ROW).fill(1);
+  FEATURES.forEach((f, i) => {
+    w0[i] = tuned[f.name] ?? 0;
+    scale[i] = Math.max(Math.abs(w0[i]!) * 0.5, 0.25);
+  });
+  // dead-end's weight (100) only needs to stay far above the rest; steps of 0.25 would never matter.
+  const dead = FEATURES.findIndex((f) => f.name === "dead-end");
+  if (dead >= 0) scale[dead] = 10;
+  return { w0, scale };
+}
+
+export function weightsOf(theta: Float64Array, w0: Float64Array, scale: Float64Array, dir?: Float64Array, step = 0): Float64Array {
+  const w = new Float64Array(ROW);
+  // Rounded to float32, as the checkpoint stores them: training, validation and `penguin eval` play the same weights.
+  for (let j = 0; j < ROW; j++) w[j] = Math.fround(w0[j]! + scale[j]! * (theta[j]! + (dir ? step * dir[j]! : 0)));
+  return w;
+}
+
+/** A standard normal draw from the run's generator (Box–Muller). */
+function normal(rng: Rng): number {
+  const u = 1 - rng.next();
+  const v = rng.next();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** The linear scorer as a tfjs network (hidden layers none, head zero, skip = w), for checkpoints and eval. */
+export function linearScorer(w: Float64Array, actions: number, seed: number): ScorerNet {
+  const net = buildScorer({ actions, row: ROW, hidden: [], seed, init: "zero" });
+  const head = net.model.getLayer("head");
+  const zeros = head.getWeights().map((t) => tf.zerosLike(t));
+  head.setWeights(zeros);
+  tf.dispose(zeros);
+  const k = tf.tensor2d(Float32Array.from(w), [ROW, 1]);
+  net.model.getLayer("skip").setWeights([k]);
+  k.dispose();
+  return net;
+}
+
+async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
+  const points: CurvePoint[] = [];
+  for (const r of rows) {
+    if (r.mean_fitness !== undefined) points.push({ x: r.generation!, value: r.mean_fitness, series: "mean fitness on the generation's training deals" });
+    if (r.val_win_rate !== undefined) points.push({ x: r.generation!, value: r.val_win_rate, series: "win rate of the mean weights (validation deals)" });
+  }
+  await writeLineCurve(dir, "evolution strategies on the linear action-scorer; generation -1 = greedy(tuned)'s weights", "generation", points);
+}
+
+export interface EsResult {
+  generations: number;
+  bestGeneration: number;
+  bestValidationWinRate: number;
+  theta: Float64Array;
+  seconds: number;
+  games: number;
+}
+
+function checkOptions(o: EsOptions): void {
+  const posInt = (name: string, v: number, min: number): void => {
+    if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${v}`);
+  };
+  posInt("es-pop", o.pop, 1);
+  posInt("es-deals", o.deals, 1);
+  posInt("es-val-deals", o.valDeals, 1);
+  posInt("es-val-every", o.valEvery, 1);
+  posInt("es-generations", o.generations, 0);
+  posInt("workers", o.workers, 1);
+  posInt("es-max-steps", o.maxSteps, 1);
+  if (!(o.sigma > 0)) throw new UsageError(`--es-sigma must be > 0, got ${o.sigma}`);
+  if (!(o.lr > 0)) throw new UsageError(`--es-lr must be > 0, got ${o.lr}`);
+  if (o.lrSchedule !== "constant" && o.lrSchedule !== "linear") throw new UsageError(`--es-lr-schedule must be constant or linear, got ${String(o.lrSchedule)}`);
+  if (o.lrSchedule === "linear" && o.generations === 0) throw new UsageError("--es-lr-schedule linear decays over --es-generations: give it a number of generations");
+  if (!(o.minutes >= 0)) throw new UsageError(`--max-minutes must be ≥ 0, got ${o.minutes}`);
+  if (o.minutes === 0 && o.generations === 0) throw new UsageError("give the run an end: --es-generations N or --max-minutes M");
+  if (o.trainStart <= 1000 || o.valStart <= 1000) throw new UsageError("ES training and validation deal seeds must lie above the evaluation seeds 1-1000");
+  const overlap = o.valStart < o.trainStart ? o.valStart + o.valDeals > o.trainStart : o.trainStart + o.deals * Math.max(1, o.generations) > o.valStart;
+  if (overlap) throw new UsageError("ES validation deals must not overlap the training deals");
+}
+
+/** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
+export async function trainEs(partial: Partial<EsOptions> = {}, resume = false): Promise<EsResult> {
+  let o: EsOptions = { ...ES_DEFAULTS, ...partial };
+  const statePath = join(o.out, "es-state.json");
+  let saved: EsState | undefined;
+  if (resume) {
+    if (!existsSync(statePath)) throw new UsageError(`${o.out} has no es-state.json to resume from`);
+    let cfg: { algo?: string; options?: EsOptions; columns?: string[] };
+    try {
+      cfg = JSON.parse(readFileSync(join(o.out, "config.json"), "utf8"));
+    } catch {
+      throw new UsageError(`damaged ES run ${o.out}: config.json is missing or not valid JSON`);
+    }
+    if (cfg.algo !== "es" || !cfg.options) throw new UsageError(`${o.out} is not an ES run (config.json has no ES options)`);
+    if (JSON.stringify(cfg.columns) !== JSON.stringify(FEATURE_ROW_NAMES)) throw new UsageError(`the ES run in ${o.out} was trained on other action-row columns than this build computes`);
+    const G = partial.generations ?? cfg.options.generations;
+    if (cfg.options.lrSchedule === "linear" && G !== cfg.options.generations)
+      throw new UsageError(`the run's step size decays over ${cfg.options.generations} generations: it cannot be resumed with another --es-generations`);
+    // The run's own options win, except where it lives, the budget and the workers, which a resume may change.
+    o = { ...ES_DEFAULTS, ...cfg.options, out: o.out, minutes: partial.minutes ?? cfg.options.minutes, workers: partial.workers ?? cfg.options.workers, generations: G, quiet: o.quiet };
+    try {
+      saved = JSON.parse(readFileSync(statePath, "utf8")) as EsState;
+    } catch {
+      throw new UsageError(`damaged ES state ${statePath}: not valid JSON`);
+    }
+    const words = (a: unknown, n: number): boolean => Array.isArray(a) && a.length === n && a.every((x) => typeof x === "number" && Number.isFinite(x));
+    const ok =
+      saved.version === 1 &&
+      words(saved.theta, ROW) &&
+      words(saved.adamM, ROW) &&
+      words(saved.adamV, ROW) &&
+      words(saved.bestTheta, ROW) &&
+      words(saved.rng, 4) &&
+      saved.rng.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff) &&
+      Number.isInteger(saved.generation) &&
+      Number.isInteger(saved.nextSeed) &&
+      Number.isInteger(saved.games) &&
+      typeof saved.best?.winRate === "number";
+    if (!ok) throw new UsageError(`damaged ES state ${statePath}: expected version 1 with ${ROW} weights, Adam moments, the best weights and the RNG state`);
+  } else if (existsSync(statePath)) throw new UsageError(`${o.out} already holds an ES run: resume it with --resume ${o.out}, or choose another --out`);
+  checkOptions(o);
+  const t0 = performance.now() - (saved?.seconds ?? 0) * 1000;
+  const elapsed = (): number => (performance.now() - t0) / 1000;
+  const backend = await initBackend();
+  mkdirSync(o.out, { recursive: true });
+  const log = runLog(o.out, o.quiet);
+  const rules = o.rules;
+  const A = new ActionCodec(rules).n;
+  if (!saved) {
+    writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "es", options: o, backend, tfjs: tf.version.tfjs, rules: rulesLabel(rules), actions: A, columns: FEATURE_ROW_NAMES }, null, 2) + "\n");
+    writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.fixedDeals ? [o.trainStart, o.trainStart + o.deals - 1] : `${o.trainStart} upwards, ${o.deals} fresh deals per generation`, validation: [o.valStart, o.valStart + o.valDeals - 1], evaluation: [1, 1000] }, null, 2) + "\n");
+  }
+  log(`${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`);
+
+  const { w0, scale } = esBasis();
+  const theta = Float64Array.from(saved?.theta ?? new Array<number>(ROW).fill(0));
+  const m = Float64Array.from(saved?.adamM ?? new Array<number>(ROW).fill(0));
+  const v = Float64Array.from(saved?.adamV ?? new Array<number>(ROW).fill(0));
+  const rng = new Rng(`es/${o.seed}`);
+  if (saved) rng.setState(saved.rng);
+  let generation = saved?.generation ?? 0;
+  let nextSeed = saved?.nextSeed ?? o.trainStart;
+  let best = saved?.best ?? { generation: -1, winRate: -1 };
+  const bestTheta = Float64Array.from(saved?.bestTheta ?? new Array<number>(ROW).fill(0));
+  const rows: Row[] = [];
+  const metricsPath = join(o.out, "metrics.csv");
+  if (saved && existsSync(metricsPath)) {
+    // Keep the rows up to the saved generation (a killed run may have written none after it).
+    const lines = readFileSync(metricsPath, "utf8").trim().split("\n").slice(1);
+    for (const line of lines) {
+      const cells = line.split(",");
+      const r: Row = {};
+      COLUMNS.forEach((c, i) => {
+        if (cells[i] !== undefined && cells[i] !== "") r[c] = Number(cells[i]);
+      });
+      if ((r.generation ?? Infinity) < generation) rows.push(r);
+    }
+  }
+  const record = async (row: Row): Promise<void> => {
+    rows.push(row);
+    const lines = [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => (r[c] === undefined ? "" : Number.isInteger(r[c]) ? String(r[c]) : r[c]!.toPrecision(6))).join(","))];
+    writeAtomic(metricsPath, lines.join("\n") + "\n");
+    await writeCurve(o.out, rows);
+  };
+  const pool = new ScorePool(rules, o.workers);
+  const valSeeds = Array.from({ length: o.valDeals }, (_, i) => o.valStart + i);
+  const validate = async (w: Float64Array): Promise<number> => {
+    // Chunks of the validation deals, so workers share them.
+    const chunk = Math.ceil(valSeeds.length / Math.max(1, o.workers * 4));
+    const tasks: ScoreTask[] = [];
+    for (let i = 0; i < valSeeds.length; i += chunk) tasks.push({ w, seeds: valSeeds.slice(i, i + chunk), maxSteps: VAL_MAX_STEPS });
+    const res = await pool.run(tasks);
+    return res.reduce((a, r) => a + r.wins, 0) / valSeeds.length;
+  };
+  /** Writes the checkpoint (the network of bestTheta, the best validation so far). */
+  const saveBest = async (): Promise<void> => {
+    const net = linearScorer(weightsOf(bestTheta, w0, scale), A, o.seed);
+    await saveScorer(join(o.out, "checkpoint"), net, { algo: "es", generation: best.generation, validationWinRate: best.winRate, validationDeals: valSeeds.length });
+    net.model.dispose();
+  };
+  const saveState = (): void => {
+    const st: EsState = { version: 1, generation, nextSeed, theta: [...theta], adamM: [...m], adamV: [...v], rng: rng.getState(), best, bestTheta: [...bestTheta], games, seconds: elapsed() };
+    writeAtomic(statePath, JSON.stringify(st) + "\n");
+  };
+
+  let games = saved?.games ?? 0;
+  try {
+    // A kill between the checkpoint's two files would leave it unloadable: write it again.
+    if (saved) await saveBest();
+    else {
+      const wr = await validate(weightsOf(theta, w0, scale));
+      games += valSeeds.length;
+      best = { generation: -1, winRate: wr };
+      bestTheta.set(theta);
+      await saveBest();
+      await record({ generation: -1, val_win_rate: wr, wall_s: elapsed() });
+      log(`generation -1 (greedy tuned's weights): validation win rate ${(wr * 100).toFixed(1)}% on ${valSeeds.length} deals`);
+      saveState();
+    }
+    const done = (): boolean => (o.generations > 0 && generation >= o.generations) || (o.minutes > 0 && elapsed() >= o.minutes * 60);
+    while (!done()) {
+      const tg = performance.now();
+      const seeds = Array.from({ length: o.deals }, (_, i) => (o.fixedDeals ? o.trainStart : nextSeed) + i);
+      if (!o.fixedDeals) nextSeed += o.deals;
+      const dirs: Float64Array[] = [];
+      const tasks: ScoreTask[] = [];
+      for (let p = 0; p < o.pop; p++) {
+        const e = new Float64Array(ROW);
+        for (let j = 0; j < ROW; j++) e[j] = normal(rng);
+        dirs.push(e);
+        tasks.push({ w: weightsOf(theta, w0, scale, e, o.sigma), seeds, maxSteps: o.maxSteps });
+        tasks.push({ w: weightsOf(theta, w0, scale, e, -o.sigma), seeds, maxSteps: o.maxSteps });
+      }
+      const fit = (await pool.run(tasks)).map((r) => r.fitness);
+      games += tasks.length * seeds.length;
+      // Centred ranks, robust to the deals' difficulty and to outliers. Tied fitnesses share their
+      // mean rank, so a pair whose two members play alike (common: the policy is an argmax) adds nothing.
+      const order = fit.map((f, i) => i).sort((a, b) => fit[a]! - fit[b]! || a - b);
+      const rank = new Float64Array(fit.length);
+      for (let i = 0; i < order.length; ) {
+        let j = i;
+        while (j + 1 < order.length && fit[order[j + 1]!] === fit[order[i]!]) j++;
+        const r = fit.length > 1 ? (i + j) / 2 / (fit.length - 1) - 0.5 : 0;
+        for (let k = i; k <= j; k++) rank[order[k]!] = r;
+        i = j + 1;
+      }
+      const grad = new Float64Array(ROW);
+      for (let p = 0; p < o.pop; p++) {
+        const c = rank[2 * p]! - rank[2 * p + 1]!;
+        for (let j = 0; j < ROW; j++) grad[j] = grad[j]! + (c * dirs[p]![j]!) / (o.pop * o.sigma);
+      }
+      // Adam (ascent), bias-corrected.
+      const t = generation + 1;
+      // The schedule counts generations, not seconds, so a run's weights do not depend on the machine's speed.
+      const lr = o.lrSchedule === "linear" ? o.lr * (1 - generation / o.generations) : o.lr;
+      for (let j = 0; j < ROW; j++) {
+        m[j] = 0.9 * m[j]! + 0.1 * grad[j]!;
+        v[j] = 0.999 * v[j]! + 0.001 * grad[j]! * grad[j]!;
+        theta[j] = theta[j]! + (lr * (m[j]! / (1 - 0.9 ** t))) / (Math.sqrt(v[j]! / (1 - 0.999 ** t)) + 1e-8);
+      }
+      const row: Row = {
+        generation,
+        deals: o.deals,
+        games: tasks.length * seeds.length,
+        mean_fitness: fit.reduce((a, b) => a + b, 0) / fit.length / o.deals,
+        best_member_fitness: Math.max(...fit) / o.deals,
+        games_per_s: (tasks.length * seeds.length) / ((performance.now() - tg) / 1000),
+      };
+      generation++;
+      let line = `generation ${row.generation}: mean fitness ${row.mean_fitness!.toFixed(3)}, ${row.games_per_s!.toFixed(0)} games/s`;
+      // The last generation is always validated (a run stopped by its time budget too).
+      const last = done();
+      if (generation % o.valEvery === 0 || last) {
+        const wr = await validate(weightsOf(theta, w0, scale));
+        games += valSeeds.length;
+        row.val_win_rate = wr;
+        line += `; validation win rate ${(wr * 100).toFixed(1)}%`;
+        if (wr >= best.winRate) {
+          best = { generation: row.generation!, winRate: wr };
+          bestTheta.set(theta);
+          await saveBest();
+          line += " (best: checkpoint)";
+        }
+      }
+      row.wall_s = elapsed();
+      await record(row);
+      saveState();
+      log(`${line} (${elapsed().toFixed(0)} s)`);
+      if (last) break;
+    }
+  } finally {
+    await pool.close();
+  }
+  const vi = wilson(Math.round(best.winRate * valSeeds.length), valSeeds.length);
+  const summary = {
+    backend,
+    generations: generation,
+    seconds: elapsed(),
+    games,
+    bestGeneration: best.generation,
+    bestValidationWinRate: best.winRate,
+    bestValidationWilson95: [vi.low, vi.high],
+    trainingSeeds: [o.trainStart, nextSeed - 1],
+    validationSeeds: [o.valStart, o.valStart + o.valDeals - 1],
+    weights: Object.fromEntries(FEATURE_ROW_NAMES.map((n, j) => [n, Number(weightsOf(theta, w0, scale)[j]!.toPrecision(6))])),
+  };
+  writeAtomic(join(o.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
+  log(`done: ${generation} generations in ${summary.seconds.toFixed(0)} s; checkpoint = generation ${best.generation} (validation ${(best.winRate * 100).toFixed(1)}%)`);
+  return { generations: generation, bestGeneration: best.generation, bestValidationWinRate: best.winRate, theta, seconds: summary.seconds, games };
+}
