@@ -133,6 +133,15 @@ describe("evolution strategies on the linear action-scorer", () => {
     await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/damaged ES state/);
   }, 60_000);
 
+  it("the shipped checkpoint (results/train-es) replays its recorded evaluation of deals 1-40", async () => {
+    const recorded = readFileSync(join("results", "train-es", "eval-es.csv"), "utf8").trim().split("\n").slice(1, 41).map((l) => l.split(","));
+    const rows = [];
+    for await (const row of evaluate({ agent: "scorer", agentOptions: { model: join("results", "train-es") }, rules, deals: seedRange(1, 40), timing: false })) rows.push(row);
+    expect(rows.map((r) => [String(r.deal), String(r.won), String(r.cardsHome), String(r.moves)])).toEqual(recorded.map((f) => [f[0], f[3], f[4], f[5]]));
+    // and it does win deals (the recorded file: 494 of 1000)
+    expect(rows.filter((r) => r.won).length).toBeGreaterThan(10);
+  });
+
   it("the CLI's copy of the defaults matches ES_DEFAULTS", () => {
     const d = ES_DEFAULTS;
     expect(ES).toEqual({ pop: d.pop, deals: d.deals, sigma: d.sigma, fixedDeals: d.fixedDeals, lr: d.lr, lrSchedule: d.lrSchedule, generations: d.generations, maxSteps: d.maxSteps, valDeals: d.valDeals, valEvery: d.valEvery });
