@@ -24,3 +24,9 @@ export function runLog(dir: string, quiet: boolean): (line: string) => void {
     appendFileSync(join(dir, "train.log"), text + "\n");
   };
 }
+
+/** Writes a metrics CSV atomically: a header of `columns`, one line per row; integers as they are, other numbers to `digits` significant digits, missing cells empty. */
+export function writeMetricsCsv<C extends string>(path: string, columns: readonly C[], rows: readonly Partial<Record<C, number>>[], digits: number): void {
+  const cell = (v: number | undefined): string => (v === undefined ? "" : Number.isInteger(v) ? String(v) : v.toPrecision(digits));
+  writeAtomic(path, [columns.join(","), ...rows.map((r) => columns.map((c) => cell(r[c])).join(","))].join("\n") + "\n");
+}

@@ -23,15 +23,14 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveRules, rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
 import { FEATURES } from "../../agents/features.js";
-import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
 import { initBackend, tf } from "../backend.js";
-import { runLog, writeAtomic } from "../files.js";
+import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
 import { FEATURE_ROW_NAMES, ROW } from "../scorer/features.js";
-import { buildScorer, saveScorer, type ScorerNet } from "../scorer/model.js";
+import { buildScorer, saveScorer, tunedRowWeights, type ScorerNet } from "../scorer/model.js";
 import { ScorePool, type ScoreTask } from "./pool.js";
 
 export interface EsOptions {
@@ -108,13 +107,9 @@ type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
 
 /** Starting weights (greedy tuned on the greedy-feature columns, 0 elsewhere) and the per-column step scale. */
 export function esBasis(): { w0: Float64Array; scale: Float64Array } {
-  const tuned = HEURISTIC_PRESETS.tuned!;
-  const w0 = new Float64Array(ROW);
+  const w0 = tunedRowWeights(ROW);
   const scale = new Float64Array(ROW).fill(1);
-  FEATURES.forEach((f, i) => {
-    w0[i] = tuned[f.name] ?? 0;
-    scale[i] = Math.max(Math.abs(w0[i]!) * 0.5, 0.25);
-  });
+  FEATURES.forEach((_, i) => (scale[i] = Math.max(Math.abs(w0[i]!) * 0.5, 0.25)));
   // dead-end's weight (100) only needs to stay far above the rest; steps of 0.25 would never matter.
   const dead = FEATURES.findIndex((f) => f.name === "dead-end");
   if (dead >= 0) scale[dead] = 10;
@@ -268,8 +263,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   }
   const record = async (row: Row): Promise<void> => {
     rows.push(row);
-    const lines = [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => (r[c] === undefined ? "" : Number.isInteger(r[c]) ? String(r[c]) : r[c]!.toPrecision(6))).join(","))];
-    writeAtomic(metricsPath, lines.join("\n") + "\n");
+    writeMetricsCsv(metricsPath, COLUMNS, rows, 6);
     await writeCurve(o.out, rows);
   };
   const pool = new ScorePool(rules, o.workers);

@@ -24,15 +24,22 @@ export interface GameResult {
 
 /** Plays deals with linear weights over the action rows; one per thread, reused for every game. */
 export class LinearPlayer {
-  private readonly codec: ActionCodec;
   private readonly view: ScorerView;
   private readonly seen = new PositionSet();
+  /** Scores a row as w · row; the same argmax as the scorer agent's (ScorerView.choose). */
+  private readonly linear: { w: Float64Array; logit(rows: Float32Array, offset: number): number } = {
+    w: new Float64Array(ROW),
+    logit(rows: Float32Array, offset: number): number {
+      let v = 0;
+      for (let j = 0; j < ROW; j++) v += rows[offset + j]! * this.w[j]!;
+      return v;
+    },
+  };
   /** Dealt start positions by seed: the same few deals are replayed by every member of a generation. */
   private readonly starts = new Map<number, State>();
 
   constructor(readonly rules: Rules) {
-    this.codec = new ActionCodec(rules);
-    this.view = new ScorerView(this.codec);
+    this.view = new ScorerView(new ActionCodec(rules));
   }
 
   play(w: Float64Array, seed: number, maxSteps: number): GameResult {
@@ -44,23 +51,13 @@ export class LinearPlayer {
       this.starts.set(seed, start);
     }
     const s = start.clone();
-    const { view, codec, seen } = this;
+    const { view, seen } = this;
     seen.clear();
     seen.add(s.hashLo, s.hashHi);
+    this.linear.w = w;
     for (let step = 0; step < maxSteps && !s.isWon(); step++) {
       if (view.look(s, seen) === 0) break;
-      let best = -1;
-      let bestV = -Infinity;
-      for (let a = 0; a < codec.n; a++) {
-        if (view.guarded[a] !== 1) continue;
-        let v = 0;
-        const o = a * ROW;
-        for (let j = 0; j < ROW; j++) v += view.rows[o + j]! * w[j]!;
-        if (v > bestV) {
-          bestV = v;
-          best = a;
-        }
-      }
+      const best = view.choose(this.linear);
       applyMove(s, view.actionMoves[best]!);
       seen.add(s.hashLo, s.hashHi);
     }

@@ -19,6 +19,11 @@ import { JsScorer, loadScorer, type ScorerNet } from "./model.js";
  * One decision's worth of buffers: the legal mask, the guarded mask (legal and not a repeat,
  * or plain legal when every action repeats), each action's move, the feature block and logits.
  */
+/** Anything that scores one action row: the network (JsScorer), or plain linear weights (ES). */
+export interface RowScorer {
+  logit(rows: Float32Array, offset: number): number;
+}
+
 export class ScorerView {
   readonly mask: Uint8Array;
   readonly guarded: Uint8Array;
@@ -62,7 +67,7 @@ export class ScorerView {
   }
 
   /** Argmax of the logits over the guarded mask (lowest id on ties); -1 when nothing is legal. */
-  choose(js: JsScorer): number {
+  choose(js: RowScorer): number {
     let best = -1;
     let bestV = -Infinity;
     for (let a = 0; a < this.codec.n; a++) {

@@ -15,7 +15,7 @@ import { LookaheadAgent } from "../../agents/lookahead.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
 import { initBackend, tf } from "../backend.js";
-import { runLog, writeAtomic } from "../files.js";
+import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
 import { ScorerView } from "./agent.js";
@@ -196,8 +196,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
   const rows: Row[] = [];
   const record = async (row: Row): Promise<void> => {
     rows.push(row);
-    const lines = [COLUMNS.join(","), ...rows.map((r) => COLUMNS.map((c) => (r[c] === undefined ? "" : Number.isInteger(r[c]) ? String(r[c]) : r[c]!.toPrecision(5))).join(","))];
-    writeAtomic(join(o.out, "metrics.csv"), lines.join("\n") + "\n");
+    writeMetricsCsv(join(o.out, "metrics.csv"), COLUMNS, rows, 5);
     await writeCurve(o.out, rows);
   };
 

@@ -34,6 +34,14 @@ export interface ScorerNet {
   readonly config: ScorerConfig;
 }
 
+/** The tuned greedy weights on an action row's greedy-feature columns, 0 on the rest: the row score greedy(tuned) gives. */
+export function tunedRowWeights(row: number): Float64Array {
+  const w = new Float64Array(row);
+  const tuned = HEURISTIC_PRESETS.tuned!;
+  FEATURES.forEach((f, i) => (w[i] = tuned[f.name] ?? 0));
+  return w;
+}
+
 export function buildScorer(config: ScorerConfig): ScorerNet {
   const { row, hidden, seed } = config;
   // The middle axis is free: the same per-row network scores all `actions` rows of a policy call
@@ -54,9 +62,7 @@ export function buildScorer(config: ScorerConfig): ScorerNet {
   const logit = tf.layers.add({ name: "logit" }).apply([head, skip]) as tf.SymbolicTensor;
   const model = tf.model({ inputs: input, outputs: logit, name: "penguin_scorer" });
   if (config.init === "tuned") {
-    const w = new Float32Array(row);
-    const tuned = HEURISTIC_PRESETS.tuned!;
-    FEATURES.forEach((f, i) => (w[i] = tuned[f.name] ?? 0));
+    const w = Float32Array.from(tunedRowWeights(row));
     const layer = model.getLayer("skip");
     const k = tf.tensor2d(w, [row, 1]);
     layer.setWeights([k]);
