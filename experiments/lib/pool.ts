@@ -5,18 +5,12 @@
  */
 import { Worker } from "node:worker_threads";
 import { cpus } from "node:os";
+import { builtModuleUrl } from "../../src/eval/worker-url.js";
 import type { Condition, Outcome, TaskModule } from "./types.js";
 
 export interface Task {
   readonly condition: number;
   readonly deal: number;
-}
-
-/** Evaluated in a fresh worker: registers tsx so the TypeScript worker module can load. */
-function bootstrap(): string {
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const worker = new URL("./worker.ts", import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}); });`;
 }
 
 /** Names the deal and condition a failure came from, so it can be replayed alone. */
@@ -56,7 +50,9 @@ export async function runTasks(
   let next = 0;
   const pending = new Map<number, Outcome>();
   let delivered = 0;
-  const code = bootstrap();
+  const code = builtModuleUrl(new URL("./worker.js", import.meta.url));
+  // Workers load built .js only, so they get the built task module too.
+  const builtTask = builtModuleUrl(moduleUrl).href;
   await new Promise<void>((resolve, reject) => {
     let live = 0;
     let failed = false;
@@ -77,7 +73,7 @@ export async function runTasks(
       w.postMessage({ i, task: taskAt(i) });
     };
     for (let k = 0; k < n; k++) {
-      const w = new Worker(code, { eval: true, workerData: { moduleUrl, conditions, deck } });
+      const w = new Worker(code, { workerData: { moduleUrl: builtTask, conditions, deck } });
       pool.push(w);
       live++;
       w.on("message", (m: { i: number; outcome?: Outcome; error?: string }) => {

@@ -59,7 +59,7 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   }
   const conditions = def.conditions(o);
   const rules: Rules[] = conditions.map((c) => resolveRules(c.preset, c.overrides));
-  const moduleUrl = def.moduleUrl ?? new URL("./play.ts", import.meta.url).href;
+  const moduleUrl = def.moduleUrl ?? new URL("./play.js", import.meta.url).href;
   const mod = (await import(moduleUrl)) as TaskModule;
   const players = await Promise.all(conditions.map((c) => mod.describe(c)));
   const { start, end } = shardRange(o.deals, o.shard);

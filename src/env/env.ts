@@ -115,6 +115,8 @@ export class PenguinEnv {
   readonly encoder: ObservationEncoder;
   readonly actionSpace: { readonly type: "discrete"; readonly n: number };
   readonly observationSpace: { readonly type: "box"; readonly shape: readonly [number]; readonly low: number; readonly high: number; readonly dtype: "float32" };
+  /** Bounds of one step's reward: [0, 1/52] with reward "cards" (one card home), [0, 1] with "win". */
+  readonly rewardRange: readonly [number, number];
   readonly observation: Float32Array;
   readonly info: EnvInfo;
   /** Engine move of each legal action id (valid where the mask is 1); read-only for agents. */
@@ -132,6 +134,7 @@ export class PenguinEnv {
     this.encoder = new ObservationEncoder(rules);
     this.actionSpace = { type: "discrete", n: this.codec.n };
     this.observationSpace = { type: "box", shape: this.encoder.shape, low: 0, high: 5, dtype: "float32" };
+    this.rewardRange = settings.reward === "cards" ? [0, 1 / 52] : [0, 1];
     this.observation = buffers?.observation ?? new Float32Array(this.encoder.size);
     const mask = buffers?.actionMask ?? new Uint8Array(this.codec.n);
     if (this.observation.length !== this.encoder.size || mask.length !== this.codec.n)

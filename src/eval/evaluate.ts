@@ -10,6 +10,7 @@ import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealRef } from "./deals.js";
 import { DEFAULT_MAX_STEPS, EpisodeRunner } from "./play.js";
+import { builtModuleUrl } from "./worker-url.js";
 
 export interface EvalSpec {
   /** Registry name: random, greedy, lookahead, solver, policy, … */
@@ -112,7 +113,7 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
   };
   const init: ToWorker = { type: "init", spec: { agent: spec.agent, agentOptions: spec.agentOptions, rules: spec.rules, maxSteps: spec.maxSteps, timing: spec.timing } };
   for (let i = 0; i < n; i++) {
-    const w = new Worker(new URL("./worker-boot.mjs", import.meta.url));
+    const w = new Worker(builtModuleUrl(new URL("./worker.js", import.meta.url)));
     pool.push(w);
     w.on("message", (m: FromWorker) => {
       if (m.type === "ready") feed(w);

@@ -12,8 +12,8 @@
  *   (DEFAULT_MAX_STEPS = 1000) moves.
  * Many games
  *   evaluate({ agent, agentOptions, rules, deals, workers?, maxSteps?, timing? })
- *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads (tsx
- *     registered in each worker), and rows are identical for any number of workers.
+ *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads (which
+ *     load the built .js), and rows are identical for any number of workers.
  *   runEval({ ...spec, out?, onRow? }) -> { summary, agent, rules, skipped }: evaluate + the
  *     resumable CSV with columns EVAL_COLUMNS (deal, rules, agent, won, cards_home, moves, ms).
  * CSV (reusable with other columns)
@@ -23,9 +23,9 @@
  * Statistics
  *   wilson(wins, n) -> { low, high }; summarize(outcomes, played?, seconds?) -> Summary; formatSummary.
  */
-export * from "./deals.js";
-export * from "./stats.js";
-export * from "./play.js";
-export * from "./csv.js";
-export * from "./evaluate.js";
-export * from "./run.js";
+export { type DealRef, dealLabel, parseDealLabel, dealState, agentSeed, seedRange, msRange } from "./deals.js";
+export { type Interval, type GameOutcome, type Summary, wilson, mcnemarExact, summarize, formatSummary } from "./stats.js";
+export { DEFAULT_MAX_STEPS, IllegalActionError, EpisodeRunner, playDeal } from "./play.js";
+export { type CsvValue, type CsvSpec, ResumableCsv, csvLine, parseCsvLine } from "./csv.js";
+export { type EvalSpec, type EvalRow, evaluate, agentLabel } from "./evaluate.js";
+export { type RunEvalOptions, type RunEvalResult, EVAL_COLUMNS, runEval } from "./run.js";

@@ -1,6 +1,6 @@
 /**
  * A worker thread of `evaluate`: builds the agent once, then plays the chunks of deals it is sent
- * and posts their rows back. Loaded through worker-boot.mjs, which registers tsx first.
+ * and posts their rows back. Always the built .js (see worker-url.ts).
  */
 import { parentPort } from "node:worker_threads";
 import { UsageError } from "../engine/rules.js";

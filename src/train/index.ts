@@ -1,11 +1,13 @@
-/** Training: policy network, masked PPO, behaviour cloning from the solver, checkpoints, runs. */
+/**
+ * "penguin-gym/train": training and the trained agents. Importing it loads TensorFlow.js (the
+ * main entry does not).
+ */
 export { initBackend, type BackendName } from "./backend.js";
-export { Rng, type RngState } from "./rng.js";
-export { buildPolicyNet, inferBatch, type NetConfig, type PolicyNet } from "./model.js";
-export { chooseMasked, maskedLogSoftmax, maskedEntropy, MASKED_LOGIT } from "./masked.js";
-export { computeGae, scheduledLr } from "./gae.js";
+export { buildPolicyNet, type NetConfig, type PolicyNet } from "./model.js";
 export { saveCheckpoint, loadCheckpoint, loadNet, CheckpointError } from "./checkpoint.js";
 export { TRAIN_DEFAULTS, validateOptions, type TrainOptions, type Algo } from "./config.js";
-export { playPolicy, wilson95, guardMask, positionKey, type PlayOptions, type PlaySummary } from "./play.js";
+export { playPolicy, type PlayOptions, type PlaySummary } from "./play.js";
 export { train, resume, type TrainResult, type FinalEval } from "./trainer.js";
 export { createPolicyAgent } from "./policy-agent.js";
+export { createScorerAgent } from "./scorer/agent.js";
+export { trainEs, type EsOptions, type EsResult } from "./es/es.js";

@@ -8,7 +8,6 @@ import {
   cardToString,
   deal,
   dealMs,
-  layout,
   msDeck,
   NO_CARD,
   parseCard,
@@ -19,6 +18,7 @@ import {
   UsageError,
   type State,
 } from "../../src/engine/index.js";
+import { layout } from "../../src/engine/deal.js";
 
 const cols = (s: State): string[] => Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString).join(" "));
 const cells = (s: State): string[] => Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? "-" : cardToString(c)));

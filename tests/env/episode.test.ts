@@ -1,7 +1,8 @@
 /** Rewards and episode end on hand-built positions: win, no legal action, maxSteps, repeats. */
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
-import { DEFAULT_SETTINGS, makeEnv } from "../../src/env/index.js";
+import { makeEnv } from "../../src/env/index.js";
+import { DEFAULT_SETTINGS } from "../../src/env/registry.js";
 import { position } from "./helpers.js";
 
 const penguin = resolveRules("penguin");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkMinCells, parseMinCells, sampleDeals } from "../../src/solver/index.js";
+import { checkMinCells, parseMinCells, sampleDeals } from "../../src/solver/min-cells.js";
 
 const data = readFileSync(fileURLToPath(new URL("../data/freecell-ms32000-min-cells.txt", import.meta.url)), "utf8");
 const minCells = parseMinCells(data);

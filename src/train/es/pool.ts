@@ -5,6 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Rules } from "../../engine/rules.js";
+import { builtModuleUrl } from "../../eval/worker-url.js";
 import { LinearPlayer } from "./fitness.js";
 
 export interface ScoreTask {
@@ -34,7 +35,7 @@ export class ScorePool {
       return;
     }
     for (let i = 0; i < workers; i++) {
-      const w = new Worker(new URL("./worker-boot.mjs", import.meta.url));
+      const w = new Worker(builtModuleUrl(new URL("./worker.js", import.meta.url)));
       // Permanent listeners: a worker that throws, or exits, breaks the pool instead of hanging a run.
       w.on("message", (m: FromEsWorker) => {
         if (m.type === "done") this.onResult?.(m.id, m.result);

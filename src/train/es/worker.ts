@@ -1,4 +1,4 @@
-/** A worker thread of ScorePool (loaded through worker-boot.mjs, which registers tsx first). */
+/** A worker thread of ScorePool (always the built .js; see src/eval/worker-url.ts). */
 import { parentPort } from "node:worker_threads";
 import { LinearPlayer } from "./fitness.js";
 import type { FromEsWorker, ToEsWorker } from "./pool.js";

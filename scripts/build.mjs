@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: writes dist/. JavaScript comes from esbuild (one file per source file, ES
+ * modules, whitespace removed to keep the package small, source maps beside it); the `.d.ts`
+ * files come from tsc, which also type-checks. dist/src is the package; dist/experiments and the
+ * experiment test fixtures are built too, because worker threads load built `.js` only.
+ *
+ *   node scripts/build.mjs          full build (dist/ is emptied first)
+ *   node scripts/build.mjs --js     JavaScript only, in place (fast; tests and scripts use it)
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const jsOnly = process.argv.includes("--js");
+const dirs = ["src", "experiments", "tests/experiments/fixtures"];
+const entryPoints = dirs.flatMap((d) =>
+  readdirSync(join(root, d), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.endsWith(".test.ts"))
+    .map((f) => join(root, d, f)),
+);
+
+if (!jsOnly) rmSync(join(root, "dist"), { recursive: true, force: true });
+await build({
+  entryPoints,
+  outdir: join(root, "dist"),
+  outbase: root,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: true,
+  logLevel: "warning",
+});
+if (!jsOnly) {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
