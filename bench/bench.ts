@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every bench/*.bench.ts section and prints one JSON object keyed by
- * preset, merging the figures each section measures ({"penguin": {"moveGenPerSec": …}, …}).
+ * preset (the import section keys by entry point, "penguin-gym" and "penguin-gym/train"), merging the figures each section measures ({"penguin": {"moveGenPerSec": …}, …}).
  * Sections export `default async function(): Promise<Record<string, Record<string, number|string>>>`.
  */
 import { readdirSync } from "node:fs";

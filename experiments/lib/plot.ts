@@ -2,12 +2,13 @@
  * Plots: a vega-lite spec compiled to vega and rendered to SVG in Node (no browser, no canvas).
  * Every chart shows win rates with their 95% Wilson intervals as error bars.
  */
-import { compile, type TopLevelSpec } from "vega-lite";
-import { parse, View } from "vega";
+import type { TopLevelSpec } from "vega-lite";
 import { writeFileAtomic } from "../../src/cli/merge.js";
 import type { SummaryRow } from "./summary.js";
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded here, not at the top: only a plot needs vega, and it takes a while to load.
+  const [{ parse, View }, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const vg = compile(spec).spec;
   const view = new View(parse(vg), { renderer: "none" });
   const svg = await view.toSVG();

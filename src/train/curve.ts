@@ -2,12 +2,13 @@
  * Learning-curve SVGs of the training runs (vega-lite rendered headless, no canvas needed).
  */
 import { join } from "node:path";
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
 import { writeAtomic } from "./files.js";
 
 /** Renders a vega-lite spec to SVG text. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded here, not at the top: only a plot needs vega, and it takes a while to load.
+  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
   const svg = await view.toSVG();
   view.finalize();
