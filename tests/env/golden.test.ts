@@ -1,6 +1,7 @@
 /**
  * Golden playthroughs: one seeded episode per environment id, written as text (start position,
- * then per step the action, reward, legal-action count and observation checksum). Any drift in
+ * then per step the action, reward, legal-action count and a hash of the observation's bytes).
+ * A missing file fails the test (it is never written silently). Any drift in
  * deals, rules, action layout, observation or rewards fails here loudly.
  * Regenerate after an intended change (and bump the id's version):
  *   UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts
@@ -10,6 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ENV_IDS, makeEnv } from "../../src/env/index.js";
+import { observationHash } from "../../src/env/check.js";
 import { mulberry32, pickAction } from "./helpers.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
@@ -18,7 +20,6 @@ const POLICY_SEED = 2026;
 const MAX_STEPS = 200;
 const update = process.env.UPDATE_GOLDEN === "1";
 
-const sum = (o: Float32Array): string => o.reduce((a, b) => a + b, 0).toFixed(4);
 
 function playthrough(id: string): string {
   const env = makeEnv(id, { maxSteps: MAX_STEPS });
@@ -27,13 +28,13 @@ function playthrough(id: string): string {
   const lines = [
     `# ${id} seed ${SEED} maxSteps ${MAX_STEPS}; policy: tests/env/helpers.ts pickAction(mulberry32(${POLICY_SEED}), 0.8)`,
     ...env.render().split("\n").map((l) => `# ${l}`),
-    `start legal ${info.legalActions} obsSum ${sum(observation)}`,
+    `start legal ${info.legalActions} obs ${observationHash(observation)}`,
   ];
   for (;;) {
     const a = pickAction(env, rnd);
     const text = env.codec.actionToString(a);
     const r = env.step(a);
-    lines.push(`${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obsSum ${sum(r.observation)}`);
+    lines.push(`${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obs ${observationHash(r.observation)}`);
     if (r.terminated || r.truncated) {
       lines.push(`end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated} return ${r.info.episodeReturn}`);
       return lines.join("\n") + "\n";
@@ -45,7 +46,8 @@ describe("golden playthroughs", () => {
   it.each(ENV_IDS)("%s", (id) => {
     const file = join(DIR, `${id}.txt`);
     const text = playthrough(id);
-    if (update || !existsSync(file)) {
+    if (!update && !existsSync(file)) expect.fail(`golden file ${file} is missing; write it with UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts and review it`);
+    if (update) {
       writeFileSync(`${file}.tmp`, text);
       renameSync(`${file}.tmp`, file);
     }
