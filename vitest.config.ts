@@ -1,11 +1,24 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects: `quick` (`npm test`) and `slow` (training runs, kill-and-resume runs, the
+ * family-wide property suite). `npm run test:all`, which CI runs, runs both.
+ */
+const SLOW = [
+  "tests/train/es.test.ts",
+  "tests/train/train.test.ts",
+  "tests/train/scorer.test.ts",
+  "tests/experiments/merge-resume.test.ts",
+  "tests/engine/property-family.test.ts",
+];
+const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" as const };
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    pool: "forks",
     globalSetup: ["tests/setup/build.ts"],
+    projects: [
+      { test: { ...shared, name: "quick", include: ["tests/**/*.test.ts"], exclude: SLOW } },
+      { test: { ...shared, name: "slow", include: SLOW } },
+    ],
   },
 });
