@@ -1,7 +1,7 @@
 /**
- * Group moves: Parlett's unlimited run moves against the supermove limit of seed 000
+ * Group moves: Parlett's unlimited run moves against the supermove limit of the Portuguese rule text (docs/rules.md)
  * ((free flippers + 1) × 2^(empty columns)) and single-card moves only, at each flipper count;
- * Penguin rules otherwise. The seeds disagree on this rule (RULES.md settles it as unlimited);
+ * Penguin rules otherwise. The seeds disagree on this rule (docs/rules.md settles it as unlimited);
  * this measures how much the reading matters.
  *
  *   npx tsx experiments/group-move.ts [--deals 200] [--cells 0-7] [--group unlimited,supermove,single]

@@ -1,7 +1,7 @@
 /**
  * What each greedy feature is worth: the greedy agent with its full preset, then with each of
  * the preset's features switched off in turn (`--without f`), on the same deals. The `parlett`
- * preset is Parlett's tips (seed 000, "Dicas e estratégias") plus foundation moves first; with
+ * preset is Parlett's tips (the Portuguese rule text's "Dicas e estratégias"; docs/rules.md) plus foundation moves first; with
  * `--heuristic tuned` the extra features are ablated too. Same deals for every variant, so the
  * differences are paired.
  *

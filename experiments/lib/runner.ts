@@ -6,7 +6,10 @@
  * shard (a contiguous deal block) a contiguous piece of the unsharded file.
  */
 import { resolveRules, rulesLabel, type Rules } from "../../src/engine/rules.js";
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { writeFileAtomic } from "../../src/cli/merge.js";
+import { provenance, sidecarPath, sidecarText } from "../../src/env/provenance.js";
 import type { TopLevelSpec } from "vega-lite";
 import { COMMON_OPTIONS, helpText, parseOptions, type OptionSpecs, type Parsed } from "./options.js";
 import { shardLabel, shardRange } from "./shard.js";
@@ -78,6 +81,7 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   const groupBy = def.groupBy ?? [...def.labelColumns, "player"];
   const summarizer = new Summarizer(header, groupBy);
   const store = openStore(out, header, header.length - OUTCOME_COLUMNS.length, total, (i) => keyOf(taskAt(i)), (f) => summarizer.add(f));
+  writeSidecar(out, def.name, o, conditions, rules);
   let rows = store.done;
   const todo = o.report ? 0 : total - store.done;
   const showProgress = !o.quiet && process.stderr.isTTY === true;
@@ -139,4 +143,14 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
     await writeSvg(`${stem}.svg`, def.plot(summary, o));
   }
   return { out, header, rows, summary, complete, played: todo };
+}
+
+/**
+ * X.meta.json beside X.csv (and X.summary.csv): the experiment, its options and conditions, and
+ * the provenance (package version, git commit, env ids) of each run that wrote to the file.
+ */
+function writeSidecar(out: string, name: string, options: object, conditions: readonly Condition[], rules: readonly Rules[]): void {
+  const path = sidecarPath(out);
+  const about = { experiment: name, csv: basename(out), options, conditions: conditions.map((c, i) => ({ ...c, rules: rulesLabel(rules[i]!) })) };
+  writeFileAtomic(path, sidecarText(about, provenance(new Set(conditions.map((c) => c.preset))), existsSync(path) ? readFileSync(path, "utf8") : undefined));
 }

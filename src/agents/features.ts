@@ -1,6 +1,6 @@
 /**
  * Named features of a move, the vocabulary of the greedy and lookahead agents. Each of Parlett's
- * tips (seed 000, "Dicas e estratégias") is one feature, so a user can switch a tip off
+ * tips (the Portuguese rule text's "Dicas e estratégias"; docs/rules.md) is one feature, so a user can switch a tip off
  * (`--without keep-flippers-empty`) and measure what it is worth; a few more features that are not
  * tips help the tuned preset.
  *

@@ -1,6 +1,6 @@
 /**
  * Shuffles and layouts. Two sources of a shuffled deck (the 52 cards in the order dealt):
- * - `msDeck(n)`: Microsoft FreeCell deal #n (1 ≤ n < 2^31), bit for bit as RULES.md gives it;
+ * - `msDeck(n)`: Microsoft FreeCell deal #n (1 ≤ n < 2^31), bit for bit as docs/rules.md gives it;
  * - `seededDeck(seed)`: Fisher–Yates driven by `seedrandom` (ARC4), the same on every machine.
  * `layout(rules, deck)` then lays that deck out the way the rule set's `deal` option says, so
  * Penguin #N, Eight Off #N and Seahaven #N are all MS deck #N.

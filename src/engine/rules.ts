@@ -1,5 +1,5 @@
 /**
- * A rule set is data, not a subclass: every option of the project's RULES.md is a field, and the
+ * A rule set is data, not a subclass: every option of docs/rules.md is a field, and the
  * named presets are plain objects. `resolveRules("penguin", { cells: 3 })` is how every entry
  * point (CLI, env, experiments) builds one, so validation lives in exactly one place.
  */

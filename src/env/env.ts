@@ -2,7 +2,7 @@
  * Gym-style environment for Penguin and its FreeCell-family relatives.
  *
  * ## Description
- * One deal of a solitaire from the rule family of the project's RULES.md (Penguin by default):
+ * One deal of a solitaire from the rule family of docs/rules.md (Penguin by default):
  * move every card to the four foundations. Ids: Penguin-v1, PenguinRelaxed-v1, Opus-v1,
  * PenguinBeakHome-v1, BakersGame-v1, KingsOnlyBakersGame-v1, FreeCell-v1, EightOff-v1,
  * SeahavenTowers-v1 (see registry.ts); `makeEnv(id, options)` builds one.

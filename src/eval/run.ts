@@ -5,6 +5,10 @@
  */
 import { rulesLabel, UsageError } from "../engine/rules.js";
 import { createAgent } from "../agents/registry.js";
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { writeFileAtomic } from "../cli/merge.js";
+import { provenance, sidecarPath, sidecarText } from "../env/provenance.js";
 import { ResumableCsv, type CsvValue } from "./csv.js";
 import { dealLabel, dealOrderKey, parseDealLabel } from "./deals.js";
 import { agentLabel, evaluate, type EvalRow, type EvalSpec } from "./evaluate.js";
@@ -40,6 +44,7 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
   const wanted = new Set(o.deals.map(dealLabel));
   if (wanted.size !== o.deals.length) throw new UsageError("the deal list names a deal twice");
   const csv = o.out ? ResumableCsv.open({ path: o.out, columns: EVAL_COLUMNS, key: "deal", fixed: { rules, agent } }) : undefined;
+  if (o.out) writeEvalSidecar(o.out, { csv: basename(o.out), columns: EVAL_COLUMNS, rules, agent, agentOptions: o.agentOptions ?? {}, preset: o.rules.preset });
   try {
     const outcomes: GameOutcome[] = [];
     let lastKey = -Infinity;
@@ -63,4 +68,11 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
   } finally {
     csv?.close();
   }
+}
+
+/** X.meta.json beside the CSV: what it holds and the provenance of each run that wrote to it. */
+function writeEvalSidecar(out: string, about: Readonly<Record<string, unknown>>): void {
+  const path = sidecarPath(out);
+  const previous = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  writeFileAtomic(path, sidecarText(about, provenance([String(about.preset)]), previous));
 }

@@ -16,7 +16,7 @@
  * c's moves from any winning line (shortening the group moves it rides in at the tail) leaves a
  * legal winning line that is no longer (docs/solver.md gives the argument). In suit-building
  * rules the builder of c is the card just below it in its suit, already home, so this is every
- * foundation move (RULES.md), with one exception: under Penguin's wrap the rank below the base
+ * foundation move (docs/rules.md), with one exception: under Penguin's wrap the rank below the base
  * may be built on the beak, so the beak is not autoplayed (the search still tries it first).
  * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
  */

@@ -1,7 +1,7 @@
 /**
  * Golden deals. The FreeCell layouts below are copied from independent published sources (cited
  * per deal), not produced by this engine; the Penguin, Eight Off and Seahaven layouts of MS deck
- * #1 were derived by hand from the published deal #1 using RULES.md's layout rules.
+ * #1 were derived by hand from the published deal #1 using docs/rules.md's layout rules.
  */
 import { describe, expect, it } from "vitest";
 import {

@@ -3,7 +3,7 @@
  * preset (MS deals #1 and #617, and a mid-game position reached from MS deal #2). The golden
  * numbers in data/perft.json were produced by the engine AND cross-checked, when written and again
  * on every run below, against refPerft: the independent brute-force move checker in reference.ts
- * (every (from, to, count) triple decided from RULES.md's text, with its own apply). Both must
+ * (every (from, to, count) triple decided from docs/rules.md's text, with its own apply). Both must
  * match the checked-in numbers.
  */
 import { readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  * It shares nothing with src/engine except the card numbering (rank*4+suit) and the location
  * numbers (columns 0..9, flippers 10..17, foundation 18) so its answers can be compared with the
  * engine's. Positions are plain arrays; legality is decided by enumerating EVERY (from, to, count)
- * triple and testing it against RULES.md's text, sentence by sentence:
+ * triple and testing it against docs/rules.md's text, sentence by sentence:
  *
  * - Foundations: built up in suit from the base rank, wrapping K→A; 13 cards at most; cards
  *   never leave a foundation (no move has the foundation as its source).

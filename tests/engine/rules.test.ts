@@ -1,5 +1,5 @@
 /**
- * One focused test per rule of RULES.md, on hand-built positions (tests/engine/position.ts):
+ * One focused test per rule of docs/rules.md, on hand-built positions (tests/engine/position.ts):
  * wrap, base-rank foundations, each empty-column option, each group-move option with the
  * supermove formula's edge cases, and the engine's conventions.
  */
