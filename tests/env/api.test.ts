@@ -7,17 +7,18 @@
  * that checkEnv fails, naming the failure, on environments that break each promise.
  */
 import { describe, expect, it } from "vitest";
-import { checkEnv, ENV_IDS, makeEnv, UsageError, type EnvOptions, type PenguinEnv, type StepResult } from "../../src/index.js";
+import { checkEnv, ENV_IDS, envIdForPreset, makeEnv, UsageError, type EnvOptions, type PenguinEnv, type StepResult } from "../../src/index.js";
 
+const PENGUIN = envIdForPreset("penguin");
 const CASES: [string, EnvOptions][] = [
   ...ENV_IDS.map((id): [string, EnvOptions] => [id, {}]),
   // Long alternate-colour runs with a wrapping base, supermoves with empty columns, no flippers,
   // single-card moves, no empty-column moves, the win reward and a short step limit.
-  ["Penguin-v1", { build: "alternate-color", emptyColumn: "any", groupMove: "unlimited" }],
-  ["Penguin-v1", { build: "alternate-color", reward: "win" }],
-  ["FreeCell-v1", { cells: 0, groupMove: "single" }],
-  ["PenguinRelaxed-v1", { groupMove: "supermove", cells: 3, maxSteps: 40 }],
-  ["EightOff-v1", { emptyColumn: "none", shuffle: "microsoft" }],
+  [PENGUIN, { build: "alternate-color", emptyColumn: "any", groupMove: "unlimited" }],
+  [PENGUIN, { build: "alternate-color", reward: "win" }],
+  [envIdForPreset("freecell"), { cells: 0, groupMove: "single" }],
+  [envIdForPreset("penguin-relaxed"), { groupMove: "supermove", cells: 3, maxSteps: 40 }],
+  [envIdForPreset("eight-off"), { emptyColumn: "none", shuffle: "microsoft" }],
 ];
 
 describe.each(CASES)("%s %j", (id, options) => {
@@ -32,7 +33,7 @@ describe.each(CASES)("%s %j", (id, options) => {
 
 /** A Penguin env with one promise broken by `patch`. */
 function broken(patch: (env: PenguinEnv) => void): PenguinEnv {
-  const env = makeEnv("Penguin-v1", { maxSteps: 100 });
+  const env = makeEnv(PENGUIN, { maxSteps: 100 });
   patch(env);
   return env;
 }
@@ -48,7 +49,7 @@ describe("checkEnv finds broken environments", () => {
         return r;
       };
     });
-    expect(() => checkEnv(env)).toThrow(/checkEnv\(Penguin-v1\) seed 1 step 0: mask has \d+ legal actions, the engine has \d+ legal moves/);
+    expect(() => checkEnv(env)).toThrow(/checkEnv\(Penguin-v\d+\) seed 1 step 0: mask has \d+ legal actions, the engine has \d+ legal moves/);
   });
 
   it("a reward that does not add up to the episode return, and one out of bounds", () => {
@@ -89,8 +90,8 @@ describe("checkEnv finds broken environments", () => {
     expect(() => checkEnv({ reset() {} })).toThrow(UsageError);
     expect(() => checkEnv({ reset() {} })).toThrow(/^checkEnv: not an environment \(missing step\(\), clone\(\)/);
     expect(() => checkEnv(null)).toThrow(/not an environment/);
-    expect(() => checkEnv("Penguin-v1")).toThrow(/not an environment/);
-    expect(() => checkEnv(makeEnv("Penguin-v1"), { episodes: 0 })).toThrow(/^checkEnv: episodes must be an integer from 1 to 100000, got 0$/);
-    expect(() => checkEnv(makeEnv("Penguin-v1"), { seed: 1.5 })).toThrow(/seed must be an integer/);
+    expect(() => checkEnv(PENGUIN)).toThrow(/not an environment/);
+    expect(() => checkEnv(makeEnv(PENGUIN), { episodes: 0 })).toThrow(/^checkEnv: episodes must be an integer from 1 to 100000, got 0$/);
+    expect(() => checkEnv(makeEnv(PENGUIN), { seed: 1.5 })).toThrow(/seed must be an integer/);
   });
 });

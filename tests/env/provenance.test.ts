@@ -8,20 +8,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { provenance, sidecarPath } from "../../src/env/provenance.js";
-import { resolveRules, runEval, seedRange } from "../../src/index.js";
+import { envIdForPreset, resolveRules, runEval, seedRange } from "../../src/index.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { fakeExperiment } from "../experiments/fixtures/fake-experiment.js";
 
 const root = join(import.meta.dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string };
+/** { "Penguin-v1": 1 }: the id and the version its name carries. */
+const idOf = (preset: string): Record<string, number> => {
+  const id = envIdForPreset(preset);
+  return { [id]: Number(/-v(\d+)$/.exec(id)![1]) };
+};
 const dir = mkdtempSync(join(tmpdir(), "penguin-prov-"));
 
 describe("provenance", () => {
   it("names the package version, this clone's commit and the env ids with versions", () => {
-    const p = provenance(["penguin", "freecell", "Penguin-v1"]);
+    const p = provenance(["penguin", "freecell", envIdForPreset("penguin")]);
     expect(p.package).toBe(pkg.name);
     expect(p.version).toBe(pkg.version);
-    expect(p.envIds).toEqual({ "Penguin-v1": 1, "FreeCell-v1": 1 });
+    expect(p.envIds).toEqual({ ...idOf("penguin"), ...idOf("freecell") });
     if (existsSync(join(root, ".git"))) expect(p.commit).toBe(execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim());
     expect(() => provenance(["no-such-preset"])).toThrow(/unknown rules "no-such-preset"/);
   });
@@ -38,7 +43,7 @@ describe("provenance", () => {
     expect(meta.agent).toBe("greedy(parlett)");
     expect(meta.runs).toHaveLength(1);
     expect(meta.runs[0]!.version).toBe(pkg.version);
-    expect(meta.runs[0]!.envIds).toEqual({ "Penguin-v1": 1 });
+    expect(meta.runs[0]!.envIds).toEqual(idOf("penguin"));
   });
 
   it("an experiment's CSV and summary get one", async () => {
@@ -48,6 +53,6 @@ describe("provenance", () => {
     const meta = JSON.parse(readFileSync(join(dir, "fake.meta.json"), "utf8")) as { experiment: string; conditions: { rules: string }[]; runs: { envIds: object }[] };
     expect(meta.experiment).toBe("fake");
     expect(meta.conditions.map((c) => c.rules)).toEqual(["penguin[cells=3]", "penguin", "penguin"]);
-    expect(meta.runs[0]!.envIds).toEqual({ "Penguin-v1": 1 });
+    expect(meta.runs[0]!.envIds).toEqual(idOf("penguin"));
   });
 });
