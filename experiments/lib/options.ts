@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { parseShard, type Shard } from "./shard.js";
 
 interface IntSpec {

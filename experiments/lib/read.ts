@@ -1,7 +1,7 @@
 /** Reads an experiment CSV row by row as records keyed by column (any size: chunked reads). */
 import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { parseCsv } from "../../src/cli/merge.js";
 
 export function openStoreReader(path: string, onRow: (row: Readonly<Record<string, string>>) => void): number {

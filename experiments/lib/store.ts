@@ -11,7 +11,7 @@
  */
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { parseCsv, writeFileAtomic } from "../../src/cli/merge.js";
 import { csvLine } from "../../src/eval/csv.js";
 

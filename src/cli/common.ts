@@ -3,7 +3,8 @@
  * means the same thing to deal, play, solve, eval, train and the experiments.
  */
 import type { Argv } from "yargs";
-import { resolveRules, UsageError, type RuleOverrides, type Rules } from "../engine/rules.js";
+import { resolveRules, type RuleOverrides, type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
 import type { State } from "../engine/state.js";
 

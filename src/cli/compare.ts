@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { mcnemarExact, wilson } from "../eval/stats.js";
 import { parseCsv } from "./merge.js";
 

@@ -4,7 +4,7 @@
  * deals per second. Everything but the flags lives in src/eval (runEval).
  */
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { agentEntries, agentNames } from "../agents/registry.js";
 import { listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";

@@ -4,8 +4,8 @@
  */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { UsageError } from "../engine/rules.js";
-import { IllegalMoveError } from "../engine/notation.js";
+import { UsageError } from "../errors.js";
+import { IllegalMoveError } from "../errors.js";
 import { commands } from "./commands.js";
 
 function die(message: string, code: number): never {

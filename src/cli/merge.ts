@@ -9,7 +9,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export interface CsvRecord {
   readonly fields: string[];

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
 import { readBoardFile } from "../engine/board.js";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 import { DEFAULT_MAX_STATES, lineText, MAX_STATES_LIMIT, solve } from "../solver/search.js";
 import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";

@@ -13,7 +13,7 @@
  */
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { stringify } from "csv-stringify/sync";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export type CsvValue = string | number | boolean;
 

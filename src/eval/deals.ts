@@ -4,7 +4,8 @@
  * `ms:17` for Microsoft deal #17.
  */
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 
 export type DealRef = { readonly kind: "seed"; readonly seed: number } | { readonly kind: "ms"; readonly n: number };

@@ -148,6 +148,6 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
 /** Rethrows a worker's UsageError as the real class, so the CLI prints one line and exits 2. */
 async function asUsage(e: Error): Promise<Error> {
   if (e.name !== "UsageError") return e;
-  const { UsageError } = await import("../engine/rules.js");
+  const { UsageError } = await import("../errors.js");
   return new UsageError(e.message);
 }

@@ -3,7 +3,8 @@
  * Opens (or resumes) the file, plays only the deals it does not hold yet, appends their rows in
  * deal order, and returns the summary over all requested deals.
  */
-import { rulesLabel, UsageError } from "../engine/rules.js";
+import { rulesLabel } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { createAgent } from "../agents/registry.js";
 import { ResumableCsv, type CsvValue } from "./csv.js";
 import { dealLabel, dealOrderKey, parseDealLabel } from "./deals.js";

@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { tf } from "./backend.js";
 import type { Adam } from "./adam.js";
 import { sha256, writeAtomic } from "./files.js";

@@ -10,7 +10,8 @@
  * history, whatever order the caller interleaves them in.
  */
 import { applyMove, MAX_MOVES } from "../engine/moves.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
 import { ActionCodec } from "../env/actions.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcnemarExact } from "../../src/eval/stats.js";
 import { compareFiles } from "../../src/cli/compare.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { scratchDir } from "../train/helpers.js";
 
 const HEADER = "deal,rules,agent,won,cards_home,moves,ms";

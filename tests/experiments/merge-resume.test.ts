@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { mergeFiles, mergeShardTexts, parseCsv } from "../../src/cli/merge.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { fakeExperiment } from "./fixtures/fake-experiment.js";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { parseCsv } from "../../src/cli/merge.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { quick } from "../../experiments/quick.js";

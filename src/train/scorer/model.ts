@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/features.js";
 import { tf } from "../backend.js";
