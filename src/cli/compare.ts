@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
-import { mcnemarExact, wilson } from "../eval/stats.js";
+import { mcnemarExact } from "../eval/stats.js";
+import { wilson } from "../util/wilson.js";
 import { parseCsv } from "./merge.js";
 
 interface CompareArgs {
