@@ -20,7 +20,7 @@ import { stringify } from "csv-stringify/sync";
 import { UsageError } from "../errors.js";
 import { forEachCsvRecord } from "../util/csv.js";
 import { lockFile, type Lock } from "../util/lock.js";
-import { outputTarget, writeFileAtomic } from "../util/output.js";
+import { resumableTarget, writeFileAtomic } from "../util/output.js";
 import { openRegularFile } from "../util/read.js";
 import { printable } from "../util/text.js";
 
@@ -67,8 +67,7 @@ export class ResumableCsv {
    */
   static open(spec: CsvSpec): ResumableCsv {
     const { columns } = spec;
-    const target = outputTarget(spec.path, { stream: false, what: "--out" });
-    if (target.kind !== "file") throw new Error("unreachable: resumable outputs are files");
+    const target = resumableTarget(spec.path);
     const path = target.path;
     const shown = printable(spec.path);
     const lock = lockFile(path);

@@ -190,3 +190,10 @@ export class OutputWriter {
     if (this.tmp) rmSync(this.tmp, { force: true });
   }
 }
+
+/** The regular file an output that is read back (a resumable CSV) writes; anything else is refused. */
+export function resumableTarget(path: string, what = "--out"): Extract<OutputTarget, { kind: "file" }> {
+  const t = outputTarget(path, { stream: false, what });
+  if (t.kind !== "file") throw new Error("unreachable: stream targets are refused above");
+  return t;
+}

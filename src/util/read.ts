@@ -68,3 +68,8 @@ export function readTextFile(path: string, o: { maxBytes: number; what: string }
     closeSync(fd);
   }
 }
+
+/** Throws the UsageError openRegularFile would (missing, directory, device, FIFO); else nothing. */
+export function checkRegularFile(path: string, what: string): void {
+  closeSync(openRegularFile(path, what).fd);
+}

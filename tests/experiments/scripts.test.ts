@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
-import { parseCsv } from "../../src/cli/merge.js";
+import { parseCsvText as parseCsv } from "../../src/util/csv.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { quick } from "../../experiments/quick.js";
 import { flippers } from "../../experiments/flippers.js";
