@@ -7,21 +7,12 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { UsageError } from "../errors.js";
+import { isAlive } from "./parent.js";
 import { printable } from "./text.js";
 
 export interface Lock {
   readonly path: string;
   release(): void;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as { code?: string }).code === "EPERM";
-  }
 }
 
 /** Whether the lock at `path` was left by a process that no longer runs. */
@@ -47,7 +38,7 @@ function isStale(path: string): { stale: boolean; holder: string } {
   const host = m[2]!;
   const holder = `process ${pid} on ${printable(host)}`;
   if (host !== hostname()) return { stale: false, holder };
-  return { stale: pid !== process.pid && !alive(pid), holder };
+  return { stale: pid !== process.pid && !isAlive(pid), holder };
 }
 
 const held = new Set<string>();
@@ -63,7 +54,12 @@ export function lockFile(file: string): Lock {
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code !== "EEXIST") throw new UsageError(`cannot create the lock ${printable(path)}: ${code ?? String(e)}`);
-      const { stale, holder } = isStale(path);
+      let { stale, holder } = isStale(path);
+      // A holder killed a moment ago may still be exiting: give it a second to be gone.
+      for (let waited = 0; !stale && waited < 1000 && holder.endsWith(` on ${hostname()}`); waited += 50) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        ({ stale, holder } = isStale(path));
+      }
       if (stale) {
         rmSync(path, { force: true });
         continue;

@@ -45,13 +45,18 @@ export function wrapperChain(): number[] {
   return chain;
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether process `pid` runs. A zombie (killed, not yet reaped: common in containers whose
+ * init does not reap) counts as gone; EPERM means it exists but belongs to another user.
+ */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as { code?: string }).code === "EPERM";
   }
+  const stat = readProc(pid, "stat");
+  return stat === undefined || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
 /** Polls the wrapper chain every `everyMs` (unref'd: never keeps the process up). Returns a stop function. */
@@ -60,7 +65,7 @@ export function exitWithWrappers(onOrphan: () => void, everyMs = 500): () => voi
   if (chain.length === 0) return () => {};
   const parent = process.ppid;
   const timer = setInterval(() => {
-    if (process.ppid !== parent || !chain.every(alive)) {
+    if (process.ppid !== parent || !chain.every(isAlive)) {
       clearInterval(timer);
       onOrphan();
     }

@@ -35,6 +35,6 @@ describe("paired comparison of two players", () => {
     expect(() => compareFiles(a, short)).toThrow(/same deals: 4 deal\(s\) appear in only one/);
     writeFileSync(join(dir, "bad.csv"), "x,y\n1,2\n");
     expect(() => compareFiles(a, join(dir, "bad.csv"))).toThrow(UsageError);
-    expect(() => compareFiles(a, join(dir, "none.csv"))).toThrow(/no such file/);
+    expect(() => compareFiles(a, join(dir, "none.csv"))).toThrow(/does not exist/);
   });
 });

@@ -159,8 +159,8 @@ describe("penguin eval (CLI)", () => {
     const cases: [string[], RegExp][] = [
       [["--agent", "nope", "--deals", "5", "--out", f], /unknown agent "nope"; known: random, greedy/],
       [["--agent", "random", "--rules", "pengiun", "--deals", "5", "--out", f], /unknown rules/],
-      [["--agent", "random", "--deals", "0", "--out", f], /--deals must be a positive integer/],
-      [["--agent", "random", "--deals", "-3", "--out", f], /--deals must be a positive integer/],
+      [["--agent", "random", "--deals", "0", "--out", f], /--deals must be an integer from 1 to 100000000/],
+      [["--agent", "random", "--deals", "-3", "--out", f], /--deals must be an integer from 1 to 100000000/],
       [["--agent", "greedy", "--deals", "5", "--no-timing", "--out", f], /other settings/],
       [["--agent", "random", "--cells", "3", "--deals", "5", "--no-timing", "--out", f], /other settings/],
       [["--agent", "random", "--deals", "5", "--out", join(dir, "no-such-dir", "x.csv")], /cannot write/],
