@@ -10,7 +10,7 @@
  *   whole-file output (`writeOutput`) writes to it directly, as a stream; a resumable output,
  *   which must be read back, refuses it. A FIFO with no reader is refused instead of waiting.
  */
-import { closeSync, constants, fsyncSync, lstatSync, openSync, readlinkSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import { printable } from "./text.js";
@@ -59,17 +59,16 @@ function followLinks(path: string): string {
 export function outputTarget(path: string, o: { stream: boolean; what?: string }): OutputTarget {
   const label = `${o.what ? `${o.what} ` : ""}${printable(path)}`;
   if (path.trim() === "") throw new UsageError(`${o.what ?? "output"} needs a file name`);
-  let real: string;
   let st: Stats | undefined;
   try {
-    real = followLinks(path);
-    st = statSync(real);
+    // The kernel follows the links: this also resolves /dev/stdout → /proc/self/fd/1 → a pipe.
+    st = statSync(path);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     if (errCode(e) !== "ENOENT") throw new UsageError(`cannot write ${label}: ${errCode(e)}`);
-    real ??= resolve(path);
   }
   if (!st) {
+    // A new file, or a dangling link: create the link's final target.
+    const real = followLinks(path);
     let parent: Stats;
     try {
       parent = statSync(dirname(real));
@@ -79,17 +78,40 @@ export function outputTarget(path: string, o: { stream: boolean; what?: string }
     if (!parent.isDirectory()) throw new UsageError(`cannot write ${label}: ${printable(dirname(real))} is not a folder`);
     return { kind: "file", path: real, exists: false };
   }
-  if (st.isFile()) return { kind: "file", path: real, exists: true };
+  if (st.isFile()) return { kind: "file", path: realpathSync(path), exists: true };
   const what = kindOf(st);
   if (st.isDirectory()) throw new UsageError(`${label} is a directory: name a file inside it`);
-  if ((st.isCharacterDevice() || st.isFIFO()) && o.stream) return { kind: "stream", path: real, what };
-  if (st.isCharacterDevice() || st.isFIFO())
-    throw new UsageError(`${label} is ${what}: this output is read back to resume a run, so it must be a regular file`);
+  const streamable = st.isCharacterDevice() || st.isFIFO() || (st.isSocket() && inheritedFd(path) !== undefined);
+  if (streamable && o.stream) return { kind: "stream", path, what };
+  if (streamable) throw new UsageError(`${label} is ${what}: this output is read back to resume a run, so it must be a regular file`);
   throw new UsageError(`${label} is ${what}: name a regular file`);
 }
 
+/** n for /dev/stdout, /dev/stderr, /dev/fd/n and /proc/self/fd/n (followed through links). */
+function inheritedFd(path: string): number | undefined {
+  let p = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    const m = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(p) ?? (/^\/dev\/std(out|err)$/.exec(p) ? [p, p.endsWith("out") ? "1" : "2"] : null);
+    if (m) return Number(m[1]);
+    try {
+      if (!lstatSync(p).isSymbolicLink()) return undefined;
+      p = resolve(dirname(p), readlinkSync(p));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** Opens a stream target for writing; a FIFO nobody reads is refused instead of blocking. */
-function openStream(t: Extract<OutputTarget, { kind: "stream" }>): number {
+function openStream(t: Extract<OutputTarget, { kind: "stream" }>): { fd: number; own: boolean } {
+  // The process's own stdout/stderr (a pipe or socket when run by another program): write to it.
+  const inherited = inheritedFd(t.path);
+  if (inherited !== undefined) return { fd: inherited, own: false };
+  return { fd: openPath(t), own: true };
+}
+
+function openPath(t: Extract<OutputTarget, { kind: "stream" }>): number {
   try {
     // O_NONBLOCK makes open(2) fail with ENXIO when a FIFO has no reader; on success a reader
     // is there, so the blocking open below returns at once.
@@ -118,11 +140,11 @@ export function writeOutput(path: string, data: string | Uint8Array, o: { what?:
   const t = outputTarget(path, { stream: true, what: o.what });
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   if (t.kind === "stream") {
-    const fd = openStream(t);
+    const { fd, own } = openStream(t);
     try {
       writeAll(fd, bytes);
     } finally {
-      closeSync(fd);
+      if (own) closeSync(fd);
     }
     return;
   }
@@ -154,13 +176,14 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
  */
 export class OutputWriter {
   private fd: number;
+  private own = true;
   private readonly tmp: string | undefined;
 
   constructor(
     readonly target: OutputTarget,
   ) {
     if (target.kind === "stream") {
-      this.fd = openStream(target);
+      ({ fd: this.fd, own: this.own } = openStream(target));
       this.tmp = undefined;
     } else {
       this.tmp = tempPathFor(target.path);
@@ -178,14 +201,14 @@ export class OutputWriter {
 
   commit(): void {
     if (this.tmp) fsyncSync(this.fd);
-    closeSync(this.fd);
+    if (this.own) closeSync(this.fd);
     this.fd = -1;
     if (this.tmp) renameSync(this.tmp, this.target.path);
   }
 
   /** Drops what was written (nothing appears at the path). */
   abort(): void {
-    if (this.fd >= 0) closeSync(this.fd);
+    if (this.fd >= 0 && this.own) closeSync(this.fd);
     this.fd = -1;
     if (this.tmp) rmSync(this.tmp, { force: true });
   }
