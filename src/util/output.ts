@@ -127,9 +127,11 @@ function writeAll(fd: number, data: Uint8Array): void {
   for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
 }
 
-/** A temp file beside `path` that no other process picks. */
+let tempCounter = 0;
+
+/** A temp file beside `path` that no other process (pid) and no other call (counter) picks. */
 export function tempPathFor(path: string): string {
-  return `${path}.${process.pid}.${Math.floor(performance.now() * 1000) % 1e9}.tmp`;
+  return `${path}.${process.pid}.${++tempCounter}.tmp`;
 }
 
 /**

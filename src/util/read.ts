@@ -45,6 +45,14 @@ export function openRegularFile(path: string, what: string, flags: "r" | "r+" = 
 
 /** The whole of a regular file as UTF-8 text, refused when larger than `maxBytes`. */
 export function readTextFile(path: string, o: { maxBytes: number; what: string }): string {
+  return readBytesFile(path, o).toString("utf8");
+}
+
+/** Checkpoints (network weights, optimiser state): far above any network here, far below the memory. */
+export const MAX_CHECKPOINT_BYTES = 512 * MiB;
+
+/** The whole of a regular file, refused when larger than `maxBytes`. */
+export function readBytesFile(path: string, o: { maxBytes: number; what: string }): Buffer {
   const { fd, size } = openRegularFile(path, o.what);
   try {
     const tooBig = (): UsageError =>
@@ -63,7 +71,7 @@ export function readTextFile(path: string, o: { maxBytes: number; what: string }
       got += n;
     }
     if (got > o.maxBytes) throw tooBig();
-    return buf.toString("utf8", 0, got);
+    return buf.subarray(0, got);
   } finally {
     closeSync(fd);
   }
