@@ -53,6 +53,25 @@ describe("one writer per output file", () => {
     expect(existsSync(`${out}.lock`)).toBe(false);
   });
 
+  it("an experiment store checks each row's outcome columns", () => {
+    const header = ["deal", "deck", "rules", "player", "base", "outcome", "cards_home", "moves", "states"];
+    const key = (i: number): string[] => [String(i + 1), "seed", "penguin", "random"];
+    const cases: [string, RegExp][] = [
+      ["1,seed,penguin,random,7,maybe,3,10,0", /outcome is "maybe", expected won, lost or unknown/],
+      ["1,seed,penguin,random,7,lost,999,10,0", /cards_home is "999"/],
+      ["1,seed,penguin,random,7,won,4,10,0", /outcome is won with 4 cards home/],
+      ["1,seed,penguin,random,Z,lost,3,10,0", /base is "Z"/],
+    ];
+    for (const [i, [row, msg]] of cases.entries()) {
+      const f = join(dir, `store-bad-${i}.csv`);
+      const text = `${header.join(",")}\n${row}\n`;
+      writeFileSync(f, text);
+      expect(() => openStore(f, header, 4, 10, key, () => {})).toThrow(msg);
+      expect(readFileSync(f, "utf8")).toBe(text);
+      expect(existsSync(`${f}.lock`)).toBe(false);
+    }
+  });
+
   it("an experiment store is locked too", () => {
     const out = join(dir, "store.csv");
     const header = ["deal", "deck", "rules", "player", "base", "outcome", "cards_home", "moves", "states"];
