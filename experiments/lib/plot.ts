@@ -3,7 +3,7 @@
  * Every chart shows win rates with their 95% Wilson intervals as error bars.
  */
 import type { TopLevelSpec } from "vega-lite";
-import { writeFileAtomic } from "../../src/cli/merge.js";
+import { writeOutput } from "../../src/util/output.js";
 import type { SummaryRow } from "./summary.js";
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
@@ -17,7 +17,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 export async function writeSvg(path: string, spec: TopLevelSpec): Promise<void> {
-  writeFileAtomic(path, await renderSvg(spec));
+  writeOutput(path, await renderSvg(spec));
 }
 
 type Datum = Record<string, string | number>;

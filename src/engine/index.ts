@@ -20,7 +20,6 @@ export {
   DEAL_LAYOUTS,
   PRESETS,
   PRESET_NAMES,
-  UsageError,
   isPresetName,
   resolveRules,
   rulesLabel,
@@ -44,6 +43,6 @@ export {
   legalMoves,
 } from "./moves.js";
 export { type Seed, MS_MAX, msDeck, seededDeck, deal, dealMs } from "./deal.js";
-export { moveToString, parseMove, IllegalMoveError } from "./notation.js";
+export { moveToString, parseMove } from "./notation.js";
 export { formatBoard, parseBoard, formatFcsBoard, parseFcsBoard, readBoardFile } from "./board.js";
 export { type RenderOptions, renderBoard, renderCard } from "./render.js";

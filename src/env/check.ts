@@ -5,7 +5,7 @@
  * failure (env id, seed, step and what was wrong).
  */
 import { createHash } from "node:crypto";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveTo, type Move } from "../engine/moves.js";
 import { parseMove } from "../engine/notation.js";
 import type { State } from "../engine/state.js";

@@ -7,6 +7,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { MiB, readTextFile } from "../util/read.js";
+import { writeOutput } from "../util/output.js";
 import { envIdForPreset, ENV_SPECS, type EnvId } from "./registry.js";
 
 export interface Provenance {
@@ -88,4 +90,14 @@ export function sidecarText(about: Readonly<Record<string, unknown>>, p: Provena
   const last = runs[runs.length - 1];
   if (!last || JSON.stringify(last) !== JSON.stringify(p)) runs.push(p);
   return JSON.stringify({ ...about, runs }, null, 2) + "\n";
+}
+
+/**
+ * Writes the sidecar of `csvPath` (see sidecarPath): `about` plus this run's provenance, keeping
+ * the runs an earlier sidecar recorded.
+ */
+export function writeSidecar(csvPath: string, about: Readonly<Record<string, unknown>>, presets: Iterable<string>): void {
+  const path = sidecarPath(csvPath);
+  const previous = existsSync(path) ? readTextFile(path, { maxBytes: MiB, what: "sidecar" }) : undefined;
+  writeOutput(path, sidecarText(about, provenance(presets), previous), { what: "sidecar" });
 }

@@ -3,7 +3,7 @@
  * and posts their rows back. Always the built .js (see worker-url.ts).
  */
 import { parentPort } from "node:worker_threads";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { createAgent } from "../agents/registry.js";
 import { DealPlayer, type FromWorker, type ToWorker } from "./evaluate.js";
 
