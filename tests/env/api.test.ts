@@ -7,7 +7,8 @@
  * that checkEnv fails, naming the failure, on environments that break each promise.
  */
 import { describe, expect, it } from "vitest";
-import { checkEnv, ENV_IDS, envIdForPreset, makeEnv, UsageError, type EnvOptions, type PenguinEnv, type StepResult } from "../../src/index.js";
+import { checkEnv, ENV_IDS, envIdForPreset, makeEnv, type EnvOptions, type PenguinEnv, type StepResult } from "../../src/index.js";
+import { UsageError } from "../../src/errors.js";
 
 const PENGUIN = envIdForPreset("penguin");
 const CASES: [string, EnvOptions][] = [
