@@ -6,7 +6,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../engine/rules.js";
 import { agentEntries, agentNames } from "../agents/registry.js";
-import { listOption } from "../agents/heuristic.js";
+import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";
 import { msRange, seedRange, type DealRef } from "../eval/deals.js";
 import { DEFAULT_MAX_STEPS } from "../eval/play.js";
@@ -15,7 +15,7 @@ import { formatSummary } from "../eval/stats.js";
 import type { EvalRow } from "../eval/evaluate.js";
 import { parseSeed, rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 
-interface EvalArgs extends RuleArgs {
+export interface AgentArgs {
   agent: string;
   heuristic?: string;
   without?: string[];
@@ -26,6 +26,9 @@ interface EvalArgs extends RuleArgs {
   "agent-opt"?: string[];
   model?: string;
   sample?: boolean;
+}
+
+interface EvalArgs extends RuleArgs, AgentArgs {
   deals?: number;
   seed: string;
   "ms-from"?: number;
@@ -37,10 +40,11 @@ interface EvalArgs extends RuleArgs {
   json: boolean;
 }
 
-function builder(y: Argv): Argv<EvalArgs> {
-  return withRuleOptions(y)
+/** The agent and its options, shared with `penguin replay`. */
+export function withAgentOptions<T>(y: Argv<T>): Argv<T> {
+  return y
     .option("agent", { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` })
-    .option("heuristic", { type: "string", describe: "greedy/lookahead weight preset (parlett, foundation-first, tuned)" })
+    .option("heuristic", { type: "string", describe: `greedy/lookahead weight preset (${HEURISTIC_NAMES.join(", ")}; default ${DEFAULT_HEURISTIC})` })
     .option("without", { type: "string", array: true, describe: "switch features off (repeat or comma list)" })
     .option("weight", { type: "string", array: true, describe: "feature=weight (repeat or comma list)" })
     .option("depth", { type: "number", describe: "lookahead: moves searched ahead" })
@@ -49,6 +53,11 @@ function builder(y: Argv): Argv<EvalArgs> {
     .option("model", { type: "string", describe: "policy: the trained model (run folder of penguin train)" })
     .option("sample", { type: "boolean", describe: "policy: sample from the network instead of argmax" })
     .option("agent-opt", { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" })
+    .epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n")) as unknown as Argv<T>;
+}
+
+function builder(y: Argv): Argv<EvalArgs> {
+  return withAgentOptions(withRuleOptions(y))
     .option("deals", { type: "number", describe: "number of seeded deals: seeds S .. S+N-1" })
     .option("seed", { type: "string", default: "1", describe: "first deal seed (integer)" })
     .option("ms-from", { type: "number", describe: "first Microsoft deal number (instead of seeds)" })
@@ -57,11 +66,10 @@ function builder(y: Argv): Argv<EvalArgs> {
     .option("out", { type: "string", describe: "CSV file (resumed when it exists)" })
     .option("max-steps", { type: "number", default: DEFAULT_MAX_STEPS, describe: "moves before a game counts as lost" })
     .option("timing", { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" })
-    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
-    .epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n")) as unknown as Argv<EvalArgs>;
+    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" }) as unknown as Argv<EvalArgs>;
 }
 
-function agentOptionsFrom(a: EvalArgs): AgentOptions {
+export function agentOptionsFrom(a: AgentArgs): AgentOptions {
   const o: Record<string, string | number | boolean | undefined> = {};
   for (const item of listOption(a["agent-opt"])) {
     const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
