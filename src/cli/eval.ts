@@ -12,7 +12,8 @@ import { msRange, seedRange, type DealRef } from "../eval/deals.js";
 import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { runEval } from "../eval/run.js";
 import { formatSummary } from "../eval/stats.js";
-import type { EvalRow } from "../eval/evaluate.js";
+import { prepareReplayDir, writeReplays } from "../viewer/batch.js";
+import { progressReporter } from "./progress.js";
 import { parseSeed, rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 
 export interface AgentArgs {
@@ -38,6 +39,8 @@ interface EvalArgs extends RuleArgs, AgentArgs {
   "max-steps": number;
   timing: boolean;
   json: boolean;
+  html?: string;
+  "html-all": boolean;
 }
 
 /** The agent and its options, shared with `penguin replay`. */
@@ -66,7 +69,9 @@ function builder(y: Argv): Argv<EvalArgs> {
     .option("out", { type: "string", describe: "CSV file (resumed when it exists)" })
     .option("max-steps", { type: "number", default: DEFAULT_MAX_STEPS, describe: "moves before a game counts as lost" })
     .option("timing", { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" })
-    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" }) as unknown as Argv<EvalArgs>;
+    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
+    .option("html", { type: "string", describe: "write an HTML replay of each lost deal into this folder (penguin replay's page)" })
+    .option("html-all", { type: "boolean", default: false, describe: "with --html: a replay of every deal, won or lost" }) as unknown as Argv<EvalArgs>;
 }
 
 export function agentOptionsFrom(a: AgentArgs): AgentOptions {
@@ -100,23 +105,6 @@ function dealsFrom(a: EvalArgs): DealRef[] {
   return seedRange(seed, a.deals);
 }
 
-/** A one-line bar on stderr, redrawn at most 10 times a second; only on a terminal. */
-function progressBar(): ((row: EvalRow, done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last = 0;
-  let wins = 0;
-  return (row, done, total) => {
-    if (row.won) wins++;
-    const now = performance.now();
-    if (now - last < 100 && done < total) return;
-    last = now;
-    const width = 30;
-    const filled = Math.round((width * done) / total);
-    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} deals, ${wins} wins in this run`);
-    if (done === total) process.stderr.write("\n");
-  };
-}
-
 export const evalCommand: CommandModule<object, EvalArgs> = {
   command: "eval",
   describe: "play many deals with an agent, write a CSV row per deal and print the win rate",
@@ -127,6 +115,13 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     if (!Number.isInteger(a.workers) || a.workers < 1 || a.workers > 256) throw new UsageError(`--workers must be an integer from 1 to 256, got ${a.workers}`);
     if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1) throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
     if (a.out !== undefined && a.out.trim() === "") throw new UsageError("--out needs a file name");
+    const html = a.html ?? (a["html-all"] ? "" : undefined);
+    if (html !== undefined) {
+      if (html.trim() === "") throw new UsageError("--html-all needs --html DIR");
+      prepareReplayDir(html);
+    }
+    const played: { deal: string; won: boolean; agent: string }[] = [];
+    const progress = progressReporter();
     const res = await runEval({
       agent: a.agent,
       agentOptions: agentOptionsFrom(a),
@@ -136,9 +131,17 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       maxSteps: a["max-steps"],
       timing: a.timing,
       out: a.out,
-      onRow: progressBar(),
+      onRow: (row, done, total) => {
+        if (html !== undefined) played.push(row);
+        progress(row.won, done, total);
+      },
     });
     if (a.json) process.stdout.write(JSON.stringify({ agent: res.agent, rules: res.rules, skipped: res.skipped, ...res.summary }) + "\n");
     else process.stdout.write(`${res.agent} on ${res.rules}${res.skipped ? ` (${res.skipped} deals read back from ${a.out})` : ""}\n${formatSummary(res.summary)}\n`);
+    if (html !== undefined) {
+      const n = await writeReplays({ dir: html, all: a["html-all"], rules, agent: a.agent, agentOptions: agentOptionsFrom(a), maxSteps: a["max-steps"] }, played);
+      const note = res.skipped ? ` (not for the ${res.skipped} deals read back from ${a.out})` : "";
+      process.stderr.write(`wrote ${n} replay${n === 1 ? "" : "s"} (${a["html-all"] ? "every deal" : "lost deals"}) to ${html}${note}\n`);
+    }
   },
 };

@@ -52,9 +52,9 @@ export async function replayHtml(d: ReplayData): Promise<string> {
 <dl class="facts">${fact("deal", d.deal)}${fact("rules", d.rulesLabel)}${fact("player", d.player)}${fact("result", d.won ? "won" : d.ending === "step-limit" ? "lost (step limit)" : "lost", d.won ? "won" : "lost")}${fact("cards home", `${d.cardsHome}/52`)}${fact("moves", String(d.moves.length))}</dl>
 <p id="verdict"></p>
 <div class="controls">
-<button id="first" title="start (Home)">⏮</button><button id="back" title="back (←)">◀</button>
+<button id="first" title="start (Home)">|◀</button><button id="back" title="back (←)">◀</button>
 <button id="play" title="play / pause (space)">▶ play</button>
-<button id="forward" title="forward (→)">▶</button><button id="last" title="end (End)">⏭</button>
+<button id="forward" title="forward (→)">▶</button><button id="last" title="end (End)">▶|</button>
 <label>speed <select id="speed"><option value="1">1</option><option value="2">2</option><option value="4" selected>4</option><option value="10">10</option><option value="30">30</option></select> moves/s</label>
 <input id="step" type="range" min="0" max="0" value="0" aria-label="position">
 <span id="where"></span>
