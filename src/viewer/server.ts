@@ -93,18 +93,17 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 const sendJson = (res: ServerResponse, status: number, value: unknown): void => send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
 
+/** Reads at most MAX_BODY bytes; a longer body is drained unread (up to 1 MB, then cut off) and refused. */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     const parts: Buffer[] = [];
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new UsageError(`request body over ${MAX_BODY} bytes`));
-        req.destroy();
-      } else parts.push(chunk);
+      if (size <= MAX_BODY) parts.push(chunk);
+      else if (size > 1 << 20) req.destroy();
     });
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("end", () => (size > MAX_BODY ? reject(new UsageError(`request body over ${MAX_BODY} bytes`)) : resolve(Buffer.concat(parts).toString("utf8"))));
     req.on("error", reject);
   });
 }
