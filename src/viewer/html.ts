@@ -30,6 +30,7 @@ button { font: inherit; padding: 3px 10px; }
 ol#moves { columns: 5 4em; margin: 0; padding: 0 0 0 2.6em; font-family: ui-monospace, monospace; max-width: 520px; }
 ol#moves li { cursor: pointer; padding: 0 3px; border-radius: 3px; }
 ol#moves li.current { background: #1456b8; color: #fff; }
+ol#moves li::marker { color: #666; }
 ol#moves li.loss { outline: 2px solid #c0152a; }
 ol#moves li.loss::after { content: " ✗"; color: #c0152a; }
 ol#moves li.loss.current::after { color: #fff; }

@@ -241,4 +241,5 @@ for (const p of data.presets) {
 }
 say("drag a card (or click it, then its destination); double-click sends a card home");
 render();
+document.body.dataset.readyMs = performance.now().toFixed(1);
 document.body.dataset.ready = "1";

@@ -130,6 +130,7 @@ function start(): void {
     }
   });
   show(0);
+  document.body.dataset.readyMs = performance.now().toFixed(1);
   document.body.dataset.ready = "1";
 }
 
