@@ -71,7 +71,7 @@ try {
       await page.goto(`file://${path}`);
       await page.waitForSelector("body[data-ready]");
       if (w?.kind === "move") await page.locator(`#moves li[data-index="${w.index}"]`).click();
-      await page.screenshot({ path: shot, fullPage: false });
+      await page.screenshot({ path: shot, clip: { x: 0, y: 0, width: 1000, height: 640 } });
       out.screenshot = shot;
     }
     await page.close();

@@ -27,12 +27,14 @@ dl.facts dd { margin: 0; font-weight: 600; }
 .controls input[type=range] { flex: 1 1 240px; }
 button { font: inherit; padding: 3px 10px; }
 .main { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
-ol#moves { columns: 5 4em; margin: 0; padding: 0 0 0 2.6em; font-family: ui-monospace, monospace; max-width: 520px; }
-ol#moves li { cursor: pointer; padding: 0 3px; border-radius: 3px; }
+ol#moves { list-style: none; margin: 0; padding: 4px; display: grid; grid-template-columns: repeat(auto-fill, 5.2em); align-content: start;
+  gap: 1px 4px; font-family: ui-monospace, monospace; flex: 1 1 280px; max-width: 520px; max-height: 640px; overflow-y: auto; }
+ol#moves li { cursor: pointer; padding: 0 3px; border-radius: 3px; white-space: nowrap; }
+ol#moves li::before { content: attr(data-index) ". "; color: #888; font-size: 85%; }
 ol#moves li.current { background: #1456b8; color: #fff; }
-ol#moves li::marker { color: #666; }
+ol#moves li.current::before { color: #dde; }
 ol#moves li.loss { outline: 2px solid #c0152a; }
-ol#moves li.loss::after { content: " ✗"; color: #c0152a; }
+ol#moves li.loss::after { content: "✗"; color: #c0152a; }
 ol#moves li.loss.current::after { color: #fff; }
 .error { color: #a01c1c; font-weight: 600; }
 #message { min-height: 1.4em; }

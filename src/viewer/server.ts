@@ -63,7 +63,8 @@ export function dealFor(q: RuleQuery): DealData {
   const s = dealFromArgs(rules, d)!;
   const beak = beakOf(s);
   const name = d.ms !== undefined ? dealName({ kind: "ms", n: d.ms }) : `seed ${d.seed}`;
-  return { deal: name, rules, rulesLabel: rulesLabel(rules), query: ruleQuery(q), board: formatBoard(s), ...(beak === undefined ? {} : { beak }) };
+  const kind = d.ms !== undefined ? "ms" : "seed";
+  return { deal: name, kind, number: String(d.ms ?? d.seed), rules, rulesLabel: rulesLabel(rules), query: ruleQuery(q), board: formatBoard(s), ...(beak === undefined ? {} : { beak }) };
 }
 
 /** The solver's next move in the position the page sends. */

@@ -45,7 +45,7 @@ function isRed(c: Card): boolean {
   return suitOf(c) === 1 || suitOf(c) === 2;
 }
 
-function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: BoardMarks): string {
+function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: BoardMarks, legalTop = false): string {
   const rank = RANKS[rankOf(c)]!;
   const sym = SYMBOLS[suitOf(c)]!;
   const cls = ["card", isRed(c) ? "red" : "black"];
@@ -53,6 +53,7 @@ function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: 
   if (m.beak === c) cls.push("beak");
   if (m.selected?.has(c)) cls.push("selected");
   if (m.movable?.has(c)) cls.push("movable");
+  if (legalTop) cls.push("legal-top");
   const label = `${rank === "T" ? "10" : rank}${sym}`;
   return (
     `<g class="${cls.join(" ")}" data-card="${cardToString(c)}" ${attrs} transform="translate(${x},${y})">` +
@@ -126,7 +127,7 @@ export function boardSvg(s: State, m: BoardMarks = {}, minHeight = 0): string {
     const n = s.len[col]!;
     for (let d = 0; d < n; d++) {
       const c = s.cards[col * COLUMN_CAP + d]!;
-      out.push(cardSvg(c, x, y + LABEL + d * FAN, s.base, `data-where="col" data-col="${col}" data-row="${d}" data-source="${ch}" data-target="${ch}"`, m));
+      out.push(cardSvg(c, x, y + LABEL + d * FAN, s.base, `data-where="col" data-col="${col}" data-row="${d}" data-source="${ch}" data-target="${ch}"`, m, legal && d === n - 1));
     }
   }
   out.push(`</svg>`);
@@ -152,5 +153,5 @@ svg.board .card.beak .face { stroke: #b8860b; stroke-width: 3; }
 svg.board .card .badge { font: bold 9px sans-serif; fill: #8a6400 !important; }
 svg.board .card.movable .face { stroke: #2d7be0; stroke-width: 2; }
 svg.board .card.selected .face { fill: #d6e8ff; stroke: #1456b8; stroke-width: 3; }
-svg.board .pile.legal .face { stroke: #ffe650; stroke-width: 3; }
+svg.board .pile.legal .face, svg.board .card.legal-top .face { stroke: #e6c200; stroke-width: 4; }
 `;

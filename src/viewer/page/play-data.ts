@@ -7,6 +7,9 @@ export type RuleQuery = Readonly<Record<string, string>>;
 export interface DealData {
   /** `seed 17`, `Microsoft #5`. */
   readonly deal: string;
+  /** The deal as the form asks for it: a seed or a Microsoft number. */
+  readonly kind: "seed" | "ms";
+  readonly number: string;
   readonly rules: Rules;
   readonly rulesLabel: string;
   readonly query: RuleQuery;

@@ -68,9 +68,10 @@ function render(): void {
   el("deal-name").textContent = `${current.deal} · ${current.rulesLabel}`;
   el("status").textContent = `${history.length} moves · ${s.cardsHome()}/52 home${s.isWon() ? " · won" : movable.size === 0 ? " · no legal move left" : ""}`;
   list.innerHTML = "";
-  for (const h of history) {
+  for (const [i, h] of history.entries()) {
     const li = document.createElement("li");
     li.textContent = h.text;
+    li.dataset.index = String(i + 1);
     list.appendChild(li);
   }
   el<HTMLButtonElement>("undo").disabled = history.length === 0;
@@ -239,6 +240,9 @@ for (const p of data.presets) {
   if (p === current.rules.preset) o.selected = true;
   rulesSelect.appendChild(o);
 }
+el<HTMLSelectElement>("kind").value = current.kind;
+el<HTMLInputElement>("number").value = current.number;
+if (current.query.cells !== undefined) el<HTMLInputElement>("cells").value = current.query.cells;
 say("drag a card (or click it, then its destination); double-click sends a card home");
 render();
 document.body.dataset.readyMs = performance.now().toFixed(1);
