@@ -123,8 +123,13 @@ export const playCommand: CommandModule<object, Args> = {
     const tty = process.stdin.isTTY === true;
     const rl = createInterface({ input: process.stdin, terminal: tty });
     const color = useColor(a.color);
-    // Ctrl-C at the prompt ends the session like Ctrl-D; either way the shell prompt starts on a new line.
-    rl.on("SIGINT", () => rl.close());
+    // Ctrl-C at the prompt ends the session like Ctrl-D (but exits 130, as an interrupted command
+    // does); either way the shell prompt starts on a new line.
+    let interrupted = false;
+    rl.on("SIGINT", () => {
+      interrupted = true;
+      rl.close();
+    });
     let outcome: PlayOutcome;
     try {
       outcome = await playSession(s, rl, (text) => process.stdout.write(text + "\n"), color, tty ? () => process.stdout.write("> ") : undefined, {
@@ -136,5 +141,6 @@ export const playCommand: CommandModule<object, Args> = {
     }
     if (tty && outcome.end === "eof") process.stdout.write("\n");
     if (outcome.end === "error") process.exitCode = 2;
+    else if (interrupted) process.exitCode = 130;
   },
 };
