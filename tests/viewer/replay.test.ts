@@ -1,6 +1,6 @@
 /** Replays without a browser: the losing-move search, labels read back, the HTML file, the CLI. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -143,6 +143,29 @@ describe("penguin replay", () => {
     }
     expect(readFileSync(target, "utf8")).toBe("keep");
     expect(() => readFileSync(join(tmp, "x.html"))).toThrow();
+  });
+});
+
+describe("penguin eval --html", () => {
+  it("writes one replay per lost deal, or per deal with --html-all, each the game of its row", async () => {
+    const csv = join(tmp, "e.csv");
+    const lost = join(tmp, "lost");
+    const r = await penguin(["eval", "--deals", "4", "--seed", "1", "--no-timing", "--out", csv, "--html", lost]);
+    expect(r.code).toBe(0);
+    const rows = readFileSync(csv, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+    const lostDeals = rows.filter((x) => x[3] === "false").map((x) => x[0]);
+    expect(lostDeals.length).toBeGreaterThan(0);
+    expect(readdirSync(lost).sort()).toEqual(lostDeals.map((d) => `${d}.html`).sort());
+    expect(r.stderr).toContain(`wrote ${lostDeals.length} replays (lost deals) to ${lost}`);
+    for (const row of rows.filter((x) => x[3] === "false")) {
+      const html = readFileSync(join(lost, `${row[0]}.html`), "utf8");
+      expect(html).toContain(`"player":"greedy(tuned)"`);
+      expect(html).toContain(`"cardsHome":${row[4]},`);
+    }
+    const all = join(tmp, "all");
+    const r2 = await penguin(["eval", "--ms-from", "1", "--ms-to", "2", "--html", all, "--html-all"]);
+    expect(r2.code).toBe(0);
+    expect(readdirSync(all).sort()).toEqual(["ms-1.html", "ms-2.html"]);
   });
 });
 
