@@ -32,6 +32,8 @@ export interface BoardMarks {
   readonly targets?: ReadonlySet<string>;
   /** Cards that can move now (outlined). */
   readonly movable?: ReadonlySet<Card>;
+  /** The card of the hinted move (drawn in green). */
+  readonly hinted?: Card;
 }
 
 export interface BoardSize {
@@ -54,6 +56,7 @@ function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: 
   if (m.selected?.has(c)) cls.push("selected");
   if (m.movable?.has(c)) cls.push("movable");
   if (legalTop) cls.push("legal-top");
+  if (m.hinted === c) cls.push("hinted");
   const label = `${rank === "T" ? "10" : rank}${sym}`;
   return (
     `<g class="${cls.join(" ")}" data-card="${cardToString(c)}" ${attrs} transform="translate(${x},${y})">` +
@@ -153,5 +156,6 @@ svg.board .card.beak .face { stroke: #b8860b; stroke-width: 3; }
 svg.board .card .badge { font: bold 9px sans-serif; fill: #8a6400 !important; }
 svg.board .card.movable .face { stroke: #2d7be0; stroke-width: 2; }
 svg.board .card.selected .face { fill: #d6e8ff; stroke: #1456b8; stroke-width: 3; }
+svg.board .card.hinted .face { stroke: #19a34a; stroke-width: 4; }
 svg.board .pile.legal .face, svg.board .card.legal-top .face { stroke: #e6c200; stroke-width: 4; }
 `;

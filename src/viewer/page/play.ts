@@ -59,9 +59,16 @@ function targetsFrom(from: string, count: number): Set<string> {
 function render(): void {
   const movable = new Set<Card>();
   for (const m of legalMoves(s)) movable.add(moveCard(m));
+  let hinted: Move | undefined;
+  try {
+    hinted = hint === undefined ? undefined : parseMove(hint, s);
+  } catch {
+    hinted = undefined;
+  }
   const marks: BoardMarks = {
     ...(current.beak === undefined ? {} : { beak: current.beak }),
     movable,
+    ...(hinted !== undefined && !pick ? { hinted: moveCard(hinted), targets: new Set([locationChar(moveTo(hinted), true)]) } : {}),
     ...(pick ? { selected: pick.cards, targets: targetsFrom(pick.from, pick.count) } : {}),
   };
   board.innerHTML = boardSvg(s, marks);
@@ -178,6 +185,7 @@ function undo(): void {
   if (!h) return say("nothing to undo", true);
   undoMove(s, h.move);
   pick = undefined;
+  hint = undefined;
   say(`undid ${h.text}`);
   render();
 }
@@ -226,6 +234,7 @@ el("deal-form").addEventListener("submit", async (e) => {
     s = parseBoard(d.board, d.rules);
     history.length = 0;
     pick = undefined;
+    hint = undefined;
     say(`new deal: ${d.deal}`);
     render();
   } catch (err) {
