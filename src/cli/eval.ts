@@ -115,11 +115,9 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     if (!Number.isInteger(a.workers) || a.workers < 1 || a.workers > 256) throw new UsageError(`--workers must be an integer from 1 to 256, got ${a.workers}`);
     if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1) throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
     if (a.out !== undefined && a.out.trim() === "") throw new UsageError("--out needs a file name");
-    const html = a.html ?? (a["html-all"] ? "" : undefined);
-    if (html !== undefined) {
-      if (html.trim() === "") throw new UsageError("--html-all needs --html DIR");
-      prepareReplayDir(html);
-    }
+    if (a["html-all"] && a.html === undefined) throw new UsageError("--html-all needs --html DIR");
+    const html = a.html;
+    if (html !== undefined) prepareReplayDir(html);
     const played: { deal: string; won: boolean; agent: string }[] = [];
     const progress = progressReporter();
     const res = await runEval({

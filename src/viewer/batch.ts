@@ -7,7 +7,7 @@ import type { AgentOptions } from "../agents/agent.js";
 import type { Rules } from "../engine/rules.js";
 import { parseDealLabel } from "../eval/deals.js";
 import { replayHtml } from "./html.js";
-import { outputDir, writeOutput } from "./output.js";
+import { checkOutputDir, makeOutputDir, writeOutput } from "./output.js";
 import { buildReplay } from "./record.js";
 
 export interface ReplayBatch {
@@ -19,9 +19,9 @@ export interface ReplayBatch {
   readonly maxSteps: number;
 }
 
-/** Checks DIR before the evaluation starts, so a bad path costs nothing. */
+/** Checks DIR before the evaluation starts, so a bad path costs nothing (it is made only when replays are written). */
 export function prepareReplayDir(dir: string): void {
-  outputDir(dir);
+  checkOutputDir(dir);
 }
 
 export function replayFileName(dealLabel: string): string {
@@ -31,6 +31,7 @@ export function replayFileName(dealLabel: string): string {
 /** Writes the replays of `deals` (labels with their result); returns how many files were written. */
 export async function writeReplays(b: ReplayBatch, deals: readonly { deal: string; won: boolean; agent: string }[]): Promise<number> {
   let n = 0;
+  if (deals.some((d) => b.all || !d.won)) makeOutputDir(b.dir);
   for (const d of deals) {
     if (d.won && !b.all) continue;
     const data = await buildReplay({ rules: b.rules, deal: parseDealLabel(d.deal), agent: b.agent, agentOptions: b.agentOptions, maxSteps: b.maxSteps });

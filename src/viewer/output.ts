@@ -30,15 +30,19 @@ export function writeOutput(path: string, text: string): void {
   }
 }
 
-/** Makes DIR (refusing a path that exists and is not a directory). */
-export function outputDir(dir: string): void {
+/** Refuses a DIR that exists and is not a directory (checked before any work is done). */
+export function checkOutputDir(dir: string): void {
+  if (dir.trim() === "") throw new UsageError("--html needs a folder name");
   try {
-    const st = lstatSync(dir);
-    if (!st.isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
-    return;
+    if (!lstatSync(dir).isDirectory()) throw new UsageError(`${dir} exists and is not a directory`);
   } catch (e) {
     if (e instanceof UsageError) throw e;
   }
+}
+
+/** Makes DIR when it is missing. */
+export function makeOutputDir(dir: string): void {
+  checkOutputDir(dir);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
