@@ -8,7 +8,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$repo"
 npm pack --silent --pack-destination "$work" --json > "$work/pack.json"
-node -e 'const [p] = require(process.argv[1]); console.log(`package: ${p.filename}, ${(p.size / 1024).toFixed(1)} kB packed, ${(p.unpackedSize / 1024).toFixed(1)} kB unpacked, ${p.entryCount} files`); if (p.unpackedSize >= 400 * 1024) { console.error("package is over 400 kB unpacked"); process.exit(1); }' "$work/pack.json"
+node -e 'const [p] = require(process.argv[1]); console.log(`package: ${p.filename}, ${(p.size / 1000).toFixed(1)} kB packed, ${(p.unpackedSize / 1000).toFixed(1)} kB unpacked (kB = 1000 bytes), ${p.entryCount} files`); if (p.unpackedSize >= 400_000) { console.error("package is over 400 kB unpacked"); process.exit(1); }' "$work/pack.json"
 tarball="$work/$(node -p 'require(process.argv[1])[0].filename' "$work/pack.json")"
 
 mkdir "$work/app"

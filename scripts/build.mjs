@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run build`: writes dist/. JavaScript comes from esbuild (one file per source file, ES
- * modules, whitespace removed to keep the package small, source maps beside it); the `.d.ts`
- * files come from tsc, which also type-checks. dist/src is the package; dist/experiments and the
+ * modules, minified to keep the package under 400 kB, source maps beside it: the package does not
+ * ship them, so run from a clone, or with `node --enable-source-maps` on a local build, to get
+ * stack traces in source terms); the `.d.ts` files, with their doc comments, come from tsc. dist/src is the package; dist/experiments and the
  * experiment test fixtures are built too, because worker threads load built `.js` only.
  *
  *   node scripts/build.mjs          full build (dist/ is emptied first)
@@ -33,6 +34,7 @@ await build({
   target: "node20",
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   sourcemap: true,
   logLevel: "warning",
 });
