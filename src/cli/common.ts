@@ -3,7 +3,19 @@
  * means the same thing to deal, play, solve, eval, train and the experiments.
  */
 import type { Argv } from "yargs";
-import { resolveRules, UsageError, type RuleOverrides, type Rules } from "../engine/rules.js";
+import {
+  BASE_RULES,
+  BUILD_RULES,
+  DEAL_LAYOUTS,
+  EMPTY_COLUMN_RULES,
+  FOUNDATION_RULES,
+  GROUP_MOVE_RULES,
+  PRESET_NAMES,
+  resolveRules,
+  UsageError,
+  type RuleOverrides,
+  type Rules,
+} from "../engine/rules.js";
 import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
 import type { State } from "../engine/state.js";
 
@@ -14,18 +26,20 @@ export interface RuleArgs {
   "group-move"?: string;
   build?: string;
   base?: string;
+  foundations?: string;
   deal?: string;
 }
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
   return y
-    .option("rules", { type: "string", default: "penguin", describe: "preset: penguin, penguin-relaxed, opus, penguin-beak-home, bakers-game, kings-only-bakers-game, freecell, eight-off, seahaven-towers" })
+    .option("rules", { type: "string", default: "penguin", describe: `preset: ${PRESET_NAMES.join(", ")}` })
     .option("cells", { type: "number", describe: "flippers / free cells, 0..8" })
-    .option("empty", { type: "string", describe: "empty-column rule: below-base | any | none" })
-    .option("group-move", { type: "string", describe: "group moves: unlimited | supermove | single" })
-    .option("build", { type: "string", describe: "tableau build: suit | alternate-color" })
-    .option("base", { type: "string", describe: "foundation base: beak | ace" })
-    .option("deal", { type: "string", describe: "layout: penguin | penguin-beak-home | freecell | eight-off | seahaven" }) as unknown as Argv<T & RuleArgs>;
+    .option("empty", { type: "string", describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}` })
+    .option("group-move", { type: "string", describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}` })
+    .option("build", { type: "string", describe: `tableau build: ${BUILD_RULES.join(" | ")}` })
+    .option("base", { type: "string", describe: `foundation base: ${BASE_RULES.join(" | ")}` })
+    .option("foundations", { type: "string", describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)` })
+    .option("deal", { type: "string", describe: `layout: ${DEAL_LAYOUTS.join(" | ")}` }) as unknown as Argv<T & RuleArgs>;
 }
 
 export function rulesFromArgs(a: RuleArgs): Rules {
@@ -38,6 +52,7 @@ export function rulesFromArgs(a: RuleArgs): Rules {
   if (a["group-move"] !== undefined) o.groupMove = a["group-move"];
   if (a.build !== undefined) o.build = a.build;
   if (a.base !== undefined) o.base = a.base;
+  if (a.foundations !== undefined) o.foundations = a.foundations;
   if (a.deal !== undefined) o.deal = a.deal;
   return resolveRules(a.rules, o as RuleOverrides);
 }

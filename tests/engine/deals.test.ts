@@ -172,7 +172,7 @@ describe("rule validation", () => {
     expect(() => resolveRules("penguin", { cells: 9 })).toThrow(/cells must be an integer from 0 to 8/);
     expect(() => resolveRules("penguin", { cells: -1 })).toThrow(UsageError);
     expect(() => resolveRules("penguin", { emptyColumn: "kings" as never })).toThrow(/allowed: below-base, any, none/);
-    expect(() => resolveRules("penguin", { groupMove: "x" as never })).toThrow(/allowed: unlimited, supermove, single/);
+    expect(() => resolveRules("penguin", { groupMove: "x" as never })).toThrow(/allowed: unlimited, supermove, free-cells, single/);
     expect(() => resolveRules("freecell", { base: "beak" })).toThrow(/needs a penguin deal/);
     expect(() => resolveRules("eight-off", { cells: 3 })).toThrow(/cells must be at least 4/);
   });
