@@ -175,6 +175,7 @@ function explainIllegal(s: State, from: number, to: number, k: number | undefine
     if (k !== undefined) return `cannot move ${k} cards there (group-move limit or not a run)`;
     return "moving a whole column into an empty column changes nothing";
   }
+  if (s.rules.build === "none") return "these rules never build on a column";
   return s.rules.groupMove === "unlimited"
     ? "no card of the run at the end of the source builds on the destination's last card"
     : "no card within the group-move limit builds on the destination's last card";

@@ -122,3 +122,26 @@ describe("penguin play", () => {
 function suitOf(card: string): number {
   return parseCard(card) & 3;
 }
+
+describe("Stalactites and penguin-beak-home through the CLI", () => {
+  it("deal --json lists each rank foundation's pile; play shows foundation numbers; solve wins #1", async () => {
+    const d = await penguin(["deal", "--rules", "stalactites", "--ms", "1", "--json"]);
+    expect(d.code).toBe(0);
+    const j = JSON.parse(d.stdout) as { foundations: Record<string, string | null>; piles: string[][]; columns: string[][] };
+    expect(j.foundations).toEqual({ "1": "6S", "2": "9C", "3": "2H", "4": "6H" });
+    expect(j.piles).toEqual([["6S"], ["9C"], ["2H"], ["6H"]]);
+    expect(j.columns.map((c) => c.length)).toEqual([6, 6, 6, 6, 6, 6, 6, 6]);
+    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\n12\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("legal moves: 1a 2a 3a 4a 5a 6h 6a 7a 8h 8h4 8a");
+    expect(p.stdout).toContain(`illegal move "12": these rules never build on a column`);
+    const s = await penguin(["solve", "--rules", "stalactites", "--ms", "1"]);
+    expect(s.code).toBe(0);
+    expect(s.stdout).toMatch(/^solved, \d+ moves/);
+  });
+  it("play under penguin-beak-home shows the base card a move sends home", async () => {
+    const p = await penguin(["play", "--rules", "penguin-beak-home", "--ms", "1", "--no-color"], "?\n3a\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("3a+JH");
+  });
+});

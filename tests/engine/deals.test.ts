@@ -123,6 +123,18 @@ describe("other layouts of MS deck #1 (derived by hand from the published deck o
     expect(cols(s)).toEqual(rowsToColumns(rows, 10));
     expect(cells(s)).toEqual(["2H", "6H", "-", "-"]);
   });
+  it("Stalactites #1: first 48 cards in 8 columns of 6, the last 4 onto foundations 1-4", () => {
+    const s = dealMs(resolveRules("stalactites"), 1);
+    expect(cols(s)).toEqual(rowsToColumns(ROSETTA[1]!.slice(0, 6), 8));
+    // Eight Off's four cell cards, here each the first card (and base rank) of its foundation.
+    expect([0, 1, 2, 3].map((f) => cardToString(s.foundationTop(f)))).toEqual(["6S", "9C", "2H", "6H"]);
+    expect([0, 1, 2, 3].map((f) => s.foundationBase(f))).toEqual([5, 8, 1, 5]);
+    expect(Array.from(s.found)).toEqual([1, 1, 1, 1]);
+    expect(s.cardsHome()).toBe(4);
+    // Seeded deals use the same layout.
+    const t = deal(resolveRules("stalactites"), 7);
+    expect([t.len.slice(0, 8).every((n) => n === 6), t.cardsHome()]).toEqual([true, 4]);
+  });
 });
 
 describe("seeded deals", () => {

@@ -9,6 +9,7 @@ import {
   cardToString,
   dealMs,
   moveAutoHome,
+  moveFoundation,
   moveCard,
   undoMove,
   CELL0,
@@ -277,5 +278,38 @@ describe("penguin-beak-home: base cards go home as they emerge, during play too"
     expect([s.found[1], s.found[2]]).toEqual([1, 1]);
     undoMove(s, m);
     expect(s.equals(before) && s.hash() === before.hash()).toBe(true);
+  });
+});
+
+describe("Stalactites: rank foundations, no building", () => {
+  const r = resolveRules("stalactites");
+  it("only a column's last card moves, to a cell or a foundation that needs its rank, in any suit", () => {
+    // MS #1: foundations start 6S 9C 2H 6H; column ends 6D 8S 8D QS 6C 3D 8C TC.
+    const s = dealMs(r, 1);
+    expect(texts(s)).toEqual(["1a", "2a", "3a", "4a", "5a", "6a", "6h", "7a", "8a", "8h"]);
+    const m = parseMove("6h", s);
+    expect(moveFoundation(m)).toBe(2); // 3D onto the 2H foundation
+    applyMove(s, parseMove("8h", s)); // TC onto 9C
+    // 7D is now at column 8's end and both the 6S and the 6H foundations take it: two moves.
+    const sevens = legalMoves(s).filter((x) => moveTo(x) === FOUNDATION && moveCard(x) === parseCard("7D"));
+    expect(sevens.map(moveFoundation)).toEqual([0, 3]);
+    expect(sevens.map((x) => moveToString(x, s))).toEqual(["8h", "8h4"]);
+    expect(parseMove("8h4", s)).toBe(sevens[1]);
+    expect(() => parseMove("8h2", s)).toThrow(/foundation 2 does not take that card/);
+    const before = s.clone();
+    applyMove(s, sevens[1]!);
+    expect(cardToString(s.foundationTop(3))).toBe("7D");
+    expect(s.hash()).not.toBe(before.hash());
+    const other = before.clone();
+    applyMove(other, sevens[0]!);
+    expect(other.hash()).not.toBe(s.hash()); // same cards home, on different foundations
+    undoMove(s, sevens[1]!);
+    expect(s.equals(before) && s.hash() === before.hash()).toBe(true);
+  });
+  it("a cell card goes only home, and nothing is ever built on a column", () => {
+    const s = dealMs(r, 1);
+    applyMove(s, parseMove("1a", s));
+    expect(texts(s).filter((t) => t.startsWith("a"))).toEqual([]); // 6D: no foundation needs a 6
+    expect(texts(s).some((t) => /^\d\d$/.test(t))).toBe(false);
   });
 });
