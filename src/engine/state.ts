@@ -265,9 +265,7 @@ export class State {
     this.found[f] = n + 1;
     if (!this.tables.rankHome) return;
     this.pile[f * 13 + n] = card;
-    const k = FOUNDATION_KEY + f * 52 + card;
-    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
-    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    this.toggleHomeKey(f, card);
   }
 
   /** Takes the top card off foundation f (undo only: play never does); keeps the hash. */
@@ -276,6 +274,11 @@ export class State {
     this.found[f] = n;
     if (!this.tables.rankHome) return;
     this.pile[f * 13 + n] = NO_CARD;
+    this.toggleHomeKey(f, card);
+  }
+
+  /** XORs the key of `card` on rank foundation f into the hash (adds or removes it). */
+  private toggleHomeKey(f: number, card: Card): void {
     const k = FOUNDATION_KEY + f * 52 + card;
     this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
     this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
