@@ -9,6 +9,7 @@ import {
   generateMoves,
   isLegal,
   MAX_MOVES,
+  moveAutoHome,
   moveCount,
   moveTo,
   moveToEmpty,
@@ -31,6 +32,8 @@ export interface PlayoutStats {
   foundationMoves: number;
   undos: number;
   positions: number;
+  /** Moves that carried an uncovered base card home (penguin-beak-home). */
+  autoHomeMoves: number;
 }
 
 function fail(what: string, s: State, detail: string): never {
@@ -50,7 +53,7 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
   const rand = prng(seed);
   const buf = new Int32Array(MAX_MOVES);
   const hashes = new Map<string, bigint>();
-  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0 };
+  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0, autoHomeMoves: 0 };
   for (let g = 0; g < games; g++) {
     const s = deal(rules, `${seed}-${g}`);
     const history: Move[] = [];
@@ -91,6 +94,7 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
         if (moveTo(m) === FOUNDATION) st.foundationMoves++;
         if (moveToEmpty(m)) st.emptyColumnMoves++;
         if (moveCount(m) > 1) st.groupMoves++;
+        if (moveAutoHome(m) > 0) st.autoHomeMoves++;
       }
       if (history.length && rand() < 0.1) {
         undoMove(s, history.pop()!);

@@ -20,6 +20,7 @@ export function describeRandomPlay(title: string, presets: readonly string[], va
         if (r.build !== "none") expect(st.groupMoves).toBeGreaterThan(0);
         if (r.emptyColumn !== "none") expect(st.emptyColumnMoves).toBeGreaterThan(0);
         if (r.foundations === "rank") expect(st.foundationMoves).toBeGreaterThan(0);
+        if (r.deal === "penguin-beak-home") expect(st.autoHomeMoves).toBeGreaterThan(0);
         expect(st.undos).toBeGreaterThan(0);
       });
     for (const [p, o] of variants)

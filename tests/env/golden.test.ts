@@ -1,6 +1,7 @@
 /**
  * Golden playthroughs: one seeded episode per environment id, written as text (start position,
- * then per step the action, reward, legal-action count and observation checksum). Any drift in
+ * then per step the action (with the engine's notation when a base card goes home with it),
+ * reward, legal-action count and observation checksum). Any drift in
  * deals, rules, action layout, observation or rewards fails here loudly.
  * Regenerate after an intended change (and bump the id's version):
  *   UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts
@@ -9,6 +10,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { moveToString } from "../../src/engine/notation.js";
 import { ENV_IDS, makeEnv } from "../../src/env/index.js";
 import { mulberry32, pickAction } from "./helpers.js";
 
@@ -31,7 +33,10 @@ function playthrough(id: string): string {
   ];
   for (;;) {
     const a = pickAction(env, rnd);
-    const text = env.codec.actionToString(a);
+    // The id's text, and the engine's notation where it says more (a base card going home with it).
+    const id = env.codec.actionToString(a);
+    const played = moveToString(env.actionMoves[a]!, env.state);
+    const text = played.includes("+") ? `${id} (${played})` : id;
     const r = env.step(a);
     lines.push(`${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obsSum ${sum(r.observation)}`);
     if (r.terminated || r.truncated) {
