@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { moveToString } from "../../src/engine/notation.js";
 import { ENV_IDS, makeEnv } from "../../src/env/index.js";
+import { createAgent } from "../../src/agents/index.js";
 import { mulberry32, pickAction } from "./helpers.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
@@ -46,14 +47,44 @@ function playthrough(id: string): string {
   }
 }
 
-describe("golden playthroughs", () => {
-  it.each(ENV_IDS)("%s", (id) => {
-    const file = join(DIR, `${id}.txt`);
-    const text = playthrough(id);
-    if (update || !existsSync(file)) {
-      writeFileSync(`${file}.tmp`, text);
-      renameSync(`${file}.tmp`, file);
+/**
+ * Stalactites' random playthrough ends after a few steps (the cells fill at once), so one more
+ * golden plays a whole game: the greedy agent (tuned) winning Microsoft deal #4.
+ */
+async function stalactitesWin(): Promise<string> {
+  const env = makeEnv("Stalactites-v2", { shuffle: "microsoft", maxSteps: MAX_STEPS });
+  const agent = await createAgent("greedy", { heuristic: "tuned" }, env.rules);
+  const { observation, info } = env.reset({ seed: 4 });
+  agent.reset(env.state, 4);
+  const lines = [
+    `# Stalactites-v2 Microsoft deal 4; policy: greedy(tuned)`,
+    ...env.render().split("\n").map((l) => `# ${l}`),
+    `start legal ${info.legalActions} obsSum ${sum(observation)}`,
+  ];
+  for (;;) {
+    const a = agent.act({ state: env.state, mask: env.actionMask, observation: env.observation, codec: env.codec, actionMoves: env.actionMoves });
+    const r = env.step(a);
+    lines.push(`${r.info.steps} ${a} ${env.codec.actionToString(a)} reward ${r.reward} legal ${r.info.legalActions} obsSum ${sum(r.observation)}`);
+    if (r.terminated || r.truncated) {
+      lines.push(`end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated}`);
+      return lines.join("\n") + "\n";
     }
-    expect(text).toBe(readFileSync(file, "utf8"));
+  }
+}
+
+function checkGolden(file: string, text: string): void {
+  if (update || !existsSync(file)) {
+    writeFileSync(`${file}.tmp`, text);
+    renameSync(`${file}.tmp`, file);
+  }
+  expect(text).toBe(readFileSync(file, "utf8"));
+}
+
+describe("golden playthroughs", () => {
+  it.each(ENV_IDS)("%s", (id) => checkGolden(join(DIR, `${id}.txt`), playthrough(id)));
+  it("Stalactites-v2: a won game (greedy, MS #4)", async () => {
+    const text = await stalactitesWin();
+    expect(text).toContain("won true");
+    checkGolden(join(DIR, "Stalactites-v2-ms4-greedy.txt"), text);
   });
 });
