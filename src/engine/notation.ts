@@ -69,7 +69,7 @@ export function moveToString(m: Move, s?: State): string {
     }
     if (largest !== k) suffix = `/${k}`;
   }
-  if (moveTo(m) === FOUNDATION) {
+  if (moveTo(m) === FOUNDATION && (s ? s.tables.rankHome : moveFoundation(m) > 0)) {
     // A rank foundation by number, unless it is the lowest one that takes the card.
     const f = moveFoundation(m);
     let lowest = 0;
