@@ -69,6 +69,8 @@ describe("penguin deal", () => {
       [["deal", "--ms", "1", "--cells", "9"], /cells must be an integer from 0 to 8/],
       [["deal", "--ms", "1", "--empty", "kings"], /allowed: below-base, any, none/],
       [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, free-cells, single/],
+      [["deal", "--ms", "1", "--foundations", "pile"], /unknown foundation rule "pile"; allowed: suit, rank/],
+      [["deal", "--rules", "stalactites", "--ms", "1", "--foundations", "suit"], /the stalactites deal .* needs foundations "rank"/],
       [["deal", "--ms", "1", "--seed", "2"], /either --seed or --ms/],
       [["deal"], /name a deal with --seed S or --ms N/],
       [["play", "--rules", "nope", "--seed", "1"], /unknown rules "nope"/],
