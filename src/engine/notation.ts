@@ -15,6 +15,7 @@
  * `3h2` column 3 onto foundation 2, `3a+5H` column 3 to a flipper, the 5H it uncovers going home.
  * The 8th flipper (Eight Off) is `h` as a source; as a destination, `h` is always the foundation.
  */
+import { IllegalMoveError } from "../errors.js";
 import { cardToString } from "./card.js";
 import {
   autoHomeSuit,
@@ -93,9 +94,6 @@ function autoHomeText(m: Move, s?: State): string {
   return out;
 }
 
-export class IllegalMoveError extends Error {
-  override name = "IllegalMoveError";
-}
 
 function parseColumn(ch: string, s: State): number | undefined {
   if (!/^[0-9]$/.test(ch)) return undefined;
@@ -151,12 +149,14 @@ export function parseMove(text: string, s: State): Move {
   if (best !== undefined) {
     const said = homeText.toUpperCase();
     if (said !== "" && said !== autoHomeText(best, s).toUpperCase() && said !== autoHomeText(best).toUpperCase())
-      throw new IllegalMoveError(`"${text}": that move sends ${autoHomeText(best, s) || "no base card"} home with it, not ${said}`);
+      throw new IllegalMoveError(`"${text}": that move sends ${autoHomeText(best, s) || "no base card"} home with it, not ${said}`, "the base cards named after + are not the ones it sends home");
     return best;
   }
-  if (pile !== undefined && to === FOUNDATION) throw new IllegalMoveError(`illegal move "${text}": foundation ${pile + 1} does not take that card`);
-  throw new IllegalMoveError(`illegal move "${text}": ${explainIllegal(s, from, toCell ? CELL0 : to!, k)}`);
+  if (pile !== undefined && to === FOUNDATION) throw illegal(text, `foundation ${pile + 1} does not take that card`);
+  throw illegal(text, explainIllegal(s, from, toCell ? CELL0 : to!, k));
 }
+
+const illegal = (text: string, why: string): IllegalMoveError => new IllegalMoveError(`illegal move "${text}": ${why}`, why);
 
 /** A human reason why nothing legal goes from `from` to `to`. */
 function explainIllegal(s: State, from: number, to: number, k: number | undefined): string {

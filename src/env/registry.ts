@@ -15,11 +15,11 @@ import {
   GROUP_MOVE_RULES,
   PRESETS,
   resolveRules,
-  UsageError,
   type PresetName,
   type RuleOverrides,
   type Rules,
 } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export type RewardMode = "win" | "cards";
 /** Where deals come from: `seedrandom` shuffles (any integer seed) or Microsoft deal numbers. */

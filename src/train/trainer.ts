@@ -3,7 +3,8 @@
  * evaluation on the held-out deals, and the run folder's files.
  */
 import { join } from "node:path";
-import { rulesLabel, UsageError } from "../engine/rules.js";
+import { rulesLabel } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { Adam, ADAM_DEFAULTS } from "./adam.js";

@@ -14,7 +14,6 @@ import {
   undoMove,
   CELL0,
   FOUNDATION,
-  IllegalMoveError,
   legalMoves,
   moveCount,
   parseBoard,
@@ -27,6 +26,7 @@ import {
   type RuleOverrides,
   type State,
 } from "../../src/engine/index.js";
+import { IllegalMoveError } from "../../src/errors.js";
 import { position } from "./position.js";
 import { refLegalMoves, refMoveKey } from "./reference.js";
 import { refRules, toRef } from "./helpers.js";

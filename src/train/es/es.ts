@@ -21,7 +21,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
+import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { FEATURES } from "../../agents/features.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";

@@ -10,7 +10,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, UsageError } from "../../engine/rules.js";
+import { resolveRules, rulesLabel } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
