@@ -161,10 +161,13 @@ describe("Stalactites and penguin-beak-home through the CLI", () => {
     expect(j.foundations).toEqual({ "1": "6S", "2": "9C", "3": "2H", "4": "6H" });
     expect(j.piles).toEqual([["6S"], ["9C"], ["2H"], ["6H"]]);
     expect(j.columns.map((c) => c.length)).toEqual([6, 6, 6, 6, 6, 6, 6, 6]);
-    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\n12\nq\n");
+    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\nq\n");
     expect(p.code).toBe(0);
     expect(p.stdout).toContain("legal moves: 1a 2a 3a 4a 5a 6h 6a 7a 8h 8h4 8a");
-    expect(p.stdout).toContain(`illegal move "12": these rules never build on a column`);
+    // Piped input stops at an illegal move, with the reason on stderr.
+    const bad = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "12\n");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("these rules never build on a column");
     const s = await penguin(["solve", "--rules", "stalactites", "--ms", "1"]);
     expect(s.code).toBe(0);
     expect(s.stdout).toMatch(/^solved, \d+ moves/);
