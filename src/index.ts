@@ -10,12 +10,13 @@ export { UsageError, IllegalMoveError } from "./errors.js";
 export {
   type Card, SUITS, RANKS, NO_CARD, rankOf, suitOf, colorOf, makeCard, cardToString, parseCard,
   parseRank, type EmptyColumnRule, type GroupMoveRule, type BuildRule, type BaseRule,
-  type DealLayout, type PresetName, type Rules, type RuleOverrides, EMPTY_COLUMN_RULES,
-  GROUP_MOVE_RULES, BUILD_RULES, BASE_RULES, DEAL_LAYOUTS, PRESETS, PRESET_NAMES, isPresetName,
-  resolveRules, rulesLabel, State, MAX_COLUMNS, MAX_CELLS, type Move, CELL0, FOUNDATION,
-  MAX_MOVES, moveFrom, moveTo, moveCount, moveCard, moveToEmpty, makeMove, generateMoves,
-  applyMove, undoMove, isLegal, legalMoves, type Seed, MS_MAX, msDeck, seededDeck, deal, dealMs,
-  moveToString, parseMove, formatBoard, parseBoard, formatFcsBoard, parseFcsBoard, readBoardFile,
+  type FoundationRule, type DealLayout, type PresetName, type Rules, type RuleOverrides,
+  EMPTY_COLUMN_RULES, GROUP_MOVE_RULES, BUILD_RULES, BASE_RULES, FOUNDATION_RULES, DEAL_LAYOUTS,
+  PRESETS, PRESET_NAMES, isPresetName, resolveRules, rulesLabel, State, MAX_COLUMNS, MAX_CELLS,
+  type Move, CELL0, FOUNDATION, MAX_MOVES, moveFrom, moveTo, moveCount, moveCard, moveToEmpty,
+  moveFoundation, moveAutoHome, autoHomeSuit, makeMove, generateMoves, applyMove, undoMove,
+  isLegal, legalMoves, type Seed, MS_MAX, msDeck, seededDeck, deal, dealMs, moveToString,
+  parseMove, formatBoard, parseBoard, formatFcsBoard, parseFcsBoard, readBoardFile,
   type RenderOptions, renderBoard, renderCard
 } from "./engine/index.js";
 // the environment and its checker

@@ -12,5 +12,5 @@ const report = checkEnv(env, { episodes: 2, seed: 1 });
 const rules: Rules = resolveRules("penguin", { cells: 7 });
 const moves: string[] = legalMoves(deal(rules, 1)).map((m) => moveToString(m, deal(rules, 1)));
 const result: SolveResult = solve(deal(rules, 1), { maxStates: 10_000 });
-const vec = new VecEnv(4, "Penguin-v1");
+const vec = new VecEnv(4, id);
 console.log(done, report.positions, moves.length, result.result, vec.n);

@@ -33,7 +33,7 @@ describe("provenance", () => {
 
   it("penguin eval's CSV gets a sidecar; resuming with the same code adds no second entry", async () => {
     const out = join(dir, "greedy.csv");
-    const spec = { agent: "greedy", rules: resolveRules("penguin", { cells: 5 }), deals: seedRange(1, 3), out };
+    const spec = { agent: "greedy", agentOptions: { heuristic: "parlett" }, rules: resolveRules("penguin", { cells: 5 }), deals: seedRange(1, 3), out };
     await runEval(spec);
     await runEval({ ...spec, deals: seedRange(1, 5) });
     const meta = JSON.parse(readFileSync(sidecarPath(out), "utf8")) as { csv: string; rules: string; agent: string; runs: { version: string; envIds: object }[] };
