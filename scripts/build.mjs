@@ -3,7 +3,8 @@
  * `npm run build`: writes dist/. JavaScript comes from esbuild (one file per source file, ES
  * modules, minified to keep the package under 400 kB, source maps beside it: the package does not
  * ship them, so run from a clone, or with `node --enable-source-maps` on a local build, to get
- * stack traces in source terms); the `.d.ts` files, with their doc comments, come from tsc. dist/src is the package; dist/experiments and the
+ * stack traces in source terms); the `.d.ts` files come from tsc (types only, without comments,
+ * for the same reason). dist/src is the package; dist/experiments and the
  * experiment test fixtures are built too, because worker threads load built `.js` only.
  *
  *   node scripts/build.mjs          full build (dist/ is emptied first)
