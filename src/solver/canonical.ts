@@ -57,7 +57,12 @@ export class CanonicalKey {
   keyHi = 0;
 
   constructor(private readonly s: State) {
-    for (let c = 0; c < s.nColumns; c++) this.refreshColumn(c);
+    this.reset();
+  }
+
+  /** Re-hashes the whole position, after it was overwritten other than by moves. */
+  reset(): void {
+    for (let c = 0; c < this.s.nColumns; c++) this.refreshColumn(c);
     this.recompute();
   }
 

@@ -1,0 +1,135 @@
+/**
+ * Depth-first search over canonical positions (the plan's complete strategy). Iterative, on an
+ * explicit stack of typed arrays. Each node is a position after its safe foundation moves;
+ * children are every legal move (each followed by its safe foundation moves), tried best
+ * first by the walker's score, and a child is entered only when its key is new. So a run that
+ * empties its stack has visited every reachable node (docs/solver.md: why that proves a loss).
+ */
+import { generateMoves, MAX_MOVES } from "../engine/moves.js";
+import type { State } from "../engine/state.js";
+import { FULL, PRESENT, StateTable } from "./table.js";
+import { grow, Walker, type Weights } from "./walker.js";
+
+/** How a strategy run ended: a win left on the walker's path, every node seen, or a budget. */
+export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
+
+/** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
+const MAX_POOL = 1 << 25;
+
+export class DepthFirst {
+  readonly walk: Walker;
+  readonly table: StateTable;
+  /** Children of every open node, best first; frame f owns pool[start[f] .. end[f]). */
+  private pool: Int32Array = new Int32Array(4096);
+  private poolTop = 0;
+  private fStart: Int32Array = new Int32Array(256);
+  private fNext: Int32Array = new Int32Array(256);
+  private fEnd: Int32Array = new Int32Array(256);
+  /** pathLen at each open node. */
+  private fPath: Int32Array = new Int32Array(256);
+  private frames = 0;
+  private readonly scratch = new Int32Array(MAX_MOVES);
+  private readonly kids = new Int32Array(MAX_MOVES);
+  private readonly scores = new Int32Array(MAX_MOVES);
+
+  constructor(start: State, maxStates: number, w: Weights) {
+    this.walk = new Walker(start, w);
+    this.table = new StateTable(maxStates);
+  }
+
+  run(deadline: number): RunEnd {
+    const walk = this.walk;
+    walk.autoplay();
+    if (walk.s.isWon()) return "solved";
+    this.table.add(walk.key.keyLo, walk.key.keyHi);
+    if (this.expand()) return "solved";
+    let tick = 0;
+    while (this.frames > 0) {
+      const f = this.frames - 1;
+      if (this.fNext[f] === this.fEnd[f]) {
+        this.poolTop = this.fStart[f]!;
+        this.frames--;
+        if (this.frames > 0) walk.undoTo(this.fPath[this.frames - 1]!);
+        continue;
+      }
+      const next = this.fNext[f]!;
+      this.fNext[f] = next + 1;
+      const m = this.pool[next]!;
+      walk.apply(m);
+      walk.autoplayAfter(m);
+      const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
+      if (r === PRESENT) {
+        walk.undoTo(this.fPath[f]!);
+        continue;
+      }
+      if (r === FULL) return "max-states";
+      if ((++tick & 255) === 0 && performance.now() > deadline) return "timeout";
+      const won = this.expand();
+      if (won === true) return "solved";
+      if (won === null) return "max-states";
+    }
+    return "exhausted";
+  }
+
+  /**
+   * Lists the children of the current node, best first, as a new frame. Returns true (and leaves
+   * the winning child applied) when a child is won, null when the stack budget is spent.
+   */
+  private expand(): boolean | null {
+    const walk = this.walk;
+    const s = walk.s;
+    const n = generateMoves(s, this.scratch);
+    let firstEmpty = -1;
+    for (let c = 0; c < s.nColumns; c++)
+      if (s.len[c] === 0) {
+        firstEmpty = c;
+        break;
+      }
+    const here = walk.pathLen;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const m = this.scratch[i]!;
+      // Empty columns are interchangeable: the same move into another one is the same node.
+      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      walk.apply(m);
+      walk.autoplayAfter(m);
+      if (s.isWon()) return true;
+      if (!this.table.has(walk.key.keyLo, walk.key.keyHi)) {
+        // Insertion sort, best score first; ties keep the engine's order.
+        const score = walk.score();
+        let j = k++;
+        while (j > 0 && this.scores[j - 1]! < score) {
+          this.scores[j] = this.scores[j - 1]!;
+          this.kids[j] = this.kids[j - 1]!;
+          j--;
+        }
+        this.scores[j] = score;
+        this.kids[j] = m;
+      }
+      walk.undoTo(here);
+    }
+    if (this.poolTop + k > this.pool.length) {
+      if (this.pool.length * 2 > MAX_POOL) return null;
+      this.pool = grow(this.pool, this.pool.length * 2);
+    }
+    if (this.frames === this.fStart.length) {
+      const cap = this.frames * 2;
+      this.fStart = grow(this.fStart, cap);
+      this.fNext = grow(this.fNext, cap);
+      this.fEnd = grow(this.fEnd, cap);
+      this.fPath = grow(this.fPath, cap);
+    }
+    const f = this.frames++;
+    this.fStart[f] = this.fNext[f] = this.poolTop;
+    this.pool.set(this.kids.subarray(0, k), this.poolTop);
+    this.poolTop += k;
+    this.fEnd[f] = this.poolTop;
+    this.fPath[f] = here;
+    return false;
+  }
+
+  /** The winning line after run() returned "solved". */
+  line(): number[] {
+    return Array.from(this.walk.path.subarray(0, this.walk.pathLen));
+  }
+}
