@@ -13,7 +13,7 @@
 import { NO_CARD } from "../engine/card.js";
 import { CELL0, FOUNDATION, generateMoves, makeMove, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
-import type { RunEnd } from "./depth-first.js";
+import type { RunEnd, RunStop } from "./depth-first.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { grow, Walker, type Weights } from "./walker.js";
 
@@ -50,21 +50,28 @@ export class BestFirst {
   /** After a win: the node expanded and the moves from it (on the walker's path). */
   private winFrom = -1;
 
-  constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
     this.walk = new Walker(start, w);
-    this.table = new StateTable(maxStates);
+    this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
     this.snap = new Uint8Array(this.stride * 1024);
   }
 
-  run(deadline: number): RunEnd {
+  private started = false;
+
+  /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */
+  run(deadline: number, stopAt = Infinity): RunStop {
     const walk = this.walk;
-    walk.autoplay();
-    if (walk.s.isWon()) return "solved";
-    this.table.add(walk.key.keyLo, walk.key.keyHi);
-    this.push(this.store(-1), walk.score());
+    if (!this.started) {
+      this.started = true;
+      walk.autoplay();
+      if (walk.s.isWon()) return "solved";
+      if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
+      this.push(this.store(-1), walk.score());
+    }
     let tick = 0;
     while (this.heapLen > 0) {
+      if (this.table.size >= stopAt) return "paused";
       const id = this.pop();
       this.restore(id);
       const r = this.expand(id);

@@ -21,7 +21,7 @@
  * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0 } from "../engine/moves.js";
+import { CELL0, FOUNDATION } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { splitmix32 } from "../engine/rng.js";
 
@@ -55,6 +55,11 @@ export class CanonicalKey {
   private readonly colHi = new Uint32Array(16);
   keyLo = 0;
   keyHi = 0;
+  /** Kept up to date by every change, so the key costs nothing to read back. */
+  private sumLo = 0;
+  private sumHi = 0;
+  private cellLo = 0;
+  private cellHi = 0;
 
   constructor(private readonly s: State) {
     this.reset();
@@ -62,7 +67,19 @@ export class CanonicalKey {
 
   /** Re-hashes the whole position, after it was overwritten other than by moves. */
   reset(): void {
-    for (let c = 0; c < this.s.nColumns; c++) this.refreshColumn(c);
+    const s = this.s;
+    this.colLo.fill(0);
+    this.colHi.fill(0);
+    this.sumLo = this.sumHi = 0;
+    for (let c = 0; c < s.nColumns; c++) this.refreshColumn(c);
+    this.cellLo = this.cellHi = 0;
+    for (let i = 0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      if (card !== NO_CARD) {
+        this.cellLo ^= KEY_LO[CELL_KEYS + card]!;
+        this.cellHi ^= KEY_HI[CELL_KEYS + card]!;
+      }
+    }
     this.recompute();
   }
 
@@ -85,8 +102,12 @@ export class CanonicalKey {
   private mix(c: number): void {
     const lo = this.rawLo[c]!;
     const hi = this.rawHi[c]!;
-    this.colLo[c] = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
-    this.colHi[c] = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+    const nl = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
+    const nh = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+    this.sumLo = (this.sumLo - this.colLo[c]! + nl) | 0;
+    this.sumHi = (this.sumHi - this.colHi[c]! + nh) | 0;
+    this.colLo[c] = nl;
+    this.colHi[c] = nh;
   }
 
   /**
@@ -97,6 +118,11 @@ export class CanonicalKey {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
+    if (from >= CELL0 || (to >= CELL0 && to < FOUNDATION)) {
+      const kc = CELL_KEYS + ((m >> 16) & 63);
+      this.cellLo ^= KEY_LO[kc]!;
+      this.cellHi ^= KEY_HI[kc]!;
+    }
     if (from < CELL0) {
       const la = s.len[from]!;
       if (to < CELL0) {
@@ -136,26 +162,10 @@ export class CanonicalKey {
     }
   }
 
-  /** Sums the column hashes and adds the flipper set; leaves the key in keyLo/keyHi. */
+  /** Leaves the key (sum of the column hashes, plus the flipper set) in keyLo/keyHi. */
   recompute(): void {
-    const s = this.s;
-    let lo = 0;
-    let hi = 0;
-    for (let c = 0; c < s.nColumns; c++) {
-      lo = (lo + this.colLo[c]!) | 0;
-      hi = (hi + this.colHi[c]!) | 0;
-    }
-    let cl = 0;
-    let ch = 0;
-    for (let i = 0; i < s.nCells; i++) {
-      const card = s.cells[i]!;
-      if (card !== NO_CARD) {
-        cl ^= KEY_LO[CELL_KEYS + card]!;
-        ch ^= KEY_HI[CELL_KEYS + card]!;
-      }
-    }
-    this.keyLo = (lo ^ cl) >>> 0;
-    this.keyHi = (hi ^ ch) >>> 0;
+    this.keyLo = (this.sumLo ^ this.cellLo) >>> 0;
+    this.keyHi = (this.sumHi ^ this.cellHi) >>> 0;
   }
 }
 

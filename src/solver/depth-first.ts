@@ -12,6 +12,8 @@ import { grow, Walker, type Weights } from "./walker.js";
 
 /** How a strategy run ended: a win left on the walker's path, every node seen, or a budget. */
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
+/** run() may also stop early, resumable, once its table holds `stopAt` positions. */
+export type RunStop = RunEnd | "paused";
 
 /** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
 const MAX_POOL = 1 << 25;
@@ -32,19 +34,32 @@ export class DepthFirst {
   private readonly kids = new Int32Array(MAX_MOVES);
   private readonly scores = new Int32Array(MAX_MOVES);
 
-  constructor(start: State, maxStates: number, w: Weights) {
+  /**
+   * `scored`: children are tried best first by the walker's score (each child is played out and
+   * looked up once to score it). Off: in the engine's order, looked up only when entered, which
+   * costs about half as much per node; order does not matter to a search that has to visit
+   * every node anyway to prove a deal lost.
+   */
+  constructor(start: State, maxStates: number, w: Weights, private readonly scored = true, shared?: { left: number }) {
     this.walk = new Walker(start, w);
-    this.table = new StateTable(maxStates);
+    this.table = new StateTable(maxStates, shared);
   }
 
-  run(deadline: number): RunEnd {
+  private started = false;
+
+  /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */
+  run(deadline: number, stopAt = Infinity): RunStop {
     const walk = this.walk;
-    walk.autoplay();
-    if (walk.s.isWon()) return "solved";
-    this.table.add(walk.key.keyLo, walk.key.keyHi);
-    if (this.expand()) return "solved";
+    if (!this.started) {
+      this.started = true;
+      walk.autoplay();
+      if (walk.s.isWon()) return "solved";
+      if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
+      if (this.expand()) return "solved";
+    }
     let tick = 0;
     while (this.frames > 0) {
+      if (this.table.size >= stopAt) return "paused";
       const f = this.frames - 1;
       if (this.fNext[f] === this.fEnd[f]) {
         this.poolTop = this.fStart[f]!;
@@ -63,6 +78,7 @@ export class DepthFirst {
         continue;
       }
       if (r === FULL) return "max-states";
+      if (walk.s.isWon()) return "solved";
       if ((++tick & 255) === 0 && performance.now() > deadline) return "timeout";
       const won = this.expand();
       if (won === true) return "solved";
@@ -76,6 +92,7 @@ export class DepthFirst {
    * the winning child applied) when a child is won, null when the stack budget is spent.
    */
   private expand(): boolean | null {
+    if (!this.scored) return this.expandPlain();
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
@@ -108,7 +125,30 @@ export class DepthFirst {
       }
       walk.undoTo(here);
     }
-    if (this.poolTop + k > this.pool.length) {
+    return this.pushFrame(this.kids, k, here);
+  }
+
+  /** expand() without scoring: every child in the engine's order. */
+  private expandPlain(): boolean | null {
+    const s = this.walk.s;
+    const n = generateMoves(s, this.scratch);
+    let firstEmpty = -1;
+    for (let c = 0; c < s.nColumns; c++)
+      if (s.len[c] === 0) {
+        firstEmpty = c;
+        break;
+      }
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const m = this.scratch[i]!;
+      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      this.kids[k++] = m;
+    }
+    return this.pushFrame(this.kids, k, this.walk.pathLen);
+  }
+
+  private pushFrame(kids: Int32Array, k: number, here: number): boolean | null {
+    while (this.poolTop + k > this.pool.length) {
       if (this.pool.length * 2 > MAX_POOL) return null;
       this.pool = grow(this.pool, this.pool.length * 2);
     }
@@ -121,7 +161,7 @@ export class DepthFirst {
     }
     const f = this.frames++;
     this.fStart[f] = this.fNext[f] = this.poolTop;
-    this.pool.set(this.kids.subarray(0, k), this.poolTop);
+    this.pool.set(kids.subarray(0, k), this.poolTop);
     this.poolTop += k;
     this.fEnd[f] = this.poolTop;
     this.fPath[f] = here;

@@ -22,6 +22,16 @@ export interface PlanStep {
   readonly meta?: boolean;
   /** Best-first only: score taken off per step from the start (default 0, greedy). */
   readonly stepCost?: number;
+  /** Depth-first only: children best first by score (default), or in the engine's order (cheaper per node). */
+  readonly order?: "score" | "engine";
+  /**
+   * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
+   * Solver's soft threads): the first to win ends the plan, so a deal costs about the number of
+   * racers times what its best strategy needs.
+   */
+  readonly race?: boolean;
+  /** Positions per turn when racing (default 1,000). */
+  readonly slice?: number;
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
 }
@@ -34,23 +44,38 @@ export const WEIGHT_SETS: readonly Weights[] = [
   [16, 6, 10, 3, 0],
 ];
 
-/** The complete search every default plan ends with. */
-const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true };
+const W_BEST: Weights = [20, 8, 16, 6, 6];
+/** Best-first, greedy: most deals of every rule set fall to it first. */
+const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: W_BEST, budget: 40_000, race: true };
+/** Best-first paying one point a step: wins that need a patient opening (FreeCell with few cells). */
+const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 1, budget: 40_000, race: true };
+const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
+const DFS_2: PlanStep = { name: "dfs-2", strategy: "depth-first", weights: WEIGHT_SETS[2]!, budget: 40_000, race: true };
+/** The complete search, scored move order: it still finds many wins on its own. */
+const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
+/**
+ * The complete search in the engine's move order with larger turns: half the cost per node, for
+ * rule sets where proving deals lost is most of the work.
+ */
+const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
+/**
+ * Default plans, tuned on Microsoft deals 1–100 of each rule set (docs/solver.md). Each is one
+ * race whose last entry is the complete search.
+ */
 export const PLANS = {
-  suit: [
-    { name: "best-first", strategy: "best-first", weights: [20, 8, 16, 6, 6], budget: 20_000 },
-    COMPLETE,
-  ],
-  alternate: [
-    { name: "best-first", strategy: "best-first", weights: [20, 8, 16, 6, 6], budget: 20_000 },
-    COMPLETE,
-  ],
+  /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
+  alternate: [BEST, BEST_PATIENT, DFS_1, DFS_2, COMPLETE],
+  /** Baker's Game, Eight Off, Seahaven Towers: many deals are lost, the proofs are the work. */
+  suit: [BEST, COMPLETE_PLAIN],
+  /** Penguin and its variants. */
+  penguin: [BEST, DFS_1, COMPLETE_PLAIN],
 } as const satisfies Record<string, SolvePlan>;
 
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
-  return rules.build === "alternate-color" ? PLANS.alternate : PLANS.suit;
+  if (rules.build === "alternate-color") return PLANS.alternate;
+  return rules.base === "beak" ? PLANS.penguin : PLANS.suit;
 }
 
 /** The earlier portfolio: a short depth-first run per weight set (maxStates/32 each), then a complete one. */
@@ -59,7 +84,7 @@ export function planFromWeightSets(sets: readonly (readonly number[])[], maxStat
   const short = Math.floor(maxStates / 32);
   const weights = sets as readonly Weights[];
   const runs: PlanStep[] = short >= 1000 && sets.length > 1 ? weights.map((w, i) => ({ name: `dfs-${i}`, strategy: "depth-first", weights: w, budget: short })) : [];
-  return [...runs, { ...COMPLETE, weights: weights[0]! }];
+  return [...runs, { name: "dfs-complete", strategy: "depth-first", weights: weights[0]!, complete: true }];
 }
 
 /** Throws a RangeError naming what is wrong with a plan. */
@@ -69,5 +94,6 @@ export function checkPlan(plan: SolvePlan): void {
     if (p.strategy !== "depth-first" && p.strategy !== "best-first") throw new RangeError(`plan ${p.name}: strategy must be depth-first or best-first, got ${String(p.strategy)}`);
     if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) throw new RangeError(`plan ${p.name}: give 5 finite weights`);
     if (p.budget !== undefined && !(Number.isInteger(p.budget) && p.budget >= 1)) throw new RangeError(`plan ${p.name}: budget must be a positive integer`);
+    if (p.slice !== undefined && !(Number.isInteger(p.slice) && p.slice >= 1)) throw new RangeError(`plan ${p.name}: slice must be a positive integer`);
   }
 }

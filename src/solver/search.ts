@@ -19,7 +19,7 @@ import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
-import { checkPlan, defaultPlan, planFromWeightSets, type SolvePlan } from "./plan.js";
+import { checkPlan, defaultPlan, planFromWeightSets, type PlanStep, type SolvePlan } from "./plan.js";
 import { shortenSolution } from "./shorten.js";
 
 export interface SolveOptions {
@@ -76,6 +76,15 @@ export function replayWins(start: State, moves: readonly Move[]): boolean {
   return s.isWon();
 }
 
+/** Positions each racing entry searches per turn. */
+const RACE_SLICE = 1000;
+
+function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
+  return step.strategy === "best-first"
+    ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0 }, shared)
+    : new DepthFirst(position, budget, step.weights, step.order !== "engine", shared);
+}
+
 function sameRules(a: Rules, b: Rules): boolean {
   return a.cells === b.cells && a.emptyColumn === b.emptyColumn && a.groupMove === b.groupMove && a.build === b.build && a.base === b.base && a.deal === b.deal;
 }
@@ -105,28 +114,47 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
   let states = 0;
   let by = plan[0]!.name;
   let reason: UnknownReason = "max-states";
-  for (const step of plan) {
-    const budget = Math.min(step.budget ?? Infinity, maxStates - states);
-    if (budget < 1) break;
-    by = step.name;
-    const search =
-      step.strategy === "best-first"
-        ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0 })
-        : new DepthFirst(position, budget, step.weights);
-    const end = search.run(deadline);
-    states += search.table.size;
-    if (end === "solved") {
-      const found = search.line();
-      if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
-      const shorter = shortenSolution(position, found);
-      const moves = shorter.length < found.length && replayWins(position, shorter) ? shorter : found;
-      return { result: "solved", moves, states, ms: elapsed(), by };
+  for (let i = 0; i < plan.length; ) {
+    // One entry, or a run of consecutive `race` entries searched in turns of RACE_SLICE positions.
+    let j = i + 1;
+    if (plan[i]!.race) while (j < plan.length && plan[j]!.race) j++;
+    const room = maxStates - states;
+    if (room < 1) break;
+    const shared = { left: room };
+    const group = plan.slice(i, j).map((step) => ({ step, search: startSearch(position, step, Math.min(step.budget ?? room, room), shared) }));
+    i = j;
+    const before = states;
+    let live = group.slice();
+    while (live.length > 0) {
+      const used = group.reduce((n, g) => n + g.search.table.size, 0);
+      if (before + used >= maxStates) break;
+      for (const g of live) {
+        by = g.step.name;
+        const size = g.search.table.size;
+        const left = maxStates - before - group.reduce((n, h) => n + h.search.table.size, 0);
+        const end = g.search.run(deadline, live.length > 1 ? size + Math.min(g.step.slice ?? RACE_SLICE, left) : size + left);
+        if (end === "paused") continue;
+        if (end === "solved") {
+          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
+          const found = g.search.line();
+          if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${g.step.name} does not replay to a win`);
+          const shorter = shortenSolution(position, found);
+          const moves = shorter.length < found.length && replayWins(position, shorter) ? shorter : found;
+          return { result: "solved", moves, states, ms: elapsed(), by };
+        }
+        if (end === "exhausted" && g.step.complete) {
+          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
+          return { result: "unsolvable", states, ms: elapsed(), by };
+        }
+        if (end === "timeout") {
+          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
+          return { result: "unknown", reason: "timeout", states, ms: elapsed(), by };
+        }
+        // Exhausted without being complete, or out of its own budget: it drops out.
+        live = live.filter((h) => h !== g);
+      }
     }
-    if (end === "exhausted" && step.complete) return { result: "unsolvable", states, ms: elapsed(), by };
-    if (end === "timeout") {
-      reason = "timeout";
-      break;
-    }
+    states = before + group.reduce((n, g) => n + g.search.table.size, 0);
   }
   return { result: "unknown", reason, states, ms: elapsed(), by };
 }

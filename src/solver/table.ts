@@ -23,7 +23,11 @@ export class StateTable {
   size = 0;
   private readonly maxBits: number;
 
-  constructor(readonly maxStates: number) {
+  /**
+   * `shared`: a budget several tables draw on (the entries of a race), so that together they
+   * never store more than it allows; each table is also capped at its own maxStates.
+   */
+  constructor(readonly maxStates: number, private readonly shared?: { left: number }) {
     let bits = START_BITS;
     // Room for maxStates at load 1/2.
     while (2 ** bits < maxStates * 2 && bits < 31) bits++;
@@ -67,6 +71,10 @@ export class StateTable {
       i = (i + 1) & mask;
     }
     if (this.size >= this.maxStates) return FULL;
+    if (this.shared) {
+      if (this.shared.left <= 0) return FULL;
+      this.shared.left--;
+    }
     this.lo[i] = lo;
     this.hi[i] = hi;
     this.size++;
