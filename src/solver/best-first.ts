@@ -1,9 +1,11 @@
 /**
  * Best-first search: always expands the open position with the highest score (the walker's
  * heuristic minus a cost per step taken), so it heads straight for the foundations where
- * depth-first search would wander down an early mistake. Each stored node keeps a compact copy of
- * its position (one byte a card), its parent and the moves that led to it, so any open node
- * can be resumed at once and the winning line is read back along the parents.
+ * depth-first search would wander down an early mistake. Each stored node keeps its parent and
+ * the moves that led to it; each expanded node also keeps a compact copy of its position (one
+ * byte a card). An open node is resumed from its parent's copy plus its own moves (or straight
+ * from the parent when the walker stands there, the common case), and the winning line is read
+ * back along the parents.
  *
  * Meta-moves (option `meta`): besides every legal move, a child may be a whole manoeuvre that
  * clears the cards above a card into free flippers and then plays that card home or onto
@@ -34,8 +36,12 @@ export class BestFirst {
   readonly walk: Walker;
   readonly table: StateTable;
   private readonly stride: number;
-  /** Node i: position at snap[i*stride ..], parent, depth, and its moves steps[stepAt[i] .. stepAt[i+1]). */
+  /** Node i: parent, depth, its moves steps[stepAt[i] .. stepAt[i+1]), and once expanded its position at snap[snapAt[i]*stride ..]. */
   private snap: Uint8Array;
+  private snapAt: Int32Array = new Int32Array(1024);
+  private snaps = 0;
+  /** The node the walker stands on (with an empty path). */
+  private at = -1;
   private parent: Int32Array = new Int32Array(1024);
   private depth: Int32Array = new Int32Array(1024);
   private stepAt: Int32Array = new Int32Array(1025);
@@ -67,13 +73,17 @@ export class BestFirst {
       walk.autoplay();
       if (walk.s.isWon()) return "solved";
       if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
-      this.push(this.store(-1), walk.score());
+      const root = this.store(-1);
+      walk.pathLen = 0;
+      this.at = root;
+      this.push(root, walk.score());
     }
     let tick = 0;
     while (this.heapLen > 0) {
       if (this.table.size >= stopAt) return "paused";
       const id = this.pop();
       this.restore(id);
+      this.keep(id);
       const r = this.expand(id);
       if (r !== null) return r;
       if ((++tick & 63) === 0 && performance.now() > deadline) return "timeout";
@@ -195,42 +205,55 @@ export class BestFirst {
 
   private store(parent: number): number {
     const walk = this.walk;
-    const s = walk.s;
     const id = this.nodes++;
     if (id === this.parent.length) {
       const cap = id * 2;
       this.parent = grow(this.parent, cap);
       this.depth = grow(this.depth, cap);
       this.stepAt = grow(this.stepAt, cap + 1);
-      this.snap = growBytes(this.snap, cap * this.stride);
+      this.snapAt = grow(this.snapAt, cap);
     }
     this.parent[id] = parent;
     this.depth[id] = parent < 0 ? 0 : this.depth[parent]! + 1;
     const at = this.stepAt[id]!;
     if (at + walk.pathLen > this.steps.length) this.steps = grow(this.steps, Math.max(this.steps.length * 2, at + walk.pathLen));
-    this.steps.set(walk.path.subarray(0, walk.pathLen), at);
+    for (let k = 0; k < walk.pathLen; k++) this.steps[at + k] = walk.path[k]!;
     this.stepAt[id + 1] = at + walk.pathLen;
-    let o = id * this.stride;
+    return id;
+  }
+
+  /** Copies the walker's position, which is node `id`'s, before its children are listed. */
+  private keep(id: number): void {
+    const s = this.walk.s;
+    if (this.snaps * this.stride === this.snap.length) this.snap = growBytes(this.snap, this.snap.length * 2);
+    this.snapAt[id] = this.snaps;
+    let o = this.snaps++ * this.stride;
     const snap = this.snap;
     for (let c = 0; c < s.nColumns; c++) snap[o++] = s.len[c]!;
     for (let i = 0; i < s.nCells; i++) snap[o++] = s.cells[i]!;
     for (let i = 0; i < 4; i++) snap[o++] = s.found[i]!;
     for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) snap[o++] = s.cards[d]!;
-    return id;
   }
 
-  /** Puts the walker on node `id` with an empty path. */
+  /** Puts the walker on node `id` with an empty path: from its parent's copy, plus its moves. */
   private restore(id: number): void {
+    if (id === this.at) return;
     const walk = this.walk;
     const s = walk.s;
-    let o = id * this.stride;
-    const snap = this.snap;
-    for (let c = 0; c < s.nColumns; c++) s.len[c] = snap[o++]!;
-    for (let i = 0; i < s.nCells; i++) s.cells[i] = snap[o++]!;
-    for (let i = 0; i < 4; i++) s.found[i] = snap[o++]!;
-    for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
-    walk.key.reset();
+    const parent = this.parent[id]!;
+    if (parent !== this.at) {
+      let o = this.snapAt[parent]! * this.stride;
+      const snap = this.snap;
+      for (let c = 0; c < s.nColumns; c++) s.len[c] = snap[o++]!;
+      for (let i = 0; i < s.nCells; i++) s.cells[i] = snap[o++]!;
+      for (let i = 0; i < 4; i++) s.found[i] = snap[o++]!;
+      for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
+      walk.key.reset();
+    }
     walk.pathLen = 0;
+    for (let k = this.stepAt[id]!, e = this.stepAt[id + 1]!; k < e; k++) walk.apply(this.steps[k]!);
+    walk.pathLen = 0;
+    this.at = id;
   }
 
   private push(id: number, score: number): void {

@@ -7,7 +7,8 @@
  * Only the 64-bit key is stored, not the position (see docs/solver.md, "Hash collisions").
  * The key (0, 0) marks an empty slot, so a position whose key is (0, 0) is stored as (0, 1).
  */
-const START_BITS = 16;
+// Small at first: a plan starts several tables per solve, and most deals need few positions.
+const START_BITS = 12;
 
 /** `StateTable.add` results. */
 export const ADDED = 0;

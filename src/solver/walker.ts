@@ -19,6 +19,8 @@ export class Walker {
   readonly s: State;
   readonly key: CanonicalKey;
   private readonly builders: Uint8Array;
+  /** Scratch for score(): 1 for the four cards next on their foundations (NO_CARD: none). */
+  private readonly isNext = new Uint8Array(256);
   /** Moves applied since the walk's origin, safe foundation moves included. */
   path: Int32Array = new Int32Array(1024);
   pathLen = 0;
@@ -37,6 +39,8 @@ export class Walker {
     const fc = s.tables.foundationCard;
     const kingsOnly = s.tables.emptyMode === 0;
     const cards = s.cards;
+    const isNext = this.isNext;
+    for (let su = 0; su < 4; su++) isNext[fc[su * 14 + s.found[su]!]!] = 1;
     let out = 0;
     let empty = 0;
     let bury = 0;
@@ -53,11 +57,9 @@ export class Walker {
       out += n - run;
       // Under kings-only rules a run is settled only on a card of the last rank.
       if (kingsOnly && rel[cards[b]!] !== 12) out += run >> 1;
-      for (let d = 0; d < n; d++) {
-        const card = cards[b + d]!;
-        if (fc[(card & 3) * 14 + s.found[card & 3]!] === card) bury += n - 1 - d;
-      }
+      for (let d = 0; d < n; d++) if (isNext[cards[b + d]!] === 1) bury += n - 1 - d;
     }
+    for (let su = 0; su < 4; su++) isNext[fc[su * 14 + s.found[su]!]!] = 0;
     const w = this.w;
     return s.cardsHome() * w[0] + s.freeCells() * w[1] + empty * w[2] - out * w[3] - bury * w[4];
   }
