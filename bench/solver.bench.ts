@@ -8,7 +8,8 @@
  * Figures per set, in process CPU time (`process.cpuUsage`) so a busy machine skews them less:
  * - deals, solved, unsolvable, unknown;
  * - cpuSeconds: the whole set; statesVisited: positions examined over the set;
- * - worstDeal / worstMs / worstStates: the deal that took the most CPU time;
+ * - worstDeal / worstMs / worstStates: the deal that took the most CPU time; medianMs;
+ * - decidedPerSec, statesPerSec: deals decided and positions examined per CPU second;
  * - peakRssMb: the process's peak resident memory so far (it only grows, so sets run in order);
  * - byStrategy: which plan entry decided how many deals.
  */
@@ -36,21 +37,28 @@ function measure(preset: string, deals: number): Record<string, number | string>
   const by: Record<string, number> = {};
   let states = 0;
   let worst = { deal: 0, ms: -1, states: 0 };
+  const times: number[] = [];
   const t0 = cpuMs();
   for (let n = 1; n <= deals; n++) {
     const start = dealMs(rules, n);
     const t = cpuMs();
     const r = solve(start);
     const ms = cpuMs() - t;
+    times.push(ms);
     counts[r.result]++;
     states += r.states;
     if (r.result !== "unknown") by[r.by] = (by[r.by] ?? 0) + 1;
     if (ms > worst.ms) worst = { deal: n, ms, states: r.states };
   }
+  const secs = (cpuMs() - t0) / 1000;
+  times.sort((a, b) => a - b);
   return {
     deals,
     ...counts,
-    cpuSeconds: Math.round(cpuMs() - t0) / 1000,
+    cpuSeconds: Math.round(secs * 1000) / 1000,
+    decidedPerSec: Math.round(((counts.solved + counts.unsolvable) / secs) * 10) / 10,
+    statesPerSec: Math.round(states / secs),
+    medianMs: Math.round(times[times.length >> 1]! * 100) / 100,
     statesVisited: states,
     worstDeal: worst.deal,
     worstMs: Math.round(worst.ms * 10) / 10,
