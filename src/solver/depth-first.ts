@@ -5,8 +5,8 @@
  * first by the walker's score, and a child is entered only when its key is new. So a run that
  * empties its stack has visited every reachable node (docs/solver.md: why that proves a loss).
  */
-import { generateMoves, MAX_MOVES } from "../engine/moves.js";
-import type { State } from "../engine/state.js";
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
+import { COLUMN_CAP, type State } from "../engine/state.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { grow, Walker, type Weights } from "./walker.js";
 
@@ -14,6 +14,25 @@ import { grow, Walker, type Weights } from "./walker.js";
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
 /** run() may also stop early, resumable, once its table holds `stopAt` positions. */
 export type RunStop = RunEnd | "paused";
+
+/**
+ * A move's class, higher first, read off the move and position without playing it: home;
+ * flipper to column; a group onto a column, uncovering a card it was not built on (the more
+ * cards the better); a card from a column into a flipper when it was not built on its
+ * neighbour; into an empty column; the rest (moves that break a built sequence).
+ */
+function moveClass(s: State, m: number): number {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  if (to === FOUNDATION) return 100;
+  if (from >= CELL0) return (m >> 22) & 1 ? 40 : 90;
+  const count = (m >> 10) & 63;
+  const under = s.len[from]! - count - 1;
+  const onParent = under >= 0 && s.tables.buildOn[((m >> 16) & 63) * 52 + s.cards[from * COLUMN_CAP + under]!] === 1;
+  if (to < CELL0 && !((m >> 22) & 1)) return onParent ? 10 : 70 + count;
+  if (to >= CELL0) return onParent ? 5 : under < 0 ? 20 : 50;
+  return onParent ? 8 : 45 + count;
+}
 
 /** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
 const MAX_POOL = 1 << 25;
@@ -40,7 +59,7 @@ export class DepthFirst {
    * costs about half as much per node; order does not matter to a search that has to visit
    * every node anyway to prove a deal lost.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly scored = true, shared?: { left: number }) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: "score" | "engine" | "static" = "score", shared?: { left: number }) {
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
   }
@@ -92,7 +111,7 @@ export class DepthFirst {
    * the winning child applied) when a child is won, null when the stack budget is spent.
    */
   private expand(): boolean | null {
-    if (!this.scored) return this.expandPlain();
+    if (this.order !== "score") return this.expandPlain();
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
@@ -139,10 +158,23 @@ export class DepthFirst {
         break;
       }
     let k = 0;
+    const rank = this.order === "static";
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
       if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
-      this.kids[k++] = m;
+      if (!rank) {
+        this.kids[k++] = m;
+        continue;
+      }
+      const score = moveClass(s, m);
+      let j = k++;
+      while (j > 0 && this.scores[j - 1]! < score) {
+        this.scores[j] = this.scores[j - 1]!;
+        this.kids[j] = this.kids[j - 1]!;
+        j--;
+      }
+      this.scores[j] = score;
+      this.kids[j] = m;
     }
     return this.pushFrame(this.kids, k, this.walk.pathLen);
   }

@@ -23,7 +23,7 @@ export interface PlanStep {
   /** Best-first only: score taken off per step from the start (default 0, greedy). */
   readonly stepCost?: number;
   /** Depth-first only: children best first by score (default), or in the engine's order (cheaper per node). */
-  readonly order?: "score" | "engine";
+  readonly order?: "score" | "engine" | "static";
   /**
    * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
    * Solver's soft threads): the first to win ends the plan, so a deal costs about the number of

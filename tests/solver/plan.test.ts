@@ -12,6 +12,7 @@ const STRATEGIES: readonly PlanStep[] = [
   { name: "best-first-meta", strategy: "best-first", weights: W, meta: true, complete: true },
   { name: "dfs-scored", strategy: "depth-first", weights: [20, 12, 20, 3, 3], complete: true },
   { name: "dfs-engine-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", complete: true },
+  { name: "dfs-static-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", complete: true },
 ];
 
 type Case = readonly [label: string, start: () => State, winnable: boolean];
