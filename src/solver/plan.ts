@@ -22,7 +22,10 @@ export interface PlanStep {
   readonly meta?: boolean;
   /** Best-first only: score taken off per step from the start (default 0, greedy). */
   readonly stepCost?: number;
-  /** Depth-first only: children best first by score (default), or in the engine's order (cheaper per node). */
+  /**
+   * Depth-first only: children best first by score (default); in the engine's order (about half
+   * the cost per node); or `static`, by a move class read off the move without playing it.
+   */
   readonly order?: "score" | "engine" | "static";
   /**
    * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
@@ -49,6 +52,11 @@ const W_BEST: Weights = [20, 8, 16, 6, 6];
 const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: W_BEST, budget: 40_000, race: true };
 /** Best-first paying two points a step: wins that need a patient opening, where greedy goes astray. */
 const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 2, budget: 40_000, race: true };
+/**
+ * Depth-first in move-class order (home, flipper to column, uncovering moves, ...): children are
+ * not played out to be scored, so each node is cheap; wins many easy deals first.
+ */
+const DFS_STATIC: PlanStep = { name: "dfs-static", strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", budget: 40_000, slice: 500, race: true };
 const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
@@ -64,7 +72,7 @@ const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", orde
  */
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
-  alternate: [BEST, BEST_PATIENT, COMPLETE],
+  alternate: [DFS_STATIC, BEST, BEST_PATIENT, COMPLETE],
   /** Baker's Game, Eight Off, Seahaven Towers: many deals are lost, the proofs are the work. */
   suit: [BEST, COMPLETE_PLAIN],
   /** Penguin and its variants. */
