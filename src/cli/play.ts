@@ -13,7 +13,8 @@
 import { createInterface } from "node:readline";
 import type { CommandModule } from "yargs";
 import { applyMove, legalMoves, undoMove, type Move } from "../engine/moves.js";
-import { IllegalMoveError, moveToString, parseMove } from "../engine/notation.js";
+import { moveToString, parseMove } from "../engine/notation.js";
+import { IllegalMoveError } from "../errors.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import { rulesLabel } from "../engine/rules.js";
 import type { State } from "../engine/state.js";

@@ -31,7 +31,8 @@
  *    `Freecells:` (or `FC:`) lists cell cards with `-` for a free cell.
  */
 import { cardToString, makeCard, NO_CARD, parseCard, parseRank, RANKS, SUITS, suitOf, type Card } from "./card.js";
-import { UsageError, type Rules } from "./rules.js";
+import { type Rules } from "./rules.js";
+import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 import { columnChar } from "./notation.js";
 

@@ -7,7 +7,8 @@
  */
 import seedrandom from "seedrandom";
 import { NO_CARD, rankOf, suitOf, type Card } from "./card.js";
-import { UsageError, type Rules } from "./rules.js";
+import { type Rules } from "./rules.js";
+import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 
 export const MS_MAX = 2 ** 31 - 1;

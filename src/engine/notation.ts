@@ -10,6 +10,7 @@
  * column 4, `34` column 3 onto column 4, `36/3` three cards from column 3 into empty column 6.
  * The 8th flipper (Eight Off) is `h` as a source; as a destination, `h` is always the foundation.
  */
+import { IllegalMoveError } from "../errors.js";
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "./moves.js";
 import type { State } from "./state.js";
 
@@ -52,9 +53,6 @@ export function moveToString(m: Move, s?: State): string {
   return locationChar(from, false) + locationChar(moveTo(m), true) + suffix;
 }
 
-export class IllegalMoveError extends Error {
-  override name = "IllegalMoveError";
-}
 
 function parseColumn(ch: string, s: State): number | undefined {
   if (!/^[0-9]$/.test(ch)) return undefined;
@@ -104,8 +102,10 @@ export function parseMove(text: string, s: State): Move {
     if (best === undefined || moveCount(mv) > moveCount(best)) best = mv;
   }
   if (best !== undefined) return best;
-  throw new IllegalMoveError(`illegal move "${text}": ${explainIllegal(s, from, toCell ? CELL0 : to!, k)}`);
+  throw illegal(text, explainIllegal(s, from, toCell ? CELL0 : to!, k));
 }
+
+const illegal = (text: string, why: string): IllegalMoveError => new IllegalMoveError(`illegal move "${text}": ${why}`, why);
 
 /** A human reason why nothing legal goes from `from` to `to`. */
 function explainIllegal(s: State, from: number, to: number, k: number | undefined): string {

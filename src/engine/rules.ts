@@ -3,6 +3,7 @@
  * named presets are plain objects. `resolveRules("penguin", { cells: 3 })` is how every entry
  * point (CLI, env, experiments) builds one, so validation lives in exactly one place.
  */
+import { UsageError } from "../errors.js";
 export type EmptyColumnRule = "below-base" | "any" | "none";
 export type GroupMoveRule = "unlimited" | "supermove" | "single";
 export type BuildRule = "suit" | "alternate-color";
@@ -91,10 +92,6 @@ export const PRESETS: Readonly<Record<PresetName, Rules>> = {
 };
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-/** Bad user input: the CLI prints `message` on one line and exits 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
 
 function oneOf<T extends string>(what: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;

@@ -17,7 +17,8 @@
  * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`).
  */
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "../engine/moves.js";
-import { columnChar, IllegalMoveError } from "../engine/notation.js";
+import { columnChar } from "../engine/notation.js";
+import { IllegalMoveError } from "../errors.js";
 import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 

@@ -50,8 +50,10 @@
 import { NO_CARD, cardToString, parseCard } from "../engine/card.js";
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
 import { applyMove, MAX_MOVES } from "../engine/moves.js";
-import { IllegalMoveError, parseMove } from "../engine/notation.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { parseMove } from "../engine/notation.js";
+import { IllegalMoveError } from "../errors.js";
+import { type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "./actions.js";
 import { ObservationEncoder } from "./observation.js";

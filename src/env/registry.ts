@@ -4,19 +4,8 @@
  * rewards, episode end), so a result tagged `Penguin-v1` always means the same game and tensors.
  */
 import { MS_MAX } from "../engine/deal.js";
-import {
-  BASE_RULES,
-  BUILD_RULES,
-  DEAL_LAYOUTS,
-  EMPTY_COLUMN_RULES,
-  GROUP_MOVE_RULES,
-  PRESETS,
-  resolveRules,
-  UsageError,
-  type PresetName,
-  type RuleOverrides,
-  type Rules,
-} from "../engine/rules.js";
+import { BASE_RULES, BUILD_RULES, DEAL_LAYOUTS, EMPTY_COLUMN_RULES, GROUP_MOVE_RULES, PRESETS, resolveRules, type PresetName, type RuleOverrides, type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export type RewardMode = "win" | "cards";
 /** Where deals come from: `seedrandom` shuffles (any integer seed) or Microsoft deal numbers. */

@@ -13,9 +13,9 @@ import {
   readBoardFile,
   renderBoard,
   resolveRules,
-  UsageError,
   type State,
 } from "../../src/engine/index.js";
+import { UsageError } from "../../src/errors.js";
 import { prng } from "./helpers.js";
 
 /** Positions along a seeded random game, so foundations, flippers and empty columns vary. */

@@ -16,9 +16,9 @@ import {
   resolveRules,
   seededDeck,
   suitOf,
-  UsageError,
   type State,
 } from "../../src/engine/index.js";
+import { UsageError } from "../../src/errors.js";
 
 const cols = (s: State): string[] => Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString).join(" "));
 const cells = (s: State): string[] => Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? "-" : cardToString(c)));

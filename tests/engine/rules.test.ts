@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import {
   CELL0,
   FOUNDATION,
-  IllegalMoveError,
   legalMoves,
   moveCount,
   parseBoard,
@@ -20,6 +19,7 @@ import {
   type RuleOverrides,
   type State,
 } from "../../src/engine/index.js";
+import { IllegalMoveError } from "../../src/errors.js";
 import { position } from "./position.js";
 import { refLegalMoves, refMoveKey } from "./reference.js";
 import { refRules, toRef } from "./helpers.js";

@@ -1,6 +1,6 @@
 /** Bad ids, bad options and illegal actions fail with one line naming what was wrong and what is allowed. */
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { ENV_IDS, envIdForPreset, InvalidActionError, makeEnv, VecEnv, deserializeEnv, type EnvOptions } from "../../src/env/index.js";
 
 describe("makeEnv errors", () => {
