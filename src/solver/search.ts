@@ -79,6 +79,25 @@ export function replayWins(start: State, moves: readonly Move[]): boolean {
 /** Positions each racing entry searches per turn. */
 const RACE_SLICE = 1000;
 
+interface Racer {
+  readonly step: PlanStep;
+  readonly budget: number;
+  search: BestFirst | DepthFirst | undefined;
+}
+
+/** The line a plan entry found, replayed through the engine, shortened where that can help. */
+function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
+  if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
+  // A best-first line (without meta-moves) has no one-move shortcut between two of its nodes:
+  // the target would have been stored first as the earlier node's child, and the line follows
+  // the parents. (Only a cut into the safe foundation moves inside a step remains possible; on
+  // MS 1-40 of five rule sets the pass shortened no such line.) So the pass runs on it only
+  // when it is long enough for two-move cuts.
+  if (step.strategy === "best-first" && !step.meta && found.length <= LONG_LINE) return found;
+  const shorter = shortenSolution(position, found);
+  return shorter.length < found.length && replayWins(position, shorter) ? shorter : found;
+}
+
 function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
   return step.strategy === "best-first"
     ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0 }, shared)
@@ -113,54 +132,34 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
   const elapsed = (): number => Math.round((performance.now() - t0) * 10) / 10;
   let states = 0;
   let by = plan[0]!.name;
-  let reason: UnknownReason = "max-states";
   for (let i = 0; i < plan.length; ) {
-    // One entry, or a run of consecutive `race` entries searched in turns of RACE_SLICE positions.
+    // One entry, or a run of consecutive `race` entries searched in turns of `slice` positions.
     let j = i + 1;
     if (plan[i]!.race) while (j < plan.length && plan[j]!.race) j++;
     const room = maxStates - states;
     if (room < 1) break;
+    // The racers' tables draw on one budget; a racer is built only when its first turn comes.
     const shared = { left: room };
-    const group = plan.slice(i, j).map((step) => ({ step, search: startSearch(position, step, Math.min(step.budget ?? room, room), shared) }));
+    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined }));
+    const stored = (): number => states + room - shared.left;
     i = j;
-    const before = states;
-    let live = group.slice();
-    while (live.length > 0) {
-      const used = group.reduce((n, g) => n + g.search.table.size, 0);
-      if (before + used >= maxStates) break;
-      for (const g of live) {
-        by = g.step.name;
-        const size = g.search.table.size;
-        const left = maxStates - before - group.reduce((n, h) => n + h.search.table.size, 0);
-        const end = g.search.run(deadline, live.length > 1 ? size + Math.min(g.step.slice ?? RACE_SLICE, left) : size + left);
+    let live = racers;
+    while (live.length > 0 && shared.left > 0) {
+      for (const r of live) {
+        by = r.step.name;
+        r.search ??= startSearch(position, r.step, r.budget, shared);
+        const turn = live.length > 1 ? Math.min(r.step.slice ?? RACE_SLICE, shared.left) : shared.left;
+        const end = r.search.run(deadline, r.search.table.size + turn);
         if (end === "paused") continue;
-        if (end === "solved") {
-          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
-          const found = g.search.line();
-          if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${g.step.name} does not replay to a win`);
-          // A best-first line (without meta-moves) has no one-move shortcut between two of its nodes:
-      // the target would have been stored first as the earlier node's child, and the line
-      // follows the parents. (Only a cut into the safe foundation moves inside a step remains
-      // possible; on MS 1-40 of five rule sets the pass shortened no such line.) So the pass
-      // runs on it only when it is long enough for two-move cuts.
-      const plainBest = g.step.strategy === "best-first" && !g.step.meta && found.length <= LONG_LINE;
-      const shorter = plainBest ? found : shortenSolution(position, found);
-          const moves = shorter.length < found.length && replayWins(position, shorter) ? shorter : found;
-          return { result: "solved", moves, states, ms: elapsed(), by };
-        }
-        if (end === "exhausted" && g.step.complete) {
-          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
-          return { result: "unsolvable", states, ms: elapsed(), by };
-        }
-        if (end === "timeout") {
-          states = before + group.reduce((n, h) => n + h.search.table.size, 0);
-          return { result: "unknown", reason: "timeout", states, ms: elapsed(), by };
-        }
+        if (end === "solved") return { result: "solved", moves: checkedLine(position, r.step, r.search.line()), states: stored(), ms: elapsed(), by };
+        if (end === "exhausted" && r.step.complete) return { result: "unsolvable", states: stored(), ms: elapsed(), by };
+        if (end === "timeout") return { result: "unknown", reason: "timeout", states: stored(), ms: elapsed(), by };
         // Exhausted without being complete, or out of its own budget: it drops out.
-        live = live.filter((h) => h !== g);
+        live = live.filter((h) => h !== r);
       }
     }
-    states = before + group.reduce((n, g) => n + g.search.table.size, 0);
+    states = stored();
   }
-  return { result: "unknown", reason, states, ms: elapsed(), by };
+  // Budget spent, or every entry ran dry without one marked complete.
+  return { result: "unknown", reason: "max-states", states, ms: elapsed(), by };
 }
