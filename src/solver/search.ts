@@ -87,15 +87,17 @@ interface Racer {
 
 /** The line a plan entry found, replayed through the engine, shortened where that can help. */
 function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
-  if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
   // A best-first line (without meta-moves) has no one-move shortcut between two of its nodes:
   // the target would have been stored first as the earlier node's child, and the line follows
   // the parents. (Only a cut into the safe foundation moves inside a step remains possible; on
   // MS 1-40 of five rule sets the pass shortened no such line.) So the pass runs on it only
   // when it is long enough for two-move cuts.
-  if (step.strategy === "best-first" && !step.meta && found.length <= LONG_LINE) return found;
-  const shorter = shortenSolution(position, found);
-  return shorter.length < found.length && replayWins(position, shorter) ? shorter : found;
+  const plainBest = step.strategy === "best-first" && !step.meta && found.length <= LONG_LINE;
+  // The line returned is always the one replayed; the found line is replayed only if returned.
+  const shorter = plainBest ? found : shortenSolution(position, found);
+  if (shorter.length < found.length && replayWins(position, shorter)) return shorter;
+  if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
+  return found;
 }
 
 function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
