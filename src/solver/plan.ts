@@ -56,7 +56,7 @@ const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-fir
  * Depth-first in move-class order (home, flipper to column, uncovering moves, ...): children are
  * not played out to be scored, so each node is cheap; wins many easy deals first.
  */
-const DFS_STATIC: PlanStep = { name: "dfs-static", strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", budget: 40_000, slice: 500, race: true };
+const DFS_STATIC: PlanStep = { name: "dfs-static", strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", budget: 40_000, slice: 250, race: true };
 const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
