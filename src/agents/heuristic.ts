@@ -41,7 +41,7 @@ export const HEURISTIC_PRESETS: Readonly<Record<string, Weights>> = {
   },
 };
 export const HEURISTIC_NAMES = Object.keys(HEURISTIC_PRESETS);
-export const DEFAULT_HEURISTIC = "parlett";
+export const DEFAULT_HEURISTIC = "tuned";
 
 function checkFeature(name: string): void {
   if (!FEATURE_NAMES.includes(name)) throw new UsageError(`unknown feature "${name}"; known: ${FEATURE_NAMES.join(", ")}`);

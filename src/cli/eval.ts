@@ -6,18 +6,19 @@
 import type { Argv, CommandModule, Options } from "yargs";
 import { UsageError } from "../errors.js";
 import { agentEntries, agentNames } from "../agents/registry.js";
-import { listOption } from "../agents/heuristic.js";
+import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";
 import { MAX_DEALS, msRange, seedRange, type DealList } from "../eval/deals.js";
 import { MS_MAX } from "../engine/deal.js";
 import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { runEval } from "../eval/run.js";
 import { formatSummary } from "../eval/stats.js";
-import type { EvalRow } from "../eval/evaluate.js";
+import { prepareReplayDir, writeReplays } from "../viewer/batch.js";
+import { progressReporter } from "./progress.js";
 import { parseSeed, rangedNumber, rulesFromArgs, withOptions, withRuleOptions, type RuleArgs } from "./common.js";
 import { exitWithWrappers } from "../util/parent.js";
 
-interface EvalArgs extends RuleArgs {
+export interface AgentArgs {
   agent: string;
   heuristic?: string;
   without?: string[];
@@ -28,6 +29,9 @@ interface EvalArgs extends RuleArgs {
   "agent-opt"?: string[];
   model?: string;
   sample?: boolean;
+}
+
+interface EvalArgs extends RuleArgs, AgentArgs {
   deals?: number;
   seed: string;
   "ms-from"?: number;
@@ -37,12 +41,14 @@ interface EvalArgs extends RuleArgs {
   "max-steps": number;
   timing: boolean;
   json: boolean;
+  html?: string;
+  "html-all": boolean;
 }
 
-/** Every option of `penguin eval`, with the range of each number. */
-const OPTIONS = {
+/** The agent and its options, shared with `penguin replay`, with the range of each number. */
+const AGENT_OPTIONS = {
   agent: { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` },
-  heuristic: { type: "string", describe: "greedy/lookahead weight preset (parlett, foundation-first, tuned)" },
+  heuristic: { type: "string", describe: `greedy/lookahead weight preset (${HEURISTIC_NAMES.join(", ")}; default ${DEFAULT_HEURISTIC})` },
   without: { type: "string", array: true, describe: "switch features off (repeat or comma list)" },
   weight: { type: "string", array: true, describe: "feature=weight (repeat or comma list)" },
   depth: rangedNumber("lookahead: moves searched ahead", { min: 1, max: 20, integer: true }),
@@ -51,6 +57,10 @@ const OPTIONS = {
   model: { type: "string", describe: "policy: the trained model (run folder of penguin train)" },
   sample: { type: "boolean", describe: "policy: sample from the network instead of argmax" },
   "agent-opt": { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" },
+} as const satisfies Record<string, Options>;
+
+/** Every other option of `penguin eval`. */
+const OPTIONS = {
   deals: rangedNumber("number of seeded deals: seeds S .. S+N-1", { min: 1, max: MAX_DEALS, integer: true }),
   seed: { type: "string", default: "1", describe: "first deal seed (integer)" },
   "ms-from": rangedNumber("first Microsoft deal number (instead of seeds)", { min: 1, max: MS_MAX, integer: true }),
@@ -60,15 +70,19 @@ const OPTIONS = {
   "max-steps": rangedNumber("moves before a game counts as lost", { min: 1, max: 1_000_000, integer: true }, { default: DEFAULT_MAX_STEPS }),
   timing: { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" },
   json: { type: "boolean", default: false, describe: "print the summary as JSON" },
+  html: { type: "string", describe: "write an HTML replay of each lost deal into this folder (penguin replay's page)" },
+  "html-all": { type: "boolean", default: false, describe: "with --html: a replay of every deal, won or lost" },
 } as const satisfies Record<string, Options>;
 
-function builder(y: Argv): Argv<EvalArgs> {
-  return withOptions(withRuleOptions(y), OPTIONS).epilog(
-    agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n"),
-  ) as unknown as Argv<EvalArgs>;
+export function withAgentOptions<T>(y: Argv<T>): Argv<T> {
+  return withOptions(y, AGENT_OPTIONS).epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n"));
 }
 
-function agentOptionsFrom(a: EvalArgs): AgentOptions {
+function builder(y: Argv): Argv<EvalArgs> {
+  return withOptions(withAgentOptions(withRuleOptions(y)), OPTIONS) as unknown as Argv<EvalArgs>;
+}
+
+export function agentOptionsFrom(a: AgentArgs): AgentOptions {
   const o: Record<string, string | number | boolean | undefined> = {};
   for (const item of listOption(a["agent-opt"])) {
     const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
@@ -100,23 +114,6 @@ function dealsFrom(a: EvalArgs): DealList {
   return seedRange(seed, a.deals);
 }
 
-/** A one-line bar on stderr, redrawn at most 10 times a second; only on a terminal. */
-function progressBar(): ((row: EvalRow, done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last = 0;
-  let wins = 0;
-  return (row, done, total) => {
-    if (row.won) wins++;
-    const now = performance.now();
-    if (now - last < 100 && done < total) return;
-    last = now;
-    const width = 30;
-    const filled = Math.round((width * done) / total);
-    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} deals, ${wins} wins in this run`);
-    if (done === total) process.stderr.write("\n");
-  };
-}
-
 export const evalCommand: CommandModule<object, EvalArgs> = {
   command: "eval",
   describe: "play many deals with an agent, write a CSV row per deal and print the win rate",
@@ -124,6 +121,10 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
   handler: async (a) => {
     const rules = rulesFromArgs(a);
     const deals = dealsFrom(a);
+    if (a["html-all"] && a.html === undefined) throw new UsageError("--html-all needs --html DIR");
+    const html = a.html;
+    if (html !== undefined) prepareReplayDir(html);
+    const played: { deal: string; won: boolean; agent: string }[] = [];
     // A stop by signal, or by the death of an npx/npm wrapper, says what the file holds.
     let inFile = 0;
     let total = deals.length;
@@ -137,7 +138,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
     const unwatch = exitWithWrappers(() => stop("the end of its npx/npm wrapper", 129));
-    const bar = progressBar();
+    const progress = progressReporter();
     try {
       const res = await runEval({
         agent: a.agent,
@@ -153,11 +154,17 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
           inFile++;
           done = n;
           total = of;
-          bar?.(row, n, of);
+          if (html !== undefined) played.push(row);
+          progress(row.won, n, of);
         },
       });
       if (a.json) process.stdout.write(JSON.stringify({ agent: res.agent, rules: res.rules, skipped: res.skipped, ...res.summary }) + "\n");
       else process.stdout.write(`${res.agent} on ${res.rules}${res.skipped ? ` (${res.skipped} deals read back from ${a.out})` : ""}\n${formatSummary(res.summary)}\n`);
+      if (html !== undefined) {
+        const n = await writeReplays({ dir: html, all: a["html-all"], rules, agent: a.agent, agentOptions: agentOptionsFrom(a), maxSteps: a["max-steps"] }, played);
+        const note = res.skipped ? ` (not for the ${res.skipped} deals read back from ${a.out})` : "";
+        process.stderr.write(`wrote ${n} replay${n === 1 ? "" : "s"} (${a["html-all"] ? "every deal" : "lost deals"}) to ${html}${note}\n`);
+      }
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

@@ -63,7 +63,7 @@ describe("evaluate (library)", () => {
     const rows: EvalRow[] = [];
     for await (const r of evaluate({ agent: "greedy", rules: resolveRules("penguin", { cells: 3 }), deals: seedRange(3, 6), timing: false })) rows.push(r);
     expect(rows.map((r) => r.deal)).toEqual(["3", "4", "5", "6", "7", "8"]);
-    expect(rows.every((r) => r.rules === "penguin[cells=3]" && r.agent === "greedy(parlett)" && r.ms === 0)).toBe(true);
+    expect(rows.every((r) => r.rules === "penguin[cells=3]" && r.agent === "greedy(tuned)" && r.ms === 0)).toBe(true);
     expect(rows.every((r) => r.won === (r.cardsHome === 52))).toBe(true);
   });
 
