@@ -50,8 +50,8 @@ export const WEIGHT_SETS: readonly Weights[] = [
 const W_BEST: Weights = [20, 8, 16, 6, 6];
 /** Best-first, greedy: most deals of every rule set fall to it first. */
 const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: W_BEST, budget: 40_000, race: true };
-/** Best-first paying two points a step: wins that need a patient opening, where greedy goes astray. */
-const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 2, budget: 40_000, race: true };
+/** Best-first paying three points a step: wins that need a patient opening, where greedy goes astray. */
+const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 3, budget: 40_000, race: true };
 /**
  * Depth-first in move-class order (home, flipper to column, uncovering moves, ...): children are
  * not played out to be scored, so each node is cheap; wins many easy deals first.
