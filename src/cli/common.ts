@@ -3,7 +3,18 @@
  * means the same thing to deal, play, solve, eval, train and the experiments.
  */
 import type { Argv, Options } from "yargs";
-import { resolveRules, type RuleOverrides, type Rules } from "../engine/rules.js";
+import {
+  BASE_RULES,
+  BUILD_RULES,
+  DEAL_LAYOUTS,
+  EMPTY_COLUMN_RULES,
+  FOUNDATION_RULES,
+  GROUP_MOVE_RULES,
+  PRESET_NAMES,
+  resolveRules,
+  type RuleOverrides,
+  type Rules,
+} from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { printable } from "../util/text.js";
 import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
@@ -16,18 +27,20 @@ export interface RuleArgs {
   "group-move"?: string;
   build?: string;
   base?: string;
+  foundations?: string;
   deal?: string;
 }
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
   return y
-    .option("rules", { type: "string", default: "penguin", describe: "preset: penguin, penguin-relaxed, opus, penguin-beak-home, bakers-game, kings-only-bakers-game, freecell, eight-off, seahaven-towers" })
+    .option("rules", { type: "string", default: "penguin", describe: `preset: ${PRESET_NAMES.join(", ")}` })
     .option("cells", rangedNumber("flippers / free cells", { min: 0, max: 8, integer: true }))
-    .option("empty", { type: "string", describe: "empty-column rule: below-base | any | none" })
-    .option("group-move", { type: "string", describe: "group moves: unlimited | supermove | single" })
-    .option("build", { type: "string", describe: "tableau build: suit | alternate-color" })
-    .option("base", { type: "string", describe: "foundation base: beak | ace" })
-    .option("deal", { type: "string", describe: "layout: penguin | penguin-beak-home | freecell | eight-off | seahaven" }) as unknown as Argv<T & RuleArgs>;
+    .option("empty", { type: "string", describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}` })
+    .option("group-move", { type: "string", describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}` })
+    .option("build", { type: "string", describe: `tableau build: ${BUILD_RULES.join(" | ")}` })
+    .option("base", { type: "string", describe: `foundation base: ${BASE_RULES.join(" | ")}` })
+    .option("foundations", { type: "string", describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)` })
+    .option("deal", { type: "string", describe: `layout: ${DEAL_LAYOUTS.join(" | ")}` }) as unknown as Argv<T & RuleArgs>;
 }
 
 export function rulesFromArgs(a: RuleArgs): Rules {
@@ -37,6 +50,7 @@ export function rulesFromArgs(a: RuleArgs): Rules {
   if (a["group-move"] !== undefined) o.groupMove = a["group-move"];
   if (a.build !== undefined) o.build = a.build;
   if (a.base !== undefined) o.base = a.base;
+  if (a.foundations !== undefined) o.foundations = a.foundations;
   if (a.deal !== undefined) o.deal = a.deal;
   return resolveRules(a.rules, o as RuleOverrides);
 }

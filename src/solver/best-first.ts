@@ -13,7 +13,7 @@
  * queue has still visited every reachable node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0, FOUNDATION, generateMoves, makeMove, MAX_MOVES } from "../engine/moves.js";
+import { CELL0, FOUNDATION, generateMoves, homeMove, makeMove, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
@@ -154,6 +154,9 @@ export class BestFirst {
     const s = walk.s;
     const fc = s.tables.foundationCard;
     const targets = s.tables.targets;
+    // Where a move may carry base cards home with it or must name its foundation, the engine's
+    // own move lists are the only source of legal moves: no meta-moves there.
+    if (s.tables.autoHome || s.tables.rankHome) return null;
     const free = s.freeCells();
     if (free === 0) return null;
     const tops = this.tops;
@@ -196,7 +199,7 @@ export class BestFirst {
       walk.autoplayAfter(m);
     }
     if (s.len[c]! - 1 === d) {
-      const m = makeMove(c, dst, 1, card);
+      const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, 1, card);
       walk.apply(m);
       walk.autoplayAfter(m);
     }

@@ -18,7 +18,7 @@ export interface PlanStep {
   readonly weights: Weights;
   /** Most positions this entry may examine (capped by what the plan's maxStates leaves); default all that is left. */
   readonly budget?: number;
-  /** Best-first only: add meta-moves (cards above a card carried to flippers, then the card home or onto a column). */
+  /** Best-first only: add meta-moves (cards above a card carried to flippers, then the card home or onto a column); ignored under penguin-beak-home and rank foundations. */
   readonly meta?: boolean;
   /** Best-first only: score taken off per step from the start (default 0, greedy). */
   readonly stepCost?: number;

@@ -5,7 +5,7 @@
  * allocates per node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, CELL0, FOUNDATION, makeMove, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, CELL0, FOUNDATION, homeMove, undoMove, type Move } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 
@@ -84,11 +84,12 @@ export class Walker {
 
   /**
    * Safe foundation moves after move m from a position that had none left. Foundations are
-   * unchanged unless m went home, so the only new candidate is the card m uncovered.
+   * unchanged unless m went home (or carried base cards home with it), so otherwise the only new
+   * candidate is the card m uncovered.
    */
   autoplayAfter(m: Move): void {
     const from = m & 31;
-    if (((m >> 5) & 31) !== FOUNDATION) {
+    if (((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
       if (from >= CELL0) return;
       const s = this.s;
       const n = s.len[from]!;
@@ -110,14 +111,14 @@ export class Walker {
         if (n === 0) continue;
         const card = s.cards[c * COLUMN_CAP + n - 1]!;
         if (fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
-          this.apply(makeMove(c, FOUNDATION, 1, card));
+          this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
           again = true;
         }
       }
       for (let i = 0; i < s.nCells; i++) {
         const card = s.cells[i]!;
         if (card !== NO_CARD && fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
-          this.apply(makeMove(CELL0 + i, FOUNDATION, 1, card));
+          this.apply(homeMove(s, CELL0 + i));
           again = true;
         }
       }

@@ -68,7 +68,9 @@ describe("penguin deal", () => {
       [["deal", "--ms", "0"], /from 1 to 2147483647/],
       [["deal", "--ms", "1", "--cells", "9"], /cells must be an integer from 0 to 8/],
       [["deal", "--ms", "1", "--empty", "kings"], /allowed: below-base, any, none/],
-      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, single/],
+      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, free-cells, single/],
+      [["deal", "--ms", "1", "--foundations", "pile"], /unknown foundation rule "pile"; allowed: suit, rank/],
+      [["deal", "--rules", "stalactites", "--ms", "1", "--foundations", "suit"], /the stalactites deal .* needs foundations "rank"/],
       [["deal", "--ms", "1", "--seed", "2"], /either --seed or --ms/],
       [["deal"], /name a deal with --seed S or --ms N/],
       [["play", "--rules", "nope", "--seed", "1"], /unknown rules "nope"/],
@@ -150,3 +152,29 @@ describe("penguin play", () => {
 function suitOf(card: string): number {
   return parseCard(card) & 3;
 }
+
+describe("Stalactites and penguin-beak-home through the CLI", () => {
+  it("deal --json lists each rank foundation's pile; play shows foundation numbers; solve wins #1", async () => {
+    const d = await penguin(["deal", "--rules", "stalactites", "--ms", "1", "--json"]);
+    expect(d.code).toBe(0);
+    const j = JSON.parse(d.stdout) as { foundations: Record<string, string | null>; piles: string[][]; columns: string[][] };
+    expect(j.foundations).toEqual({ "1": "6S", "2": "9C", "3": "2H", "4": "6H" });
+    expect(j.piles).toEqual([["6S"], ["9C"], ["2H"], ["6H"]]);
+    expect(j.columns.map((c) => c.length)).toEqual([6, 6, 6, 6, 6, 6, 6, 6]);
+    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("legal moves: 1a 2a 3a 4a 5a 6h 6a 7a 8h 8h4 8a");
+    // Piped input stops at an illegal move, with the reason on stderr.
+    const bad = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "12\n");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("these rules never build on a column");
+    const s = await penguin(["solve", "--rules", "stalactites", "--ms", "1"]);
+    expect(s.code).toBe(0);
+    expect(s.stdout).toMatch(/^solved, \d+ moves/);
+  });
+  it("play under penguin-beak-home shows the base card a move sends home", async () => {
+    const p = await penguin(["play", "--rules", "penguin-beak-home", "--ms", "1", "--no-color"], "?\n3a\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("3a+JH");
+  });
+});

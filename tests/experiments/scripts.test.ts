@@ -49,7 +49,7 @@ describe("experiment scripts", () => {
   it("every script refuses bad options with a one-line UsageError naming what is allowed", async () => {
     const cases = [
       [flippers, ["--empty", "sometimes"], "allowed: below-base, any, none"],
-      [groupMove, ["--group", "huge"], "allowed: unlimited, supermove, single"],
+      [groupMove, ["--group", "huge"], "allowed: unlimited, supermove, free-cells, single"],
       [baseRank, ["--rules", "freecell"], "allowed: penguin"],
       [family, ["--rules", "klondike"], "allowed: penguin, penguin-relaxed"],
       [heuristics, ["--heuristic", "clever"], "allowed: parlett"],

@@ -104,7 +104,7 @@ export function boardSvg(s: State, m: BoardMarks = {}, minHeight = 0): string {
     const attrs = `data-where="found" data-suit="${SUITS[su]}" data-count="${n}" data-target="h"`;
     if (n === 0) out.push(slotSvg(x, y, RANKS[s.base]! + SYMBOLS[su]!, attrs, t?.has("h") ?? false));
     else {
-      const top = ((s.base + n - 1) % 13) * 4 + su;
+      const top = s.foundationTop(su); // rank foundations (Stalactites) hold any suit
       out.push(`<g class="pile${t?.has("h") ? " legal" : ""}" ${attrs}>` + cardSvg(top, x, y, s.base, `data-where="found"`, m) + `</g>`);
     }
   }
