@@ -38,7 +38,8 @@ export {
 // the exact solver
 export {
   solve, replayWins, lineText, DEFAULT_MAX_STATES, MAX_STATES_LIMIT, type SolveOptions,
-  type SolveResult, type SolveStats, type UnknownReason, shortenSolution, SolverAgent
+  type SolveResult, type SolveStats, type UnknownReason, shortenSolution, SolverAgent,
+  WEIGHT_SETS, PLANS, defaultPlan, type SolvePlan, type PlanStep, type Strategy, type ScoreWeights
 } from "./solver/index.js";
 // batch evaluation, CSV and statistics
 export {
