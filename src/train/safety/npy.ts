@@ -70,8 +70,8 @@ export function decodeNpy(bytes: Uint8Array, label = "npy file"): Npy {
   const size = { "|u1": 1, "|i1": 1, "<i2": 2, "<i4": 4, "<f4": 4 }[descr as NpyDtype];
   if (size === undefined) bad(`dtype ${descr}`);
   if (bytes.length !== start + count * size!) bad(`${bytes.length - start} data bytes for ${count} values of ${size} bytes`);
-  // Copy so the typed array is aligned whatever the header length.
-  const buf = bytes.slice(start).buffer;
+  // Copy (a Node Buffer may share a larger pool) so the typed array is aligned and owns its bytes.
+  const buf = new Uint8Array(bytes.subarray(start, start + count * size!)).buffer;
   const data: NpyArray =
     descr === "|u1" ? new Uint8Array(buf) : descr === "|i1" ? new Int8Array(buf) : descr === "<i2" ? new Int16Array(buf) : descr === "<i4" ? new Int32Array(buf) : new Float32Array(buf);
   return { dtype: descr as NpyDtype, shape, data };
