@@ -9,6 +9,7 @@ import { UsageError } from "../engine/rules.js";
 import { TRAIN_DEFAULTS } from "../train/config.js";
 import type { FeatureKind } from "../train/features.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
+import { stopOnSignals, stopRequested } from "../train/stop.js";
 import { checkAll, rangeText, yargsNumber, type NumberSpec } from "../train/options.js";
 import { SAFETY_FLAGS, SAFETY_NUMBERS, SAFETY_STRINGS, safetyOptions } from "../train/safety/options.js";
 
@@ -116,10 +117,17 @@ async function handleEs(a: TrainArgs, resumeDir?: string): Promise<void> {
 
 /** The algorithm a run folder was started with (config.json), or undefined. */
 function runAlgo(dir: string): string | undefined {
+  const file = join(dir, "config.json");
+  let text: string;
   try {
-    return (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { algo?: string }).algo;
+    text = readFileSync(file, "utf8");
   } catch {
     return undefined;
+  }
+  try {
+    return (JSON.parse(text) as { algo?: string }).algo;
+  } catch {
+    throw new UsageError(`${file} is damaged (not valid JSON); restore it or start a new run`);
   }
 }
 
@@ -191,6 +199,23 @@ export const TRAIN_NUMBERS: Readonly<Record<string, NumberSpec>> = {
 async function handler(a: TrainArgs): Promise<void> {
   // Ranges first: nothing is created or read for a run with a bad number.
   checkAll(TRAIN_NUMBERS, a as unknown as Record<string, unknown>);
+  const dir = a.resume ?? a.out;
+  const off = stopOnSignals((line) => process.stderr.write(`penguin train: ${line}\n`));
+  try {
+    await dispatch(a);
+  } finally {
+    off();
+  }
+  if (stopRequested() && dir !== undefined) process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
+}
+
+/** Options a resumed bc/ppo run may not take: it keeps the settings in its config.json. */
+function refuseResumeOptions(dir: string): void {
+  const flags = process.argv.filter((x) => x.startsWith("--")).map((x) => x.slice(2).split("=")[0]!).filter((f) => f !== "resume");
+  if (flags.length) throw new UsageError(`a resumed run keeps the settings in ${join(dir, "config.json")}; leave out ${flags.map((f) => `--${f}`).join(" ")}`);
+}
+
+async function dispatch(a: TrainArgs): Promise<void> {
   if (a.resume === undefined && a.algo === "safety") return handleSafety(a);
   // TensorFlow.js loads only for this command, so the other commands start fast.
   if (a.resume !== undefined && runAlgo(a.resume) === "es") return handleEs(a, a.resume);
@@ -201,6 +226,7 @@ async function handler(a: TrainArgs): Promise<void> {
   }
   const { train, resume } = await import("../train/trainer.js");
   if (a.resume !== undefined) {
+    refuseResumeOptions(a.resume);
     const r = await resume(a.resume);
     if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
     return;

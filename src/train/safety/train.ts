@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { rulesLabel, type Rules } from "../../engine/rules.js";
+import { rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
 import { ActionCodec } from "../../env/actions.js";
 import { EpisodeRunner } from "../../eval/play.js";
 import { wilson } from "../../eval/stats.js";
@@ -153,6 +153,7 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     }
   }
   const trainIdx = Int32Array.from(train);
+  if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training moves in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
   log(`safety: backend ${backend}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} moves (${lostTrain} lost), ${val.length} validation moves`);
   const config = defaultConfig(C, o.columnHidden, o.headHidden);
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
@@ -216,7 +217,10 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     const c = process.cpuUsage();
     return (c.user + c.system) / 1e6;
   };
+  let lastEval = -1;
   const evalPoint = (label: number): void => {
+    if (step === lastEval) return;
+    lastEval = step;
     const v = validate();
     const w = net.read();
     let bestT = o.thresholds[0]!;
@@ -267,6 +271,8 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
         samples0 = step * B;
       }
       if (performance.now() > deadline) break;
+      // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is picked finely.
+      if (step % Math.max(1, Math.floor(stepsPerEpoch / 2)) === 0 && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
     }
     evalPoint(Math.round((step / Math.max(1, stepsPerEpoch)) * 100) / 100);
     if (performance.now() > deadline) {
