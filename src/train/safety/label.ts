@@ -137,16 +137,18 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
   else out.gamesLost++;
 }
 
-/** Greedy among the fresh winnable moves (then fresh unknown, then any fresh, then any), a random one of them with probability `shuffle`. */
+/** Greedy among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
 function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, rng: Rng, shuffle: number): number {
   const A = mask.length;
   const cand: number[] = [];
-  for (const want of [WINNABLE, UNKNOWN, LOST]) {
+  // Fresh winnable moves, then winnable moves back to a seen position (the only way on may be
+  // back), then fresh unknown, then fresh lost ones.
+  for (const [want, fresh] of [[WINNABLE, true], [WINNABLE, false], [UNKNOWN, true], [LOST, true]] as const) {
     x.copyFrom(s);
     for (let a = 0; a < A; a++) {
       if (mask[a] !== 1 || labels[a] !== want) continue;
       applyMove(x, actionMoves[a]!);
-      if (!seen.has(x.hashLo, x.hashHi)) cand.push(a);
+      if (!fresh || !seen.has(x.hashLo, x.hashHi)) cand.push(a);
       undoMove(x, actionMoves[a]!);
     }
     if (cand.length) break;

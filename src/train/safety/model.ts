@@ -158,6 +158,9 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
     throw new UsageError(`${join(dir, "model.json")} is damaged (not JSON)`);
   }
   if (file.format !== "penguin-safety-net") throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
+  const want = defaultConfig(file.config.columns);
+  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || file.config.globalWidth !== want.globalWidth)
+    throw new UsageError(`${join(dir, "model.json")} was trained with another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}, this build uses ${want.columnWidth}/${want.flipperWidth}/${want.globalWidth}); retrain it`);
   const bytes = readFileSync(join(dir, "weights.bin"));
   if (sha256(bytes) !== file.weightsSha256) throw new UsageError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`);
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
