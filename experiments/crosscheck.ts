@@ -9,18 +9,29 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { openStoreReader } from "./lib/read.js";
-import { exitOnUsageError, parseOptions } from "./lib/options.js";
+import { UsageError } from "../src/errors.js";
+import { exitOnUsageError, helpText, parseOptions } from "./lib/options.js";
 
 const options = { dir: { type: "string", default: "results", help: "folder of experiment CSVs" } } as const;
 
 await exitOnUsageError("crosscheck", async () => {
   const o = parseOptions("crosscheck", options, process.argv.slice(2));
+  if (o.help) {
+    process.stdout.write(helpText("crosscheck", options) + "\n");
+    return;
+  }
   const verdict = new Map<string, string>();
   const agentWins: string[] = [];
   const seen = new Map<string, { outcome: string; file: string }>();
   const clashes: string[] = [];
   let rows = 0;
-  const files = readdirSync(o.dir).filter((f) => f.endsWith(".csv") && !f.endsWith(".summary.csv"));
+  let names: string[];
+  try {
+    names = readdirSync(o.dir);
+  } catch (e) {
+    throw new UsageError(`cannot read the folder --dir ${o.dir}: ${(e as { code?: string }).code ?? String(e)}`);
+  }
+  const files = names.filter((f) => f.endsWith(".csv") && !f.endsWith(".summary.csv"));
   for (const f of files) {
     openStoreReader(join(o.dir, f), (r) => {
       rows++;

@@ -12,42 +12,46 @@
  * disagreeing deals, and the summary).
  * Exit code 1 when any deal contradicts the list.
  */
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
+import { UsageError } from "../src/errors.js";
 import { checkMinCells, parseMinCells, sampleDeals } from "../src/solver/min-cells.js";
+import { MAX_STATES_LIMIT } from "../src/solver/search.js";
+import { MiB, readTextFile } from "../src/util/read.js";
+import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
-const args = await yargs(hideBin(process.argv))
-  .option("from", { type: "number", default: 1 })
-  .option("to", { type: "number", default: 32000 })
-  .option("sample", { type: "number", default: 100 })
-  .option("seed", { type: "number", default: 1 })
-  .option("max-states", { type: "number", default: 2_000_000 })
-  .option("timeout-ms", { type: "number" })
-  .option("quiet", { type: "boolean", default: false })
-  .strict()
-  .parseAsync();
+const OPTIONS = {
+  from: { type: "int", default: 1, min: 1, max: 32000, help: "first deal of the range" },
+  to: { type: "int", default: 32000, min: 1, max: 32000, help: "last deal of the range" },
+  sample: { type: "int", default: 100, min: 1, max: 32000, help: "deals drawn (the whole range when larger)" },
+  seed: { type: "int", default: 1, min: 0, max: 2 ** 31 - 1, help: "sampling seed" },
+  "max-states": { type: "int", default: 2_000_000, min: 1, max: MAX_STATES_LIMIT, help: "solver budget per solve" },
+  "timeout-ms": { type: "int", default: 0, min: 0, max: 86_400_000, help: "wall-clock budget per solve (0 = none)" },
+  quiet: { type: "flag", help: "only undecided and disagreeing deals, and the summary" },
+} as const;
 
-const dataPath = fileURLToPath(new URL("../tests/data/freecell-ms32000-min-cells.txt", import.meta.url));
-const minCells = parseMinCells(readFileSync(dataPath, "utf8"));
-if (args.from < 1 || args.to > 32000 || args.from > args.to) {
-  console.error("check-min-cells: need 1 <= --from <= --to <= 32000");
-  process.exit(2);
-}
-const deals = sampleDeals(args.from, args.to, args.sample, args.seed);
-const t0 = performance.now();
-let agree = 0;
-let disagree = 0;
-let unknown = 0;
-for (const deal of deals) {
-  const r = checkMinCells(deal, minCells.get(deal)!, args["max-states"], args["timeout-ms"]);
-  if (r.agrees === true) agree++;
-  else if (r.agrees === false) disagree++;
-  else unknown++;
-  if (!args.quiet || r.agrees !== true)
-    console.log(`#${deal} cells=${r.cells}: with ${r.cells} ${r.withListed}` + (r.withFewer ? `, with ${r.cells - 1} ${r.withFewer}` : "") + ` (${r.states} states, ${r.ms} ms)` + (r.agrees === false ? "  DISAGREES" : r.agrees === undefined ? "  undecided" : ""));
-}
-const secs = ((performance.now() - t0) / 1000).toFixed(1);
-console.log(`deals ${args.from}-${args.to}, sample ${deals.length} (seed ${args.seed}): agree ${agree}, disagree ${disagree}, undecided ${unknown}; ${secs} s`);
-process.exit(disagree > 0 ? 1 : 0);
+await exitOnUsageError("check-min-cells", async () => {
+  const args = parseOptions("check-min-cells", OPTIONS, process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(helpText("scripts/check-min-cells", OPTIONS) + "\n");
+    return;
+  }
+  if (args.from > args.to) throw new UsageError(`--from (${args.from}) must not be above --to (${args.to})`);
+  const dataPath = fileURLToPath(new URL("../tests/data/freecell-ms32000-min-cells.txt", import.meta.url));
+  const minCells = parseMinCells(readTextFile(dataPath, { maxBytes: 4 * MiB, what: "min-cells list" }));
+  const deals = sampleDeals(args.from, args.to, args.sample, args.seed);
+  const t0 = performance.now();
+  let agree = 0;
+  let disagree = 0;
+  let unknown = 0;
+  for (const deal of deals) {
+    const r = checkMinCells(deal, minCells.get(deal)!, args["max-states"], args["timeout-ms"] || undefined);
+    if (r.agrees === true) agree++;
+    else if (r.agrees === false) disagree++;
+    else unknown++;
+    if (!args.quiet || r.agrees !== true)
+      console.log(`#${deal} cells=${r.cells}: with ${r.cells} ${r.withListed}` + (r.withFewer ? `, with ${r.cells - 1} ${r.withFewer}` : "") + ` (${r.states} states, ${r.ms} ms)` + (r.agrees === false ? "  DISAGREES" : r.agrees === undefined ? "  undecided" : ""));
+  }
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  console.log(`deals ${args.from}-${args.to}, sample ${deals.length} (seed ${args.seed}): agree ${agree}, disagree ${disagree}, undecided ${unknown}; ${secs} s`);
+  process.exitCode = disagree > 0 ? 1 : 0;
+});

@@ -5,7 +5,8 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
+import { messageLine, printable } from "../../src/util/text.js";
 import { parseShard, type Shard } from "./shard.js";
 
 interface IntSpec {
@@ -140,7 +141,7 @@ function defaultOf(spec: OptionSpec): unknown {
 }
 
 export function helpText(script: string, specs: OptionSpecs): string {
-  const lines = [`usage: npx tsx experiments/${script}.ts [options]`];
+  const lines = [`usage: npx tsx ${script.includes("/") ? script : `experiments/${script}`}.ts [options]`];
   for (const [name, s] of Object.entries(specs)) {
     const d = s.type === "flag" || s.type === "shard" ? "" : ` (default ${Array.isArray(s.default) ? s.default.join(",") : String(s.default)})`;
     const allowed = s.type === "choice" || s.type === "list" ? ` [${s.choices.join(", ")}]` : "";
@@ -157,6 +158,7 @@ export function parseOptions<S extends OptionSpecs>(script: string, specs: S, ar
   const out: Record<string, unknown> = { help: false };
   for (const [k, s] of Object.entries(specs)) out[k] = defaultOf(s);
   const known = Object.keys(specs).map((k) => `--${k}`).join(", ");
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") {
@@ -164,19 +166,23 @@ export function parseOptions<S extends OptionSpecs>(script: string, specs: S, ar
       continue;
     }
     const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}; ${script} takes ${known}`);
+    if (!m) throw new UsageError(`unexpected argument ${JSON.stringify(printable(arg))}; ${script} takes ${known}`);
     const name = m[1]!;
     const spec = specs[name];
     if (!spec) throw new UsageError(`unknown option --${name}; ${script} takes ${known}`);
+    if (given.has(name)) throw new UsageError(`--${name} is given more than once; give it once`);
+    given.add(name);
     let text = m[2];
     if (text === undefined) {
       if (spec.type === "flag") {
         out[name] = true;
         continue;
       }
-      text = argv[++i];
-      if (text === undefined) throw new UsageError(`--${name} needs a value: ${spec.help}`);
+      text = argv[i + 1];
+      if (text === undefined || (text.startsWith("--") && text.length > 2)) throw new UsageError(`--${name} needs a value: ${spec.help}`);
+      i++;
     }
+    if (text.trim() === "") throw new UsageError(`--${name} needs a value: ${spec.help}`);
     out[name] = parseValue(name, spec, text);
   }
   return out as Parsed<S> & { help: boolean };
@@ -188,7 +194,8 @@ export async function exitOnUsageError(script: string, body: () => Promise<void>
     await body();
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`${script}: ${msg.split("\n")[0]}\n`);
+    // Messages may quote file contents: control characters are escaped.
+    process.stderr.write(`${script}: ${messageLine(msg)}\n`);
     if (!(e instanceof UsageError) && process.env.PENGUIN_DEBUG) console.error(e);
     process.exit(e instanceof UsageError ? 2 : 1);
   }

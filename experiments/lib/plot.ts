@@ -4,7 +4,7 @@
  */
 import { compile, type TopLevelSpec } from "vega-lite";
 import { parse, View } from "vega";
-import { writeFileAtomic } from "../../src/cli/merge.js";
+import { writeOutput } from "../../src/util/output.js";
 import type { SummaryRow } from "./summary.js";
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
@@ -16,7 +16,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 }
 
 export async function writeSvg(path: string, spec: TopLevelSpec): Promise<void> {
-  writeFileAtomic(path, await renderSvg(spec));
+  writeOutput(path, await renderSvg(spec));
 }
 
 type Datum = Record<string, string | number>;

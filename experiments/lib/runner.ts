@@ -6,7 +6,8 @@
  * shard (a contiguous deal block) a contiguous piece of the unsharded file.
  */
 import { resolveRules, rulesLabel, type Rules } from "../../src/engine/rules.js";
-import { writeFileAtomic } from "../../src/cli/merge.js";
+import { writeOutput } from "../../src/util/output.js";
+import { exitWithWrappers } from "../../src/util/parent.js";
 import type { TopLevelSpec } from "vega-lite";
 import { COMMON_OPTIONS, helpText, parseOptions, type OptionSpecs, type Parsed } from "./options.js";
 import { shardLabel, shardRange } from "./shard.js";
@@ -93,11 +94,14 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   const stop = (sig: NodeJS.Signals): void => {
     flush();
     store.close();
-    process.stderr.write(`\n${def.name}: stopped by ${sig} after ${rows} of ${total} games; rerun the same command to resume\n`);
-    process.exit(sig === "SIGINT" ? 130 : 143);
+    const why = sig === "SIGHUP" ? "the end of its npx/npm/tsx wrapper" : sig;
+    process.stderr.write(`\n${def.name}: stopped by ${why} after ${rows} of ${total} games; rerun the same command to resume\n`);
+    process.exit(sig === "SIGINT" ? 130 : sig === "SIGHUP" ? 129 : 143);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // Killed wrappers (npx, npm, tsx) cannot pass a signal on: stop the same way when they are gone.
+  const unwatch = exitWithWrappers(() => stop("SIGHUP"));
   try {
     await runTasks(moduleUrl, conditions, deck, todo, (i) => taskAt(store.done + i), o.workers, (i: number, r: Outcome) => {
       const fields = [...keyOf(taskAt(store.done + i)), r.base, r.outcome, String(r.cardsHome), String(r.moves), String(r.states)];
@@ -116,6 +120,7 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
+    unwatch();
     // Rows finished before an error are kept; the failing task is retried on the next run.
     flush();
     store.close();
@@ -135,7 +140,7 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   // Plots and summaries describe a whole study; a shard waits for `penguin merge` + --report.
   if (!o.shard && rows > 0) {
     const stem = out.replace(/\.csv$/, "");
-    writeFileAtomic(`${stem}.summary.csv`, [csvLine([...groupBy, ...SUMMARY_COLUMNS]), ...summary.map((s) => csvLine([...groupBy.map((g) => s.group[g]!), ...summaryFields(s)]))].join(""));
+    writeOutput(`${stem}.summary.csv`, [csvLine([...groupBy, ...SUMMARY_COLUMNS]), ...summary.map((s) => csvLine([...groupBy.map((g) => s.group[g]!), ...summaryFields(s)]))].join(""));
     await writeSvg(`${stem}.svg`, def.plot(summary, o));
   }
   return { out, header, rows, summary, complete, played: todo };

@@ -5,7 +5,7 @@
  * are disjoint, cover 0 … N−1 and differ in size by at most one; since rows are written deal by
  * deal, the shard files laid end to end in shard order are the unsharded file.
  */
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 
 export interface Shard {
   readonly index: number;

@@ -6,13 +6,18 @@
  * before it carries on after the last complete row. On reopening, every existing row is checked
  * against the task this run would put at that position (deal, rules, player, condition), so a
  * file written with other settings is refused, never extended: nothing lost, nothing duplicated,
- * nothing mixed. The file is read in chunks, so a merged million-deal file (gigabytes) can be
+ * nothing mixed. Each row's outcome columns are checked too (outcome, cards home, counts). An
+ * exclusive lock beside the file keeps a second run off it. The file is read in chunks, so a merged million-deal file (gigabytes) can be
  * resumed or summarized without holding it in memory.
  */
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { UsageError } from "../../src/engine/rules.js";
-import { parseCsv, writeFileAtomic } from "../../src/cli/merge.js";
+import { UsageError } from "../../src/errors.js";
+import { forEachCsvRecord } from "../../src/util/csv.js";
+import { lockFile } from "../../src/util/lock.js";
+import { resumableTarget, writeFileAtomic } from "../../src/util/output.js";
+import { openRegularFile } from "../../src/util/read.js";
+import { printable } from "../../src/util/text.js";
 import { csvLine } from "../../src/eval/csv.js";
 
 export { csvLine };
@@ -24,38 +29,24 @@ export interface OpenedStore {
   close(): void;
 }
 
-/**
- * Calls `onLine(text)` for each complete line of the file at `fd` (no line ending) and returns
- * the byte length of the complete lines: anything after it is a partial line. Fields here never
- * hold line breaks (labels and numbers only), so a line is a record.
- */
-function forEachLine(fd: number, onLine: (line: string, index: number) => void): number {
-  const buf = Buffer.allocUnsafe(1 << 20);
-  let carry = Buffer.alloc(0);
-  let pos = 0;
-  let complete = 0;
-  let index = 0;
-  for (;;) {
-    const got = readSync(fd, buf, 0, buf.length, pos);
-    if (got === 0) break;
-    pos += got;
-    let chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, got)]) : buf.subarray(0, got);
-    let start = 0;
-    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-      onLine(chunk.toString("utf8", start, nl), index++);
-      complete += nl + 1 - start;
-      start = nl + 1;
-    }
-    chunk = chunk.subarray(start);
-    carry = Buffer.from(chunk);
-  }
-  return complete;
+const COUNT = /^(0|[1-9]\d{0,14})$/;
+
+/** Why the outcome columns of a row (…, base, outcome, cards_home, moves, states) are wrong. */
+function outcomeProblem(f: readonly string[]): string | undefined {
+  const [base, outcome, home, moves, states] = f.slice(-5);
+  if (!/^[A2-9TJQK]$/.test(base!)) return `base is ${JSON.stringify(base)}, expected a rank letter`;
+  if (outcome !== "won" && outcome !== "lost" && outcome !== "unknown") return `outcome is ${JSON.stringify(outcome)}, expected won, lost or unknown`;
+  if (!COUNT.test(home!) || Number(home) > 52) return `cards_home is ${JSON.stringify(home)}, expected an integer from 0 to 52`;
+  if (outcome === "won" && home !== "52") return `outcome is won with ${home} cards home`;
+  if (!COUNT.test(moves!)) return `moves is ${JSON.stringify(moves)}, expected a count`;
+  if (!COUNT.test(states!)) return `states is ${JSON.stringify(states)}, expected a count`;
+  return undefined;
 }
 
 /**
- * Opens (or creates) `path` for a run whose task i must produce a row whose first `keyColumns`
- * fields equal `expectedKey(i)`; `total` is the run's number of tasks. Each existing row is
- * handed to `onExisting` (in order) once it has passed its check.
+ * Opens or creates \`path\` for a run whose task i must produce a row whose first \`keyColumns\`
+ * fields equal \`expectedKey(i)\`; \`total\` is the run's number of tasks. Each existing row is
+ * handed to \`onExisting\` (in order) once it has passed its check.
  */
 export function openStore(
   path: string,
@@ -66,57 +57,65 @@ export function openStore(
   onExisting: (fields: string[]) => void,
 ): OpenedStore {
   const headerLine = csvLine(header);
+  const shown = printable(path);
   try {
     mkdirSync(dirname(path), { recursive: true });
-    if (!existsSync(path) || statSync(path).size === 0) writeFileAtomic(path, headerLine);
   } catch (e) {
-    throw new UsageError(`cannot write ${path}: ${(e as { code?: string }).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot write ${shown}: ${(e as { code?: string }).code ?? (e as Error).message}`);
   }
-  let fd: number;
+  const target = resumableTarget(path);
+  const real = target.path;
+  const lock = lockFile(real);
+  let fd = -1;
   try {
-    fd = openSync(path, "r+");
-  } catch (e) {
-    throw new UsageError(`cannot open ${path} to resume it: ${(e as { code?: string }).code ?? (e as Error).message}`);
-  }
-  let rows = 0;
-  let complete: number;
-  try {
-    complete = forEachLine(fd, (line, i) => {
+    let opened = target.exists ? openRegularFile(real, "--out", "r+") : undefined;
+    if (!opened || opened.size === 0) {
+      if (opened) closeSync(opened.fd);
+      writeFileAtomic(real, headerLine);
+      opened = openRegularFile(real, "--out", "r+");
+    }
+    fd = opened.fd;
+    let rows = 0;
+    const complete = forEachCsvRecord(fd, shown, ({ fields, raw }, i) => {
       if (i === 0) {
-        if (line + "\n" !== headerLine)
-          throw new UsageError(`${path} has other columns (${line.slice(0, 80)}): written by another experiment; choose another --out`);
+        if (raw + "\n" !== headerLine)
+          throw new UsageError(`${shown} has other columns (${raw.slice(0, 80)}): written by another experiment; choose another --out`);
         return;
       }
-      const fields = parseCsv(line + "\n").records[0]!.fields;
       if (rows >= total)
-        throw new UsageError(`${path} already holds more than this run's ${total} rows: written with other settings (--deals?); choose another --out`);
+        throw new UsageError(`${shown} already holds more than this run's ${total} rows: written with other settings (--deals?); choose another --out`);
+      if (fields.length !== header.length) throw new UsageError(`${shown} line ${i + 1} has ${fields.length} fields, expected ${header.length}; choose another --out`);
       const want = expectedKey(rows);
       if (want.some((w, k) => w !== fields[k]))
-        throw new UsageError(`${path} row ${rows + 1} is [${fields.slice(0, keyColumns).join(" ")}] where this run expects [${want.join(" ")}]: written with other settings; choose another --out`);
+        throw new UsageError(`${shown} row ${rows + 1} is [${fields.slice(0, keyColumns).join(" ")}] where this run expects [${want.join(" ")}]: written with other settings; choose another --out`);
+      const problem = outcomeProblem(fields);
+      if (problem) throw new UsageError(`${shown} line ${i + 1}: ${problem}; choose another --out`);
       onExisting(fields);
       rows++;
     });
-    if (complete === 0) throw new UsageError(`${path} has no header line: not an experiment CSV; choose another --out`);
+    if (complete === 0) throw new UsageError(`${shown} has no header line: not an experiment CSV; choose another --out`);
+    // Checks passed: cut off a killed writer's half line; that row is recomputed, not lost.
+    if (opened.size > complete) ftruncateSync(fd, complete);
+    let end = complete;
+    return {
+      done: rows,
+      append(batch) {
+        if (batch.length === 0) return;
+        // One write per batch of whole lines; a kill can only cut the last line short.
+        const buf = Buffer.from(batch.map(csvLine).join(""));
+        let off = 0;
+        while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, end + off);
+        end += buf.length;
+      },
+      close() {
+        if (fd >= 0) closeSync(fd);
+        fd = -1;
+        lock.release();
+      },
+    };
   } catch (e) {
-    closeSync(fd);
+    if (fd >= 0) closeSync(fd);
+    lock.release();
     throw e;
   }
-  // Checks passed: cut off a killed writer's half line; that row is recomputed, not lost.
-  if (statSync(path).size > complete) ftruncateSync(fd, complete);
-  let end = complete;
-  return {
-    done: rows,
-    append(batch) {
-      if (batch.length === 0) return;
-      // One write per batch of whole lines; a kill can only cut the last line short.
-      const buf = Buffer.from(batch.map(csvLine).join(""));
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off, end + off);
-      end += buf.length;
-    },
-    close() {
-      if (fd >= 0) closeSync(fd);
-      fd = -1;
-    },
-  };
 }

@@ -3,7 +3,7 @@
  * deal whose search ran out of budget is "unknown": the solvable share then lies between
  * won/n and (won + unknown)/n, and both bounds are reported.
  */
-import { wilson } from "../../src/eval/stats.js";
+import { wilson } from "../../src/util/wilson.js";
 
 export interface SummaryRow {
   /** Values of the grouping columns, in order. */

@@ -9,6 +9,14 @@
  * the lookahead agent's sum over k moves is then "leaf value − root value + move terms".
  *
  * All features read the position's typed arrays and allocate nothing.
+ *
+ * Stalactites (rank foundations, no building, columns never refilled): free-base-cards,
+ * plan-empty-columns, build-in-suit, settled-cards, buried-order and empty-columns make no sense
+ * there and score 0 (no base card waits to be freed, since the deal starts every foundation; an
+ * empty column stays empty; nothing is ever built, so no card is settled on another and none
+ * lies "in suit order"; a card's suit says nothing about when it can go home). short-flipper-use
+ * and dig-next-home read the rank foundations instead: a card's distance is the ranks until some
+ * foundation takes it, and the next cards are every card of a rank some foundation needs.
  */
 import { NO_CARD, rankOf, suitOf } from "../engine/card.js";
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, type Move } from "../engine/moves.js";
@@ -111,6 +119,15 @@ function nextHome(s: State, suit: number): number {
  */
 const RETURN_CAP = 8;
 function returnDistance(s: State, card: number, x: FeatureScratch): number {
+  if (s.tables.rankHome) {
+    // Only a foundation can take it: ranks to go until the nearest one needs this card's rank.
+    let d = RETURN_CAP;
+    for (let f = 0; f < 4; f++) {
+      const need = s.foundationNeeds(f);
+      if (need !== NO_CARD) d = Math.min(d, ((rankOf(card) - need + 13) % 13) * 2);
+    }
+    return Math.min(d, RETURN_CAP);
+  }
   const suit = suitOf(card);
   const toHome = s.tables.rel[card]! - s.found[suit]!;
   if (toHome <= 0) return 0;
@@ -160,6 +177,7 @@ export const FEATURES: readonly Feature[] = [
     tip: true,
     potential: (s, x) => {
       let v = 0;
+      if (s.tables.rankHome) return 0;
       for (let suit = 0; suit < 4; suit++) {
         if (s.found[suit] !== 0) continue;
         const card = nextHome(s, suit);
@@ -193,6 +211,7 @@ export const FEATURES: readonly Feature[] = [
     tip: true,
     potential: (s, x) => {
       let v = 0;
+      if (s.rules.build === "none") return 0;
       for (let c = 0; c < s.nColumns; c++) {
         const b = c * COLUMN_CAP;
         for (let d = 1, n = s.len[c]!; d < n; d++) v += x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!]!;
@@ -219,6 +238,21 @@ export const FEATURES: readonly Feature[] = [
     tip: false,
     potential: (s, x) => {
       let v = 0;
+      if (s.tables.rankHome) {
+        // Per foundation, the least-covered card of the rank it needs.
+        for (let f = 0; f < 4; f++) {
+          const need = s.foundationNeeds(f);
+          if (need === NO_CARD) continue;
+          let best = -1;
+          for (let su = 0; su < 4; su++) {
+            const card = need * 4 + su;
+            if (x.where[card] === -1) best = 0;
+            else if (x.where[card]! >= 0 && (best < 0 || x.cover[card]! < best)) best = x.cover[card]!;
+          }
+          if (best > 0) v -= best;
+        }
+        return v;
+      }
       for (let suit = 0; suit < 4; suit++) {
         const card = nextHome(s, suit);
         if (card !== NO_CARD && x.where[card]! >= 0) v -= x.cover[card]!;
@@ -233,6 +267,7 @@ export const FEATURES: readonly Feature[] = [
     potential: (s, x) => {
       let v = 0;
       const rel = s.tables.rel;
+      if (s.rules.build === "none") return 0;
       for (let c = 0; c < s.nColumns; c++) {
         const n = s.len[c]!;
         if (n === 0) continue;
@@ -258,6 +293,7 @@ export const FEATURES: readonly Feature[] = [
     potential: (s) => {
       let v = 0;
       const rel = s.tables.rel;
+      if (s.tables.rankHome) return 0;
       for (let c = 0; c < s.nColumns; c++) {
         const n = s.len[c]!;
         const b = c * COLUMN_CAP;

@@ -3,7 +3,7 @@
  * reweights or switches off any feature: `--heuristic parlett --without keep-flippers-empty
  * --weight build-in-suit=2`. `MoveScorer` scores every legal move of a position with them.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { applyMove, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./features.js";
@@ -41,7 +41,7 @@ export const HEURISTIC_PRESETS: Readonly<Record<string, Weights>> = {
   },
 };
 export const HEURISTIC_NAMES = Object.keys(HEURISTIC_PRESETS);
-export const DEFAULT_HEURISTIC = "parlett";
+export const DEFAULT_HEURISTIC = "tuned";
 
 function checkFeature(name: string): void {
   if (!FEATURE_NAMES.includes(name)) throw new UsageError(`unknown feature "${name}"; known: ${FEATURE_NAMES.join(", ")}`);

@@ -6,7 +6,7 @@
  * through a position twice on one path.
  */
 import { applyMove, generateMoves, MAX_MOVES, undoMove } from "../engine/moves.js";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";

@@ -2,7 +2,7 @@
  * `random`: uniform over the legal actions, from a small seeded generator (mulberry32) reset per
  * episode, so the same deal and seed give the same game on every machine.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { Mulberry32 } from "../engine/rng.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach } from "./agent.js";

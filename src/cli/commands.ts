@@ -6,8 +6,10 @@ import { evalCommand } from "./eval.js";
 import { trainCommand } from "./train.js";
 import { mergeCommand } from "./merge.js";
 import { compareCommand } from "./compare.js";
+import { replayCommand } from "./replay.js";
+import { webCommand } from "./web.js";
 import { datasetCommand } from "./dataset.js";
 
 // Each command module is owned by the area it drives (see the file names).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs' builder types differ per command
-export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand, compareCommand, datasetCommand];
+export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand, compareCommand, replayCommand, webCommand, datasetCommand];

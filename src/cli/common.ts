@@ -2,8 +2,21 @@
  * Options shared by every command (rules and seeds), so `--rules penguin --cells 3 --empty any`
  * means the same thing to deal, play, solve, eval, train and the experiments.
  */
-import type { Argv } from "yargs";
-import { resolveRules, UsageError, type RuleOverrides, type Rules } from "../engine/rules.js";
+import type { Argv, Options } from "yargs";
+import {
+  BASE_RULES,
+  BUILD_RULES,
+  DEAL_LAYOUTS,
+  EMPTY_COLUMN_RULES,
+  FOUNDATION_RULES,
+  GROUP_MOVE_RULES,
+  PRESET_NAMES,
+  resolveRules,
+  type RuleOverrides,
+  type Rules,
+} from "../engine/rules.js";
+import { UsageError } from "../errors.js";
+import { printable } from "../util/text.js";
 import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
 import type { State } from "../engine/state.js";
 
@@ -14,30 +27,30 @@ export interface RuleArgs {
   "group-move"?: string;
   build?: string;
   base?: string;
+  foundations?: string;
   deal?: string;
 }
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
   return y
-    .option("rules", { type: "string", default: "penguin", describe: "preset: penguin, penguin-relaxed, opus, penguin-beak-home, bakers-game, kings-only-bakers-game, freecell, eight-off, seahaven-towers" })
-    .option("cells", { type: "number", describe: "flippers / free cells, 0..8" })
-    .option("empty", { type: "string", describe: "empty-column rule: below-base | any | none" })
-    .option("group-move", { type: "string", describe: "group moves: unlimited | supermove | single" })
-    .option("build", { type: "string", describe: "tableau build: suit | alternate-color" })
-    .option("base", { type: "string", describe: "foundation base: beak | ace" })
-    .option("deal", { type: "string", describe: "layout: penguin | penguin-beak-home | freecell | eight-off | seahaven" }) as unknown as Argv<T & RuleArgs>;
+    .option("rules", { type: "string", default: "penguin", describe: `preset: ${PRESET_NAMES.join(", ")}` })
+    .option("cells", rangedNumber("flippers / free cells", { min: 0, max: 8, integer: true }))
+    .option("empty", { type: "string", describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}` })
+    .option("group-move", { type: "string", describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}` })
+    .option("build", { type: "string", describe: `tableau build: ${BUILD_RULES.join(" | ")}` })
+    .option("base", { type: "string", describe: `foundation base: ${BASE_RULES.join(" | ")}` })
+    .option("foundations", { type: "string", describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)` })
+    .option("deal", { type: "string", describe: `layout: ${DEAL_LAYOUTS.join(" | ")}` }) as unknown as Argv<T & RuleArgs>;
 }
 
 export function rulesFromArgs(a: RuleArgs): Rules {
   const o: Record<string, unknown> = {};
-  if (a.cells !== undefined) {
-    if (!Number.isInteger(a.cells)) throw new UsageError(`--cells must be an integer from 0 to 8, got ${a.cells}`);
-    o.cells = a.cells;
-  }
+  if (a.cells !== undefined) o.cells = checkRange("cells", a.cells, { min: 0, max: 8, integer: true });
   if (a.empty !== undefined) o.emptyColumn = a.empty;
   if (a["group-move"] !== undefined) o.groupMove = a["group-move"];
   if (a.build !== undefined) o.build = a.build;
   if (a.base !== undefined) o.base = a.base;
+  if (a.foundations !== undefined) o.foundations = a.foundations;
   if (a.deal !== undefined) o.deal = a.deal;
   return resolveRules(a.rules, o as RuleOverrides);
 }
@@ -50,7 +63,7 @@ export interface DealArgs {
 export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {
   return y
     .option("seed", { type: "string", describe: "deal seed (integer or string, via seedrandom)" })
-    .option("ms", { type: "number", describe: `Microsoft deal number, 1..${MS_MAX}` }) as unknown as Argv<T & DealArgs>;
+    .option("ms", rangedNumber("Microsoft deal number", { min: 1, max: MS_MAX, integer: true })) as unknown as Argv<T & DealArgs>;
 }
 
 /** `--seed` may be an integer or any string; integers are kept as numbers so 7 and "7" agree. */
@@ -60,8 +73,112 @@ export function parseSeed(text: string): number | string {
 
 export function dealFromArgs(rules: Rules, a: DealArgs, required = true): State | undefined {
   if (a.seed !== undefined && a.ms !== undefined) throw new UsageError("give either --seed or --ms, not both");
-  if (a.ms !== undefined) return dealMs(rules, a.ms);
+  if (a.ms !== undefined) return dealMs(rules, checkRange("ms", a.ms, { min: 1, max: MS_MAX, integer: true }));
   if (a.seed !== undefined) return dealSeed(rules, parseSeed(String(a.seed)));
   if (required) throw new UsageError("name a deal with --seed S or --ms N");
   return undefined;
+}
+
+/** The allowed values of a numeric option. */
+export interface NumberRange {
+  readonly min: number;
+  readonly max: number;
+  readonly integer?: boolean;
+}
+
+const RANGES = new WeakMap<object, NumberRange>();
+
+function rangeText(r: NumberRange): string {
+  return `${r.integer ? "an integer" : "a number"} from ${r.min} to ${r.max}`;
+}
+
+/**
+ * A numeric yargs option that carries its allowed range: the range is shown in --help and
+ * checked (withRangeChecks) before the command's handler runs, so before any file is touched.
+ */
+export function rangedNumber(describe: string, range: NumberRange, extra: Omit<Options, "type" | "describe"> = {}): Options {
+  const opt: Options = { ...extra, type: "number", describe: `${describe} (${range.integer ? "integer " : ""}${range.min}..${range.max})` };
+  RANGES.set(opt, range);
+  return opt;
+}
+
+/** Throws a UsageError naming the range when `value` is outside it; returns the value. */
+export function checkRange(name: string, value: unknown, r: NumberRange): number {
+  const v = typeof value === "number" ? value : NaN;
+  if (!Number.isFinite(v) || v < r.min || v > r.max || (r.integer === true && !Number.isInteger(v)))
+    throw new UsageError(`--${name} must be ${rangeText(r)}, got ${printable(String(value))}`);
+  return v;
+}
+
+/**
+ * Declares `options` (name → yargs option, ranged ones from rangedNumber) and checks every
+ * ranged one after parsing. Train and the other commands share this one spec format.
+ */
+export function withOptions<T>(y: Argv<T>, options: Readonly<Record<string, Options>>): Argv<T> {
+  let out = y;
+  for (const [name, opt] of Object.entries(options)) out = out.option(name, opt) as Argv<T>;
+  return out.check((a) => {
+    for (const [name, opt] of Object.entries(options)) {
+      const r = RANGES.get(opt);
+      const v = (a as Record<string, unknown>)[name];
+      if (r && v !== undefined) checkRange(name, v, r);
+    }
+    return true;
+  });
+}
+
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The option types yargs knows for the command being run (Argv.getOptions()). */
+export interface OptionKinds {
+  readonly boolean: readonly string[];
+  readonly number: readonly string[];
+  readonly string: readonly string[];
+  readonly array: readonly string[];
+}
+
+/**
+ * Checks the raw command line against the declared options, catching what yargs lets through
+ * silently: a single-valued option given twice (yargs makes an array of it), an option with
+ * no value (yargs gives "" or 0), a number option whose text is not a number (NaN), and a
+ * boolean given anything but true or false (`--json=maybe` would be false).
+ */
+export function checkRawArgs(raw: readonly string[], kinds: OptionKinds): void {
+  const isBool = (n: string): boolean => kinds.boolean.includes(n);
+  const known = (n: string): boolean => isBool(n) || kinds.number.includes(n) || kinds.string.includes(n) || kinds.array.includes(n);
+  const count = new Map<string, number>();
+  for (let i = 0; i < raw.length; i++) {
+    const tok = raw[i]!;
+    if (tok === "--") break;
+    const m = /^--([^=]+)(=(.*))?$/s.exec(tok);
+    if (!m) continue;
+    let name = m[1]!;
+    let inline = m[3];
+    if (!known(name) && name.startsWith("no-") && isBool(name.slice(3))) {
+      name = name.slice(3);
+      if (inline !== undefined) throw new UsageError(`--no-${name} takes no value, got ${JSON.stringify(printable(inline))}`);
+      inline = undefined;
+    } else if (!known(name)) continue; // unknown options are yargs' to refuse (strict mode)
+    count.set(name, (count.get(name) ?? 0) + 1);
+    if (count.get(name) === 2 && !kinds.array.includes(name) && name !== "help" && name !== "version")
+      throw new UsageError(`--${name} is given more than once; give it once`);
+    if (isBool(name)) {
+      if (inline !== undefined && inline !== "true" && inline !== "false")
+        throw new UsageError(`--${name} is true or false, got ${JSON.stringify(printable(inline))}`);
+      if (inline === undefined && (raw[i + 1] === "true" || raw[i + 1] === "false")) i++;
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = raw[i + 1];
+      // The next token is this option's value unless it is another option (a negative number is a value).
+      if (next !== undefined && !(next.startsWith("-") && !NUMBER.test(next))) {
+        value = next;
+        i++;
+      }
+    }
+    if (value === undefined || value === "") throw new UsageError(`--${name} needs a value`);
+    if (kinds.number.includes(name) && !NUMBER.test(value.trim())) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(printable(value))}`);
+    if (kinds.array.includes(name)) while (raw[i + 1] !== undefined && !raw[i + 1]!.startsWith("--")) i++;
+  }
 }

@@ -4,11 +4,11 @@
  * one of them won — and the exact McNemar p-value of "they win equally often". Pairing removes the
  * deals' own difficulty, which two separate intervals cannot.
  */
-import { existsSync, readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
-import { mcnemarExact, wilson } from "../eval/stats.js";
-import { parseCsv } from "./merge.js";
+import { UsageError } from "../errors.js";
+import { mcnemarExact } from "../eval/stats.js";
+import { wilson } from "../util/wilson.js";
+import { readCsvFile } from "../util/csv.js";
 
 interface CompareArgs {
   a: string;
@@ -24,25 +24,30 @@ interface Side {
 }
 
 function readSide(file: string): Side {
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  const { records } = parseCsv(readFileSync(file, "utf8"));
-  const header = records[0]?.fields ?? [];
-  const col = (name: string): number => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new UsageError(`${file} is not an evaluation CSV: it has no "${name}" column (expected the header of penguin eval --out)`);
-    return i;
-  };
-  const [deal, rules, agent, won] = [col("deal"), col("rules"), col("agent"), col("won")];
   const out: Side = { file, agent: "", won: new Map() };
   const agents = new Set<string>();
-  for (const r of records.slice(1)) {
-    const f = r.fields;
-    if (f.length !== header.length) continue;
-    const key = `${f[rules]}/${f[deal]}`;
-    if (out.won.has(key)) throw new UsageError(`${file} holds deal ${f[deal]} (${f[rules]}) twice: compare one player per file`);
-    out.won.set(key, f[won] === "true");
-    agents.add(f[agent]!);
-  }
+  let header: string[] = [];
+  let at = { deal: -1, rules: -1, agent: -1, won: -1 };
+  readCsvFile(file, "evaluation CSV", ({ fields: f }, n) => {
+    if (n === 0) {
+      header = f;
+      const col = (name: string): number => {
+        const i = header.indexOf(name);
+        if (i < 0) throw new UsageError(`${file} is not an evaluation CSV: it has no "${name}" column (expected the header of penguin eval --out)`);
+        return i;
+      };
+      at = { deal: col("deal"), rules: col("rules"), agent: col("agent"), won: col("won") };
+      return;
+    }
+    if (f.length !== header.length) throw new UsageError(`${file} line ${n + 1} has ${f.length} fields, expected ${header.length}`);
+    const won = f[at.won];
+    if (won !== "true" && won !== "false") throw new UsageError(`${file} line ${n + 1}: won is ${JSON.stringify(won)}, expected true or false`);
+    const key = `${f[at.rules]}/${f[at.deal]}`;
+    if (out.won.has(key)) throw new UsageError(`${file} holds deal ${f[at.deal]} (${f[at.rules]}) twice: compare one player per file`);
+    out.won.set(key, won === "true");
+    agents.add(f[at.agent]!);
+  });
+  if (header.length === 0) throw new UsageError(`${file} is empty: expected the CSV of penguin eval --out`);
   if (agents.size !== 1) throw new UsageError(`${file} holds ${agents.size} players (${[...agents].join(", ") || "none"}): compare one player per file`);
   out.agent = [...agents][0]!;
   return out;

@@ -6,9 +6,11 @@
  *
  * JSON: {"rules": "<preset>", "base": "<rank char>", "columns": [["JD","KD",...], ...] (deepest
  * card first), "cells": ["QS", null, ...], "foundations": {"C": "<top card or null>", ...}}.
+ * Under rank foundations (Stalactites) "foundations" is keyed "1"-"4" and "piles" lists each
+ * foundation's cards, first card first.
  */
 import type { CommandModule } from "yargs";
-import { cardToString, makeCard, NO_CARD, RANKS, SUITS } from "../engine/card.js";
+import { cardToString, NO_CARD, RANKS, SUITS } from "../engine/card.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import type { State } from "../engine/state.js";
 import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
@@ -18,19 +20,24 @@ export interface DealJson {
   base: string;
   columns: string[][];
   cells: (string | null)[];
-  foundations: Record<"C" | "D" | "H" | "S", string | null>;
+  /** Suit letters C D H S, or "1"-"4" under rank foundations. */
+  foundations: Record<string, string | null>;
+  piles?: string[][];
 }
 
 /** The JSON form of a position (also used by tests and other tools). */
 export function dealJson(s: State): DealJson {
-  const top = (su: number): string | null => (s.found[su] ? cardToString(makeCard((s.base + s.found[su]! - 1) % 13, su)) : null);
-  const foundations = Object.fromEntries([...SUITS].map((ch, su) => [ch, top(su)])) as DealJson["foundations"];
+  const top = (f: number): string | null => (s.found[f] ? cardToString(s.foundationTop(f)) : null);
+  const rank = s.tables.rankHome;
+  const foundations = Object.fromEntries([...SUITS].map((ch, f) => [rank ? String(f + 1) : ch, top(f)]));
+  const piles = rank ? [0, 1, 2, 3].map((f) => Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString)) : undefined;
   return {
     rules: s.rules.preset,
     base: RANKS[s.base]!,
     columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
     cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
     foundations,
+    ...(piles ? { piles } : {}),
   };
 }
 

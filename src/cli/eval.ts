@@ -3,19 +3,22 @@
  * (resumable), then prints games, wins, win rate with its 95% Wilson interval, mean cards home and
  * deals per second. Everything but the flags lives in src/eval (runEval).
  */
-import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import type { Argv, CommandModule, Options } from "yargs";
+import { UsageError } from "../errors.js";
 import { agentEntries, agentNames } from "../agents/registry.js";
-import { listOption } from "../agents/heuristic.js";
+import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";
-import { msRange, seedRange, type DealRef } from "../eval/deals.js";
+import { MAX_DEALS, msRange, seedRange, type DealList } from "../eval/deals.js";
+import { MS_MAX } from "../engine/deal.js";
 import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { runEval } from "../eval/run.js";
 import { formatSummary } from "../eval/stats.js";
-import type { EvalRow } from "../eval/evaluate.js";
-import { parseSeed, rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
+import { prepareReplayDir, writeReplays } from "../viewer/batch.js";
+import { progressReporter } from "./progress.js";
+import { parseSeed, rangedNumber, rulesFromArgs, withOptions, withRuleOptions, type RuleArgs } from "./common.js";
+import { exitWithWrappers } from "../util/parent.js";
 
-interface EvalArgs extends RuleArgs {
+export interface AgentArgs {
   agent: string;
   heuristic?: string;
   without?: string[];
@@ -26,6 +29,9 @@ interface EvalArgs extends RuleArgs {
   "agent-opt"?: string[];
   model?: string;
   sample?: boolean;
+}
+
+interface EvalArgs extends RuleArgs, AgentArgs {
   deals?: number;
   seed: string;
   "ms-from"?: number;
@@ -35,38 +41,54 @@ interface EvalArgs extends RuleArgs {
   "max-steps": number;
   timing: boolean;
   json: boolean;
+  html?: string;
+  "html-all": boolean;
+}
+
+/** The agent and its options, shared with `penguin replay`, with the range of each number. */
+const AGENT_OPTIONS = {
+  agent: { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` },
+  heuristic: { type: "string", describe: `greedy/lookahead weight preset (${HEURISTIC_NAMES.join(", ")}; default ${DEFAULT_HEURISTIC})` },
+  without: { type: "string", array: true, describe: "switch features off (repeat or comma list)" },
+  weight: { type: "string", array: true, describe: "feature=weight (repeat or comma list)" },
+  depth: rangedNumber("lookahead: moves searched ahead", { min: 1, max: 20, integer: true }),
+  width: rangedNumber("lookahead: moves followed per level", { min: 1, max: 1000, integer: true }),
+  "agent-seed": rangedNumber("random: mixed with each deal's seed", { min: -(2 ** 31), max: 2 ** 32 - 1, integer: true }),
+  model: { type: "string", describe: "policy: the trained model (run folder of penguin train)" },
+  sample: { type: "boolean", describe: "policy: sample from the network instead of argmax" },
+  "agent-opt": { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" },
+} as const satisfies Record<string, Options>;
+
+/** Every other option of `penguin eval`. */
+const OPTIONS = {
+  deals: rangedNumber("number of seeded deals: seeds S .. S+N-1", { min: 1, max: MAX_DEALS, integer: true }),
+  seed: { type: "string", default: "1", describe: "first deal seed (integer)" },
+  "ms-from": rangedNumber("first Microsoft deal number (instead of seeds)", { min: 1, max: MS_MAX, integer: true }),
+  "ms-to": rangedNumber("last Microsoft deal number (included)", { min: 1, max: MS_MAX, integer: true }),
+  workers: rangedNumber("worker threads", { min: 1, max: 256, integer: true }, { default: 1 }),
+  out: { type: "string", describe: "CSV file (resumed when it exists; a symlink writes its target)" },
+  "max-steps": rangedNumber("moves before a game counts as lost", { min: 1, max: 1_000_000, integer: true }, { default: DEFAULT_MAX_STEPS }),
+  timing: { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" },
+  json: { type: "boolean", default: false, describe: "print the summary as JSON" },
+  html: { type: "string", describe: "write an HTML replay of each lost deal into this folder (penguin replay's page)" },
+  "html-all": { type: "boolean", default: false, describe: "with --html: a replay of every deal, won or lost" },
+} as const satisfies Record<string, Options>;
+
+export function withAgentOptions<T>(y: Argv<T>): Argv<T> {
+  return withOptions(y, AGENT_OPTIONS).epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n"));
 }
 
 function builder(y: Argv): Argv<EvalArgs> {
-  return withRuleOptions(y)
-    .option("agent", { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` })
-    .option("heuristic", { type: "string", describe: "greedy/lookahead weight preset (parlett, foundation-first, tuned)" })
-    .option("without", { type: "string", array: true, describe: "switch features off (repeat or comma list)" })
-    .option("weight", { type: "string", array: true, describe: "feature=weight (repeat or comma list)" })
-    .option("depth", { type: "number", describe: "lookahead: moves searched ahead" })
-    .option("width", { type: "number", describe: "lookahead: moves followed per level" })
-    .option("agent-seed", { type: "number", describe: "random: mixed with each deal's seed" })
-    .option("model", { type: "string", describe: "policy: the trained model (run folder of penguin train)" })
-    .option("sample", { type: "boolean", describe: "policy: sample from the network instead of argmax" })
-    .option("agent-opt", { type: "string", array: true, describe: "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)" })
-    .option("deals", { type: "number", describe: "number of seeded deals: seeds S .. S+N-1" })
-    .option("seed", { type: "string", default: "1", describe: "first deal seed (integer)" })
-    .option("ms-from", { type: "number", describe: "first Microsoft deal number (instead of seeds)" })
-    .option("ms-to", { type: "number", describe: "last Microsoft deal number (included)" })
-    .option("workers", { type: "number", default: 1, describe: "worker threads" })
-    .option("out", { type: "string", describe: "CSV file (resumed when it exists)" })
-    .option("max-steps", { type: "number", default: DEFAULT_MAX_STEPS, describe: "moves before a game counts as lost" })
-    .option("timing", { type: "boolean", default: true, describe: "--no-timing writes ms as 0 (byte-identical reruns)" })
-    .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
-    .epilog(agentEntries().map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`).join("\n")) as unknown as Argv<EvalArgs>;
+  return withOptions(withAgentOptions(withRuleOptions(y)), OPTIONS) as unknown as Argv<EvalArgs>;
 }
 
-function agentOptionsFrom(a: EvalArgs): AgentOptions {
+export function agentOptionsFrom(a: AgentArgs): AgentOptions {
   const o: Record<string, string | number | boolean | undefined> = {};
   for (const item of listOption(a["agent-opt"])) {
     const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
     if (!m) throw new UsageError(`bad --agent-opt "${item}": expected key=value`);
-    o[m[1]!] = m[2]!;
+    // true/false are booleans; an agent that takes a yes/no option refuses any other text.
+    o[m[1]!] = m[2] === "true" ? true : m[2] === "false" ? false : m[2]!;
   }
   if (a.heuristic !== undefined) o.heuristic = a.heuristic;
   if (a.without?.length) o.without = listOption(a.without).join(",");
@@ -79,7 +101,7 @@ function agentOptionsFrom(a: EvalArgs): AgentOptions {
   return o;
 }
 
-function dealsFrom(a: EvalArgs): DealRef[] {
+function dealsFrom(a: EvalArgs): DealList {
   const ms = a["ms-from"] !== undefined || a["ms-to"] !== undefined;
   if (ms) {
     if (a.deals !== undefined) throw new UsageError("give either --deals (seeds) or --ms-from/--ms-to, not both");
@@ -92,23 +114,6 @@ function dealsFrom(a: EvalArgs): DealRef[] {
   return seedRange(seed, a.deals);
 }
 
-/** A one-line bar on stderr, redrawn at most 10 times a second; only on a terminal. */
-function progressBar(): ((row: EvalRow, done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last = 0;
-  let wins = 0;
-  return (row, done, total) => {
-    if (row.won) wins++;
-    const now = performance.now();
-    if (now - last < 100 && done < total) return;
-    last = now;
-    const width = 30;
-    const filled = Math.round((width * done) / total);
-    process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} deals, ${wins} wins in this run`);
-    if (done === total) process.stderr.write("\n");
-  };
-}
-
 export const evalCommand: CommandModule<object, EvalArgs> = {
   command: "eval",
   describe: "play many deals with an agent, write a CSV row per deal and print the win rate",
@@ -116,21 +121,54 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
   handler: async (a) => {
     const rules = rulesFromArgs(a);
     const deals = dealsFrom(a);
-    if (!Number.isInteger(a.workers) || a.workers < 1 || a.workers > 256) throw new UsageError(`--workers must be an integer from 1 to 256, got ${a.workers}`);
-    if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1) throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
-    if (a.out !== undefined && a.out.trim() === "") throw new UsageError("--out needs a file name");
-    const res = await runEval({
-      agent: a.agent,
-      agentOptions: agentOptionsFrom(a),
-      rules,
-      deals,
-      workers: a.workers,
-      maxSteps: a["max-steps"],
-      timing: a.timing,
-      out: a.out,
-      onRow: progressBar(),
-    });
-    if (a.json) process.stdout.write(JSON.stringify({ agent: res.agent, rules: res.rules, skipped: res.skipped, ...res.summary }) + "\n");
-    else process.stdout.write(`${res.agent} on ${res.rules}${res.skipped ? ` (${res.skipped} deals read back from ${a.out})` : ""}\n${formatSummary(res.summary)}\n`);
+    if (a["html-all"] && a.html === undefined) throw new UsageError("--html-all needs --html DIR");
+    const html = a.html;
+    if (html !== undefined) prepareReplayDir(html);
+    const played: { deal: string; won: boolean; agent: string }[] = [];
+    // A stop by signal, or by the death of an npx/npm wrapper, says what the file holds.
+    let inFile = 0;
+    let total = deals.length;
+    let done = 0;
+    const stop = (why: string, code: number): void => {
+      const where = a.out ? `${a.out} holds ${inFile} deals (${done} of the ${total} asked for); rerun the same command to resume` : "no --out file, nothing kept";
+      process.stderr.write(`\npenguin eval: stopped by ${why}: ${where}\n`);
+      process.exit(code);
+    };
+    const onSignal = (sig: NodeJS.Signals): void => stop(sig, sig === "SIGINT" ? 130 : 143);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    const unwatch = exitWithWrappers(() => stop("the end of its npx/npm wrapper", 129));
+    const progress = progressReporter();
+    try {
+      const res = await runEval({
+        agent: a.agent,
+        agentOptions: agentOptionsFrom(a),
+        rules,
+        deals,
+        workers: a.workers,
+        maxSteps: a["max-steps"],
+        timing: a.timing,
+        out: a.out,
+        onOpen: (rows) => (inFile = rows),
+        onRow: (row, n, of) => {
+          inFile++;
+          done = n;
+          total = of;
+          if (html !== undefined) played.push(row);
+          progress(row.won, n, of);
+        },
+      });
+      if (a.json) process.stdout.write(JSON.stringify({ agent: res.agent, rules: res.rules, skipped: res.skipped, ...res.summary }) + "\n");
+      else process.stdout.write(`${res.agent} on ${res.rules}${res.skipped ? ` (${res.skipped} deals read back from ${a.out})` : ""}\n${formatSummary(res.summary)}\n`);
+      if (html !== undefined) {
+        const n = await writeReplays({ dir: html, all: a["html-all"], rules, agent: a.agent, agentOptions: agentOptionsFrom(a), maxSteps: a["max-steps"] }, played);
+        const note = res.skipped ? ` (not for the ${res.skipped} deals read back from ${a.out})` : "";
+        process.stderr.write(`wrote ${n} replay${n === 1 ? "" : "s"} (${a["html-all"] ? "every deal" : "lost deals"}) to ${html}${note}\n`);
+      }
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      unwatch();
+    }
   },
 };

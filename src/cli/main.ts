@@ -2,24 +2,31 @@
  * The `penguin` command. Each subcommand lives in its own file; this one only wires them up and
  * turns bad input into one line on stderr and exit code 2 (never a stack trace).
  */
-import yargs from "yargs";
+import yargs, { type MiddlewareFunction } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { UsageError } from "../engine/rules.js";
-import { IllegalMoveError } from "../engine/notation.js";
+import { UsageError } from "../errors.js";
+import { IllegalMoveError } from "../errors.js";
 import { commands } from "./commands.js";
+import { checkRawArgs, type OptionKinds } from "./common.js";
+import { messageLine } from "../util/text.js";
 
 function die(message: string, code: number): never {
-  process.stderr.write(`penguin: ${message.split("\n")[0]}\n`);
+  // Messages may quote file contents or arguments: control characters are escaped.
+  process.stderr.write(`penguin: ${messageLine(message)}\n`);
   process.exit(code);
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // yargs hands middleware the parser of the command being run as a second argument.
+  const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void => checkRawArgs(argv, y.getOptions());
   let cli = yargs(argv).scriptName("penguin");
   for (const c of commands) cli = cli.command(c);
   try {
     await cli
       .demandCommand(1, `name a command: ${commands.map((c) => String(c.command).split(" ")[0]).join(", ")}`)
       .strict()
+      // Before yargs' own checks: repeated options, missing values, non-numbers, booleans.
+      .middleware(rawCheck as MiddlewareFunction, true)
       .help()
       .fail((msg, err) => {
         if (err) throw err;

@@ -6,210 +6,205 @@
  * file: different headers, a partial last row, overlapping or missing deals, or a deal with fewer
  * rows than the others (a shard killed part way: rerun it, it resumes, then merge again).
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
-
-export interface CsvRecord {
-  readonly fields: string[];
-  /** The record exactly as written, without its line ending. */
-  readonly raw: string;
-}
-
-/**
- * RFC 4180 records (quoted fields may hold commas, quotes as "", and line breaks). Returns the
- * complete records and `partial`: text after the last record ending, left by a killed writer.
- */
-export function parseCsv(text: string): { records: CsvRecord[]; partial: string } {
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = "";
-  let start = 0;
-  let quoted = false;
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      fields.push(field);
-      field = "";
-    } else if (ch === "\n" || ch === "\r") {
-      fields.push(field);
-      records.push({ fields, raw: text.slice(start, i) });
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      fields = [];
-      field = "";
-      start = i + 1;
-    } else field += ch;
-    i++;
-  }
-  return { records, partial: text.slice(start) };
-}
-
-interface ShardFile {
-  name: string;
-  header: string;
-  body: CsvRecord[];
-  first: number;
-  last: number;
-}
-
-function readShard(name: string, text: string): ShardFile {
-  const { records, partial } = parseCsv(text);
-  if (partial !== "") throw new UsageError(`${name} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`);
-  const head = records[0];
-  if (!head) throw new UsageError(`${name} is empty: no header row`);
-  const dealAt = head.fields.indexOf("deal");
-  if (dealAt < 0) throw new UsageError(`${name} has no "deal" column; merge joins per-deal CSVs (columns: ${head.fields.join(", ")})`);
-  const body = records.slice(1);
-  if (body.length === 0) throw new UsageError(`${name} holds no rows`);
-  let prev = -Infinity;
-  for (const r of body) {
-    const d = Number(r.fields[dealAt]);
-    if (!Number.isSafeInteger(d)) throw new UsageError(`${name}: deal ${JSON.stringify(r.fields[dealAt])} is not an integer`);
-    if (d < prev) throw new UsageError(`${name}: rows are not in deal order (deal ${d} after ${prev})`);
-    prev = d;
-  }
-  return { name, header: head.raw, body, first: Number(body[0]!.fields[dealAt]), last: prev };
-}
+import { UsageError } from "../errors.js";
+import { forEachCsvRecord, parseCsvText, type CsvRecord } from "../util/csv.js";
+import { lockFile } from "../util/lock.js";
+import { OutputWriter, outputTarget } from "../util/output.js";
+import { checkRegularFile, openRegularFile } from "../util/read.js";
+import { printable } from "../util/text.js";
 
 /**
- * Checks shard files handed over in deal order and returns the text each adds to the merged
- * file. Deals must run on without a gap from file to file and every deal must have the same
- * number of rows (one per condition), so a shard that stopped early is caught here.
+ * Checks the records of shard files handed over in deal order, one record at a time, and passes
+ * on the lines of the merged file. Deals must run on without a gap from file to file and every
+ * deal must have the same number of rows (one per condition), so a shard that stopped early is
+ * caught here. Only one deal's rows are held at a time.
  */
 class ShardJoiner {
   private header: string | undefined;
-  private first = "";
+  private firstFile = "";
   private dealAt = -1;
   private rowsPerDeal = -1;
   private expectDeal = NaN;
+  private name = "";
+  private rowsInFile = 0;
+  private prevInFile = -Infinity;
+  private group: string[] = [];
+  private groupDeal = NaN;
+  rows = 0;
 
-  push(s: ShardFile): string {
+  constructor(private readonly emit: (text: string) => void) {}
+
+  /** Starts the next file; `header` is its first record. */
+  begin(name: string, head: CsvRecord | undefined): void {
+    this.name = name;
+    this.rowsInFile = 0;
+    this.prevInFile = -Infinity;
+    if (!head) throw new UsageError(`${name} is empty: no header row`);
     if (this.header === undefined) {
-      this.header = s.header;
-      this.first = s.name;
-      this.dealAt = parseCsv(s.header + "\n").records[0]!.fields.indexOf("deal");
-      this.expectDeal = s.first;
-    }
-    if (s.header !== this.header) throw new UsageError(`${s.name} has another header than ${this.first}: not shards of one run`);
-    if (s.first < this.expectDeal) throw new UsageError(`${s.name} overlaps another file at deal ${s.first}: each deal must come from one shard`);
-    if (s.first > this.expectDeal) throw new UsageError(`deals ${this.expectDeal}…${s.first - 1} are missing before ${s.name}: merge every shard`);
-    const lines: string[] = [];
-    let i = 0;
-    while (i < s.body.length) {
-      const deal = Number(s.body[i]!.fields[this.dealAt]);
-      if (deal !== this.expectDeal) throw new UsageError(`${s.name}: deal ${this.expectDeal} is missing (next row is deal ${deal})`);
-      let j = i;
-      while (j < s.body.length && Number(s.body[j]!.fields[this.dealAt]) === deal) j++;
-      if (this.rowsPerDeal < 0) this.rowsPerDeal = j - i;
-      else if (j - i !== this.rowsPerDeal)
-        throw new UsageError(`${s.name}: deal ${deal} has ${j - i} rows, other deals ${this.rowsPerDeal} (a shard stopped part way? rerun it)`);
-      const seen = new Set<string>();
-      for (let k = i; k < j; k++) {
-        if (seen.has(s.body[k]!.raw)) throw new UsageError(`${s.name}: a row of deal ${deal} appears twice`);
-        seen.add(s.body[k]!.raw);
-        lines.push(s.body[k]!.raw);
-      }
-      this.expectDeal = deal + 1;
-      i = j;
-    }
-    return lines.join("\n") + "\n";
+      const dealAt = head.fields.indexOf("deal");
+      if (dealAt < 0) throw new UsageError(`${name} has no "deal" column; merge joins per-deal CSVs (columns: ${head.fields.join(", ")})`);
+      this.header = head.raw;
+      this.firstFile = name;
+      this.dealAt = dealAt;
+      this.emit(head.raw + "\n");
+    } else if (head.raw !== this.header) throw new UsageError(`${name} has another header than ${this.firstFile}: not shards of one run`);
   }
 
-  headerText(): string {
-    return this.header + "\n";
+  row(r: CsvRecord): void {
+    const name = this.name;
+    const d = Number(r.fields[this.dealAt]);
+    if (!/^-?\d+$/.test(r.fields[this.dealAt] ?? "") || !Number.isSafeInteger(d)) throw new UsageError(`${name}: deal ${JSON.stringify(r.fields[this.dealAt])} is not an integer`);
+    if (d < this.prevInFile) throw new UsageError(`${name}: rows are not in deal order (deal ${d} after ${this.prevInFile})`);
+    if (this.rowsInFile === 0) {
+      if (Number.isNaN(this.expectDeal)) this.expectDeal = d;
+      if (d < this.expectDeal) throw new UsageError(`${name} overlaps another file at deal ${d}: each deal must come from one shard`);
+      if (d > this.expectDeal) throw new UsageError(`deals ${this.expectDeal}…${d - 1} are missing before ${name}: merge every shard`);
+    }
+    this.prevInFile = d;
+    this.rowsInFile++;
+    if (d !== this.groupDeal) {
+      this.flush();
+      if (d !== this.expectDeal) throw new UsageError(`${name}: deal ${this.expectDeal} is missing (next row is deal ${d})`);
+      this.groupDeal = d;
+    }
+    if (this.group.includes(r.raw)) throw new UsageError(`${name}: a row of deal ${d} appears twice`);
+    this.group.push(r.raw);
   }
+
+  /** Ends the current file: its last deal must be complete. */
+  end(): void {
+    if (this.rowsInFile === 0) throw new UsageError(`${this.name} holds no rows`);
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.group.length === 0) return;
+    const n = this.group.length;
+    if (this.rowsPerDeal < 0) this.rowsPerDeal = n;
+    else if (n !== this.rowsPerDeal)
+      throw new UsageError(`${this.name}: deal ${this.groupDeal} has ${n} rows, other deals ${this.rowsPerDeal} (a shard stopped part way? rerun it)`);
+    this.emit(this.group.join("\n") + "\n");
+    this.rows += n;
+    this.group = [];
+    this.expectDeal = this.groupDeal + 1;
+    this.groupDeal = NaN;
+  }
+}
+
+/** First deal of a shard's text (Number.MAX_SAFE_INTEGER when it has none), for ordering. */
+function firstDealOf(records: readonly CsvRecord[]): number {
+  const at = records[0]?.fields.indexOf("deal") ?? -1;
+  const v = records[1] && at >= 0 ? Number(records[1].fields[at]) : NaN;
+  return Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
 }
 
 /** The merged text of shard files held in memory (files in any order). */
 export function mergeShardTexts(files: readonly { name: string; text: string }[]): string {
   if (files.length === 0) throw new UsageError("name at least one CSV to merge");
-  const shards = files.map((f) => readShard(f.name, f.text)).sort((a, b) => a.first - b.first);
-  const j = new ShardJoiner();
-  const bodies = shards.map((s) => j.push(s));
-  return j.headerText() + bodies.join("");
-}
-
-/** Writes `text` to `path` through a temp file + rename, so a reader never sees half a file. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
-/** First deal of a shard file, read from its first 64 KiB only. */
-function firstDeal(path: string): number {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(1 << 16);
-    const got = readSync(fd, buf, 0, buf.length, 0);
-    const { records } = parseCsv(buf.toString("utf8", 0, got));
-    const at = records[0]?.fields.indexOf("deal") ?? -1;
-    const v = records[1] && at >= 0 ? Number(records[1].fields[at]) : NaN;
-    return Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
-  } finally {
-    closeSync(fd);
+  const parsed = files.map((f) => {
+    const { records, partial } = parseCsvText(f.text, f.name);
+    if (partial !== "") throw new UsageError(`${f.name} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`);
+    return { name: f.name, records };
+  });
+  parsed.sort((a, b) => firstDealOf(a.records) - firstDealOf(b.records));
+  let out = "";
+  const j = new ShardJoiner((t) => (out += t));
+  for (const f of parsed) {
+    j.begin(f.name, f.records[0]);
+    for (const r of f.records.slice(1)) j.row(r);
+    j.end();
   }
+  return out;
 }
 
 /**
- * Merges shard files into `out`, one shard in memory at a time (a million-deal study is many
- * gigabytes), through a temp file renamed into place only when every check has passed.
+ * Shard files are named …shard-i-of-n… by the experiments (0 ≤ i < n). When the inputs carry
+ * such names, every shard of the run must be there: a missing first or last shard leaves no gap
+ * between the files given, so only the names can show it.
+ */
+export function checkShardSet(inputs: readonly string[]): void {
+  const labels = inputs.map((p) => ({ p, m: /shard-(\d+)-of-(\d+)/.exec(basename(p)) }));
+  const named = labels.filter((l) => l.m);
+  if (named.length === 0) return;
+  const unnamed = labels.find((l) => !l.m);
+  if (unnamed) throw new UsageError(`${printable(unnamed.p)} is not named shard-i-of-n like the other inputs: merge the shards of one run`);
+  const counts = new Set(named.map((l) => Number(l.m![2])));
+  if (counts.size > 1) throw new UsageError(`the inputs are shards of runs split ${[...counts].join(" and ")} ways: merge the shards of one run`);
+  const n = [...counts][0]!;
+  const have = new Set<number>();
+  for (const l of named) {
+    const i = Number(l.m![1]);
+    if (i >= n) throw new UsageError(`${printable(l.p)}: shard ${i} of ${n} does not exist (shards are 0 to ${n - 1})`);
+    if (have.has(i)) throw new UsageError(`shard ${i} of ${n} is named twice`);
+    have.add(i);
+  }
+  const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !have.has(i));
+  if (missing.length)
+    throw new UsageError(`shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${n} ${missing.length > 1 ? "are" : "is"} missing: merge needs every shard of the run (0 to ${n - 1})`);
+}
+
+/** Reads the header and first row of a shard (a 1 MiB chunk at most) to order the files. */
+function firstDeal(path: string): number {
+  const { fd } = openRegularFile(path, "merge input");
+  const records: CsvRecord[] = [];
+  try {
+    forEachCsvRecord(fd, path, (r) => {
+      records.push(r);
+      if (records.length === 2) throw records;
+    });
+  } catch (e) {
+    if (e !== records) throw e;
+  } finally {
+    closeSync(fd);
+  }
+  return firstDealOf(records);
+}
+
+/**
+ * Merges shard files into `out` with bounded memory (a million-deal study is many gigabytes):
+ * each shard is read in chunks and checked as it is copied. A regular `out` appears (by rename)
+ * only when every check has passed; a device or FIFO (`/dev/stdout`) is written as a stream.
  */
 export function mergeFiles(inputs: readonly string[], out: string): { files: number; rows: number } {
   if (inputs.length === 0) throw new UsageError("name at least one CSV to merge");
   const seen = new Set<string>();
   for (const p of inputs) {
-    if (!existsSync(p)) throw new UsageError(`no such file: ${p}`);
-    if (seen.has(resolve(p))) throw new UsageError(`${p} is named twice`);
+    checkRegularFile(p, "merge input");
+    if (seen.has(resolve(p))) throw new UsageError(`${printable(p)} is named twice`);
     seen.add(resolve(p));
   }
-  if (seen.has(resolve(out))) throw new UsageError(`--out ${out} is also an input; write the merged file elsewhere`);
+  checkShardSet(inputs);
+  const target = outputTarget(out, { stream: true, what: "--out" });
+  if (seen.has(target.path)) throw new UsageError(`--out ${printable(out)} is also an input; write the merged file elsewhere`);
   const ordered = inputs.map((p) => ({ p, first: firstDeal(p) })).sort((a, b) => a.first - b.first);
-  const tmp = `${out}.${process.pid}.tmp`;
-  let fd: number;
+  const lock = target.kind === "file" ? lockFile(target.path) : undefined;
   try {
-    fd = openSync(tmp, "w");
-  } catch (e) {
-    throw new UsageError(`cannot write ${out}: ${(e as { code?: string }).code ?? (e as Error).message}`);
-  }
-  let rows = 0;
-  try {
-    const j = new ShardJoiner();
-    let pos = 0;
-    for (const [k, { p }] of ordered.entries()) {
-      const shard = readShard(p, readFileSync(p, "utf8"));
-      const body = Buffer.from(j.push(shard));
-      if (k === 0) pos += writeSync(fd, j.headerText(), pos);
-      pos += writeSync(fd, body, 0, body.length, pos);
-      rows += shard.body.length;
-    }
-    closeSync(fd);
-    renameSync(tmp, out);
-  } catch (e) {
+    const w = new OutputWriter(target);
     try {
-      closeSync(fd);
-    } catch {
-      // already closed
+      const j = new ShardJoiner((t) => w.write(t));
+      for (const { p } of ordered) {
+        const { fd, size } = openRegularFile(p, "merge input");
+        try {
+          const complete = forEachCsvRecord(fd, p, (r, i) => (i === 0 ? j.begin(p, r) : j.row(r)));
+          if (complete === 0) j.begin(p, undefined);
+          if (complete < size) throw new UsageError(`${printable(p)} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`);
+          j.end();
+        } finally {
+          closeSync(fd);
+        }
+      }
+      w.commit();
+      return { files: inputs.length, rows: j.rows };
+    } catch (e) {
+      w.abort();
+      throw e;
     }
-    rmSync(tmp, { force: true });
-    throw e;
+  } finally {
+    lock?.release();
   }
-  return { files: inputs.length, rows };
 }
 
 interface MergeArgs {

@@ -7,13 +7,16 @@
  * Moves use the play notation (src/engine/notation.ts): `3a` column 3 to a flipper, `3h` to the
  * foundation, `a4` flipper a to column 4, `34` column 3 onto column 4, `36/2` two cards into an
  * empty column. Several moves may share a line. `u` undoes, `?` lists the legal moves, `help`
- * explains, `q` quits. Illegal input is answered with the reason; nothing crashes the session.
- * Works with piped stdin (no prompt then), so sessions can be scripted and tested.
+ * explains, `q` quits. At a terminal, illegal input is answered with the reason (on stderr) and
+ * the session goes on. With piped stdin (no prompt then) the session stops at the first illegal
+ * input, names it and what was not played on stderr, and exits 2: a script's later moves were
+ * meant for a position that never came.
  */
 import { createInterface } from "node:readline";
 import type { CommandModule } from "yargs";
 import { applyMove, legalMoves, undoMove, type Move } from "../engine/moves.js";
-import { IllegalMoveError, moveToString, parseMove } from "../engine/notation.js";
+import { moveToString, parseMove } from "../engine/notation.js";
+import { IllegalMoveError } from "../errors.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import { rulesLabel } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
@@ -25,27 +28,49 @@ const HELP = [
   "u: undo   ?: list legal moves   help: this text   q: quit",
 ].join("\n");
 
-/** One play session over any line source; returns when the input ends, on `q`, or when won. */
-export async function playSession(s: State, lines: AsyncIterable<string>, out: (text: string) => void, color: boolean, prompt?: () => void): Promise<void> {
-  const history: Move[] = [];
+/** How a session ended; `error` is the refused input when the session stops at the first error. */
+export type PlayOutcome = { readonly end: "quit" | "won" | "eof" } | { readonly end: "error"; readonly error: string };
+
+export interface SessionOptions {
+  /** Where refusals go (default: `out`). */
+  readonly err?: (text: string) => void;
+  /** Stop at the first refused input (piped input: later moves were meant for another position). */
+  readonly stopOnError?: boolean;
+}
+
+/** One play session over any line source; returns when the input ends, on `q`, when won, or at an error with stopOnError. */
+export async function playSession(
+  s: State,
+  lines: AsyncIterable<string>,
+  out: (text: string) => void,
+  color: boolean,
+  prompt?: () => void,
+  o: SessionOptions = {},
+): Promise<PlayOutcome> {
+  const err = o.err ?? out;
+  // Each move with the text the player typed, so `u` names the move as it was entered.
+  const history: { move: Move; text: string }[] = [];
   const show = (): void => out(renderBoard(s, { color }) + `\nmoves played: ${history.length}`);
   out(`${rulesLabel(s.rules)}: type a move, ? for the legal moves, help, u to undo, q to quit`);
   show();
   prompt?.();
+  let lineNo = 0;
   for await (const line of lines) {
+    lineNo++;
     let changed = false;
-    for (const token of line.trim().split(/[\s,;]+/).filter(Boolean)) {
-      const t = token.toLowerCase();
+    const tokens = line.trim().split(/[\s,;]+/).filter(Boolean);
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!.toLowerCase();
       try {
         if (t === "q" || t === "quit" || t === "exit") {
           out("bye");
-          return;
+          return { end: "quit" };
         } else if (t === "u" || t === "undo") {
-          const m = history.pop();
-          if (m === undefined) out("nothing to undo");
+          const h = history.pop();
+          if (h === undefined) out("nothing to undo");
           else {
-            undoMove(s, m);
-            out(`undid ${moveToString(m)}`);
+            undoMove(s, h.move);
+            out(`undid ${h.text}`);
             changed = true;
           }
         } else if (t === "?") {
@@ -56,23 +81,32 @@ export async function playSession(s: State, lines: AsyncIterable<string>, out: (
         } else {
           const m = parseMove(t, s);
           applyMove(s, m);
-          history.push(m);
+          history.push({ move: m, text: t });
           changed = true;
           if (s.isWon()) {
             show();
             out(`won in ${history.length} moves`);
-            return;
+            return { end: "won" };
           }
         }
       } catch (e) {
-        // Illegal or unreadable input is answered, never fatal; the rest of the line is dropped.
-        out(e instanceof IllegalMoveError ? e.message : `error: ${(e as Error).message}`);
+        const why = e instanceof IllegalMoveError ? e.message : `error: ${(e as Error).message}`;
+        const rest = tokens.slice(i + 1);
+        if (o.stopOnError) {
+          if (changed) show();
+          const skipped = rest.length ? `; not played: ${rest.join(" ")} and any later input` : "; later input was not read";
+          err(`${why} (line ${lineNo}); stopped after ${history.length} moves${skipped}`);
+          return { end: "error", error: why };
+        }
+        // Answered, never fatal; the rest of the line was typed for the position before the error.
+        err(rest.length ? `${why} (not played: ${rest.join(" ")})` : why);
         break;
       }
     }
     if (changed) show();
     prompt?.();
   }
+  return { end: "eof" };
 }
 
 interface Args extends RuleArgs, DealArgs {
@@ -90,10 +124,24 @@ export const playCommand: CommandModule<object, Args> = {
     const tty = process.stdin.isTTY === true;
     const rl = createInterface({ input: process.stdin, terminal: tty });
     const color = useColor(a.color);
+    // Ctrl-C at the prompt ends the session like Ctrl-D (but exits 130, as an interrupted command
+    // does); either way the shell prompt starts on a new line.
+    let interrupted = false;
+    rl.on("SIGINT", () => {
+      interrupted = true;
+      rl.close();
+    });
+    let outcome: PlayOutcome;
     try {
-      await playSession(s, rl, (text) => process.stdout.write(text + "\n"), color, tty ? () => process.stdout.write("> ") : undefined);
+      outcome = await playSession(s, rl, (text) => process.stdout.write(text + "\n"), color, tty ? () => process.stdout.write("> ") : undefined, {
+        err: (text) => process.stderr.write(text + "\n"),
+        stopOnError: !tty,
+      });
     } finally {
       rl.close();
     }
+    if (tty && outcome.end === "eof") process.stdout.write("\n");
+    if (outcome.end === "error") process.exitCode = 2;
+    else if (interrupted) process.exitCode = 130;
   },
 };

@@ -9,13 +9,18 @@
  * solved only), "states": <positions examined>, "ms": <milliseconds>}. Exit code 0 for every
  * verdict; 2 for bad input.
  */
-import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
 import { readBoardFile } from "../engine/board.js";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
+import { KiB, readTextFile } from "../util/read.js";
+
+/** A board is under 1 KiB of text; 64 KiB leaves room for comments and still refuses junk at once. */
+export const MAX_BOARD_BYTES = 64 * KiB;
+const MAX_STATES_RANGE = { min: 1, max: MAX_STATES_LIMIT, integer: true } as const;
+const TIMEOUT_RANGE = { min: 1, max: 86_400_000 } as const;
 import type { State } from "../engine/state.js";
 import { DEFAULT_MAX_STATES, lineText, MAX_STATES_LIMIT, solve } from "../solver/search.js";
-import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
+import { checkRange, dealFromArgs, rangedNumber, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
 
 interface Args extends RuleArgs, DealArgs {
   board?: string;
@@ -34,13 +39,7 @@ export interface SolveJson {
 
 function readBoard(path: string, a: Args): State {
   if (a.seed !== undefined || a.ms !== undefined) throw new UsageError("give one of --seed, --ms or --board, not several");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read board file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  return readBoardFile(text, rulesFromArgs(a));
+  return readBoardFile(readTextFile(path, { maxBytes: MAX_BOARD_BYTES, what: "board file" }), rulesFromArgs(a));
 }
 
 export const solveCommand: CommandModule<object, Args> = {
@@ -50,14 +49,11 @@ export const solveCommand: CommandModule<object, Args> = {
     withDealOptions(withRuleOptions(y))
       .option("board", { type: "string", describe: "board file (penguin-board or Freecell Solver format)" })
       .option("json", { type: "boolean", default: false, describe: 'print {"result","moves","states","ms"} as one JSON line' })
-      .option("max-states", { type: "number", default: DEFAULT_MAX_STATES, describe: "most distinct positions to examine (memory ≤ 16 bytes each)" })
-      .option("timeout-ms", { type: "number", describe: "wall-clock budget in milliseconds (default: none)" }) as never,
+      .option("max-states", rangedNumber("most distinct positions to examine (memory ≤ 16 bytes each)", MAX_STATES_RANGE, { default: DEFAULT_MAX_STATES }))
+      .option("timeout-ms", rangedNumber("wall-clock budget in milliseconds (default: none)", TIMEOUT_RANGE)) as never,
   handler: (a) => {
-    const maxStates = a["max-states"] ?? DEFAULT_MAX_STATES;
-    if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
-      throw new UsageError(`--max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
-    const timeoutMs = a["timeout-ms"];
-    if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new UsageError(`--timeout-ms must be a positive number, got ${timeoutMs}`);
+    const maxStates = checkRange("max-states", a["max-states"] ?? DEFAULT_MAX_STATES, MAX_STATES_RANGE);
+    const timeoutMs = a["timeout-ms"] === undefined ? undefined : checkRange("timeout-ms", a["timeout-ms"], TIMEOUT_RANGE);
     const rules = rulesFromArgs(a);
     const start = a.board !== undefined ? readBoard(a.board, a) : dealFromArgs(rules, a)!;
     const r = solve(start, { maxStates, timeoutMs });

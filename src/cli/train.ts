@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { TRAIN_DEFAULTS } from "../train/config.js";
 import type { FeatureKind } from "../train/features.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";

@@ -15,7 +15,9 @@
  *
  *    `base` is the foundations' first rank. `foundations` gives the top card of each foundation
  *    in suit order C D H S, `-` when empty (the count follows from the base rank: a top of 3C
- *    over base J means J Q K A 2 3). `flippers` has one token per flipper, `-` when free. Then
+ *    over base J means J Q K A 2 3). Under rank foundations (Stalactites) each of the four
+ *    tokens is that foundation's whole pile, first card first, joined by commas (`5C,6D,7H`),
+ *    since suits do not follow from a count there. `flippers` has one token per flipper, `-` when free. Then
  *    one line per column, labelled 1-9 and 0 (column 10), cards deepest first. `#` starts a
  *    comment; blank lines are ignored. Cards are rank + suit (`TH`; `10H` is accepted).
  *
@@ -30,8 +32,9 @@
  *    input); `Foundations:` lists each suit's top rank (0 = empty) and may be left out;
  *    `Freecells:` (or `FC:`) lists cell cards with `-` for a free cell.
  */
-import { cardToString, makeCard, NO_CARD, parseCard, parseRank, RANKS, SUITS, suitOf, type Card } from "./card.js";
-import { UsageError, type Rules } from "./rules.js";
+import { cardToString, makeCard, NO_CARD, parseCard, parseRank, rankOf, RANKS, SUITS, suitOf, type Card } from "./card.js";
+import { type Rules } from "./rules.js";
+import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 import { columnChar } from "./notation.js";
 
@@ -40,6 +43,8 @@ export const BOARD_MAGIC = "penguin-board 1";
 interface Layout {
   base: number;
   found: number[];
+  /** Rank foundations: each pile's cards. */
+  piles?: Card[][];
   cells: Card[];
   columns: Card[][];
 }
@@ -67,8 +72,18 @@ function build(rules: Rules, l: Layout): State {
     if (before) bad(0, `${cardToString(c)} appears twice (${before} and ${where})`);
     seen.set(c, where);
   };
-  for (let su = 0; su < 4; su++)
-    for (let k = 0; k < l.found[su]!; k++) note(makeCard((l.base + k) % 13, su), `foundation ${SUITS[su]}`);
+  if (rules.foundations === "rank") {
+    if (!l.piles) bad(0, "these rules build foundations by rank: give each foundation's cards (e.g. 5C,6D,7H)");
+    l.piles.forEach((pile, f) => {
+      pile.forEach((c, k) => {
+        if (k > 0 && rankOf(c) !== (rankOf(pile[0]!) + k) % 13) bad(0, `foundation ${f + 1} must rise by one rank per card, got ${pile.map(cardToString).join(",")}`);
+        note(c, `foundation ${f + 1}`);
+      });
+      if (pile.length > 13) bad(0, `foundation ${f + 1} holds more than 13 cards`);
+    });
+  } else
+    for (let su = 0; su < 4; su++)
+      for (let k = 0; k < l.found[su]!; k++) note(makeCard((l.base + k) % 13, su), `foundation ${SUITS[su]}`);
   l.cells.forEach((c, i) => c !== NO_CARD && note(c, `flipper ${"abcdefgh"[i]}`));
   l.columns.forEach((col, i) => col.forEach((c) => note(c, `column ${columnChar(i)}`)));
   if (seen.size !== 52) {
@@ -77,7 +92,8 @@ function build(rules: Rules, l: Layout): State {
     bad(0, `${missing.length} card(s) missing: ${missing.slice(0, 8).join(" ")}${missing.length > 8 ? " …" : ""}`);
   }
   const s = new State(rules, l.base);
-  for (let su = 0; su < 4; su++) s.found[su] = l.found[su]!;
+  if (l.piles) l.piles.forEach((pile, f) => pile.forEach((c) => s.putHome(f, c)));
+  else for (let su = 0; su < 4; su++) s.found[su] = l.found[su]!;
   l.cells.forEach((c, i) => (s.cells[i] = c));
   l.columns.forEach((col, i) => col.forEach((c) => s.push(i, c)));
   s.rehash();
@@ -89,7 +105,9 @@ const cellText = (c: Card): string => (c === NO_CARD ? "-" : cardToString(c));
 /** Our own format (see the file comment); `parseBoard` reads it back exactly. */
 export function formatBoard(s: State): string {
   const lines = [BOARD_MAGIC, `base: ${RANKS[s.base]}`];
-  const tops = [0, 1, 2, 3].map((su) => (s.found[su] ? cardToString(makeCard((s.base + s.found[su]! - 1) % 13, su)) : "-"));
+  const tops = [0, 1, 2, 3].map((f) =>
+    !s.found[f] ? "-" : s.tables.rankHome ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString).join(",") : cardToString(s.foundationTop(f)),
+  );
   lines.push(`foundations: ${tops.join(" ")}`);
   lines.push(`flippers:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`);
   for (let c = 0; c < s.nColumns; c++) lines.push(`${columnChar(c)}:${s.column(c).map((x) => " " + cardToString(x)).join("")}`);
@@ -111,6 +129,7 @@ export function parseBoard(text: string, rules: Rules): State {
   let base: number | undefined;
   let tops: string[] | undefined;
   let cells: Card[] | undefined;
+  let piles: Card[][] | undefined;
   const columns: Card[][] = [];
   for (const { n, text: t } of ls.slice(1)) {
     const m = /^([a-z]+|\d):\s*(.*)$/i.exec(t);
@@ -125,11 +144,14 @@ export function parseBoard(text: string, rules: Rules): State {
         bad(n, (e as Error).message);
       }
     } else if (key === "foundations") {
-      if (tokens.length !== 4) bad(n, "foundations takes 4 tokens (top card or -), in suit order C D H S");
+      if (tokens.length !== 4)
+        bad(n, rules.foundations === "rank" ? "foundations takes 4 tokens (each foundation's cards joined by commas, or -)" : "foundations takes 4 tokens (top card or -), in suit order C D H S");
       tops = tokens;
-      tops.forEach((tk, su) => {
-        if (tk !== "-" && suitOf(card(tk, n)) !== su) bad(n, `foundation ${su + 1} is the ${SUITS[su]} foundation, got ${tk}`);
-      });
+      if (rules.foundations === "rank") piles = tokens.map((tk) => (tk === "-" ? [] : tk.split(",").map((x) => card(x, n))));
+      else
+        tops.forEach((tk, su) => {
+          if (tk !== "-" && suitOf(card(tk, n)) !== su) bad(n, `foundation ${su + 1} is the ${SUITS[su]} foundation, got ${tk}`);
+        });
     } else if (key === "flippers") {
       cells = tokens.map((tk) => (tk === "-" ? NO_CARD : card(tk, n)));
     } else if (/^\d$/.test(key)) {
@@ -141,12 +163,14 @@ export function parseBoard(text: string, rules: Rules): State {
   if (!tops) bad(0, `missing "foundations:" line`);
   if (!cells) bad(0, `missing "flippers:" line`);
   const b = base;
+  if (piles) return build(rules, { base: b, found: piles.map((p) => p.length), piles, cells, columns });
   const found = tops.map((tk) => (tk === "-" ? 0 : ((parseCard(tk) >> 2) - b + 13) % 13 + 1));
   return build(rules, { base: b, found, cells, columns });
 }
 
 /** Freecell Solver's format (ace-based rules only). */
 export function formatFcsBoard(s: State): string {
+  if (s.tables.rankHome) throw new UsageError("Freecell Solver's board format has no rank foundations; use the penguin-board format");
   if (s.base !== 0) throw new UsageError("Freecell Solver's board format has no base rank; use the penguin-board format");
   const found = [2, 0, 1, 3].map((su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`);
   const lines = [`Foundations: ${found.join(" ")}`, `Freecells:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`];
@@ -155,6 +179,7 @@ export function formatFcsBoard(s: State): string {
 }
 
 export function parseFcsBoard(text: string, rules: Rules): State {
+  if (rules.foundations === "rank") bad(0, "Freecell Solver's format has no rank foundations; use the penguin-board format");
   if (rules.base !== "ace") bad(0, `Freecell Solver's format needs ace-based rules; for base "${rules.base}" use the penguin-board format`);
   const found = [0, 0, 0, 0];
   let cells: Card[] = [];

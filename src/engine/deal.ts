@@ -3,11 +3,12 @@
  * - `msDeck(n)`: Microsoft FreeCell deal #n (1 ≤ n < 2^31), bit for bit as RULES.md gives it;
  * - `seededDeck(seed)`: Fisher–Yates driven by `seedrandom` (ARC4), the same on every machine.
  * `layout(rules, deck)` then lays that deck out the way the rule set's `deal` option says, so
- * Penguin #N, Eight Off #N and Seahaven #N are all MS deck #N.
+ * Penguin #N, Eight Off #N, Seahaven #N and Stalactites #N are all MS deck #N.
  */
 import seedrandom from "seedrandom";
 import { NO_CARD, rankOf, suitOf, type Card } from "./card.js";
-import { UsageError, type Rules } from "./rules.js";
+import { type Rules } from "./rules.js";
+import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 
 export const MS_MAX = 2 ** 31 - 1;
@@ -104,6 +105,11 @@ export function layout(rules: Rules, deck: readonly Card[]): State {
     case "seahaven":
       for (let i = 0; i < 50; i++) s.push(i % C, deck[i]!);
       for (let i = 50; i < 52; i++) s.setCell(i - 50, deck[i]!);
+      break;
+    case "stalactites":
+      // 8 × 6 row by row; the last four cards start foundations 1-4, each setting its base rank.
+      for (let i = 0; i < 48; i++) s.push(i % C, deck[i]!);
+      for (let i = 48; i < 52; i++) s.putHome(i - 48, deck[i]!);
       break;
   }
   s.rehash();

@@ -6,14 +6,23 @@
  *   bits 10-15 count: cards moved (a run for column-to-column moves, else 1)
  *   bits 16-21 card: the head of the moved group (the card that lands on the destination)
  *   bit  22    the destination column was empty
+ *   bits 23-24 which foundation (rank foundations only; a suit's card has one foundation)
+ *   bits 25-26 base cards that go home with the move (penguin-beak-home: cards it exposes)
+ *   bits 27-28, 29-30  the suits of the first and second of them; bit 31 picks the third's
+ *              suit among the two left (1 = the higher), so undo can put them back
  *
  * Conventions that keep the move list free of moves that change nothing but labels:
  * - A card goes to the lowest-numbered free flipper; flipper-to-flipper moves are not generated.
  * - A whole column is never moved into an empty column.
- * Under `groupMove: "supermove"` the largest group is (free flippers + 1) × 2^(empty columns),
- * not counting the target column; empty columns count only where any card may fill them
- * (`emptyColumn: "any"`), since under `below-base` they cannot hold the intermediate cards. That
- * gives Eight Off and Seahaven Towers their (free cells + 1) rule with no extra option.
+ *
+ * Group moves. `supermove`: at most (free flippers + 1) × 2^E cards, E the empty columns other
+ * than the target, whatever the empty-column rule (seed 000's formula, written for Penguin, whose
+ * empty columns take only base − 1 cards: there it can exceed what single moves could do).
+ * `free-cells`: at most free flippers + 1 (Eight Off, Seahaven Towers).
+ *
+ * Under `deal: "penguin-beak-home"` a base-rank card goes to its foundation as soon as it is a
+ * column's last card; the move that exposes it carries it (bits 25-31), so it is one move for
+ * the environment, the solver and undo alike.
  */
 import { NO_CARD, suitOf } from "./card.js";
 import { COLUMN_CAP, type State } from "./state.js";
@@ -29,8 +38,25 @@ export const moveTo = (m: Move): number => (m >> 5) & 31;
 export const moveCount = (m: Move): number => (m >> 10) & 63;
 export const moveCard = (m: Move): number => (m >> 16) & 63;
 export const moveToEmpty = (m: Move): boolean => ((m >> 22) & 1) === 1;
+/** Foundation index of a move home under rank foundations (0 otherwise). */
+export const moveFoundation = (m: Move): number => (m >> 23) & 3;
+/** Base cards the move sends home after it (penguin-beak-home), 0..3. */
+export const moveAutoHome = (m: Move): number => (m >>> 25) & 3;
 export const makeMove = (from: number, to: number, count: number, card: number, toEmpty = false): Move =>
   from | (to << 5) | (count << 10) | (card << 16) | (toEmpty ? 1 << 22 : 0);
+
+/**
+ * The legal move that sends the card at `from` (a column or flipper) home, or -1: with the
+ * lowest foundation that takes it and the base cards it exposes, exactly as generateMoves has it.
+ */
+export function homeMove(s: State, from: number): Move {
+  const card = from < CELL0 ? s.top(from) : s.cells[from - CELL0]!;
+  if (card === NO_CARD) return -1;
+  if (s.tables.rankHome) for (let f = 0; f < 4; f++) needs[f] = s.foundationNeeds(f);
+  const extra = from < CELL0 && s.tables.autoHome ? homeChain(s, from, s.len[from]! - 1) : 0;
+  return homeMoves(s, from, card, homeScratch, 0, extra) > 0 ? homeScratch[0]! : -1;
+}
+const homeScratch = new Int32Array(4);
 
 /** Length of the run (cards in build order) at the end of column c; 0 for an empty column. */
 export function runLength(s: State, c: number): number {
@@ -48,16 +74,63 @@ export function groupCap(s: State, dst: number): number {
   const mode = s.tables.groupMode;
   if (mode === 0) return 64;
   if (mode === 2) return 1;
-  let empty = 0;
-  if (s.tables.emptyMode === 1) {
-    empty = s.emptyColumns();
-    if (s.len[dst] === 0) empty--;
-  }
+  if (mode === 3) return s.freeCells() + 1;
+  let empty = s.emptyColumns();
+  if (s.len[dst] === 0) empty--;
   return (s.freeCells() + 1) << empty;
+}
+
+/** Suit of the i-th base card (0-2) a move sends home (see the file comment). */
+export function autoHomeSuit(m: Move, i: number): number {
+  if (i < 2) return (m >>> (27 + 2 * i)) & 3;
+  const a = (m >>> 27) & 3;
+  const b = (m >>> 29) & 3;
+  let lo = -1;
+  let hi = -1;
+  for (let su = 0; su < 4; su++) if (su !== a && su !== b) lo < 0 ? (lo = su) : (hi = su);
+  return m >>> 31 ? hi : lo;
+}
+
+/**
+ * The auto-home bits for a move that leaves `rest` cards in column c: base-rank cards whose
+ * foundation is empty, from the new last card down (penguin-beak-home).
+ */
+function homeChain(s: State, c: number, rest: number): number {
+  const b = c * COLUMN_CAP;
+  const base = s.base;
+  let bits = 0;
+  let k = 0;
+  for (let d = rest - 1; d >= 0; d--) {
+    const card = s.cards[b + d]!;
+    if (card >> 2 !== base || s.found[card & 3] !== 0) break;
+    if (k < 2) bits |= (card & 3) << (27 + 2 * k);
+    else {
+      let hi = -1;
+      for (let su = 0; su < 4; su++) if (su !== ((bits >>> 27) & 3) && su !== ((bits >>> 29) & 3)) hi = su;
+      if ((card & 3) === hi) bits |= 1 << 31;
+    }
+    k++;
+  }
+  return bits | (k << 25);
 }
 
 /** colOfTop[card] = the column whose last card is `card`, else -1. Set and cleared by generateMoves. */
 const colOfTop = new Int8Array(52).fill(-1);
+/** Rank foundations: the rank each one needs next (NO_CARD when full). Set by generateMoves. */
+const needs = new Uint8Array(4);
+
+/** Writes the moves home of `card` from `from` (each rank foundation that takes it) and returns n. */
+function homeMoves(s: State, from: number, card: number, out: Int32Array, n: number, extra: number): number {
+  const t = s.tables;
+  if (!t.rankHome) {
+    const su = card & 3;
+    if (t.foundationCard[su * 14 + s.found[su]!] === card) out[n++] = makeMove(from, FOUNDATION, 1, card) | extra;
+    return n;
+  }
+  const r = card >> 2;
+  for (let f = 0; f < 4; f++) if (needs[f] === r) out[n++] = makeMove(from, FOUNDATION, 1, card) | (f << 23) | extra;
+  return n;
+}
 /** Moves onto non-empty columns found for one source, kept sorted by destination column. */
 const hitDst = new Int8Array(16);
 const hitMove = new Int32Array(16);
@@ -73,10 +146,11 @@ const hitMove = new Int32Array(16);
  */
 export function generateMoves(s: State, out: Int32Array): number {
   const t = s.tables;
+  const autoHome = t.autoHome;
+  if (t.rankHome) for (let f = 0; f < 4; f++) needs[f] = s.foundationNeeds(f);
   const buildOn = t.buildOn;
   const targets = t.targets;
   const rel = t.rel;
-  const fcard = t.foundationCard;
   const emptyMode = t.emptyMode;
   const cards = s.cards;
   const lens = s.len;
@@ -103,10 +177,10 @@ export function generateMoves(s: State, out: Int32Array): number {
   let capFull = 64;
   let capEmpty = 64;
   if (t.groupMode === 2) capFull = capEmpty = 1;
+  else if (t.groupMode === 3) capFull = capEmpty = free + 1;
   else if (t.groupMode === 1) {
-    const e = emptyMode === 1 ? empties : 0;
-    capFull = (free + 1) << e;
-    capEmpty = (free + 1) << (e > 0 ? e - 1 : 0);
+    capFull = (free + 1) << empties;
+    capEmpty = (free + 1) << (empties > 0 ? empties - 1 : 0);
   }
   let n = 0;
   for (let src = 0; src < nCols; src++) {
@@ -114,8 +188,9 @@ export function generateMoves(s: State, out: Int32Array): number {
     if (len === 0) continue;
     const b = src * COLUMN_CAP;
     const top = cards[b + len - 1]!;
-    const su = top & 3;
-    if (fcard[su * 14 + found[su]!] === top) out[n++] = makeMove(src, FOUNDATION, 1, top);
+    // What one card leaving exposes (penguin-beak-home); runs compute theirs per size.
+    const one = autoHome ? homeChain(s, src, len - 1) : 0;
+    n = homeMoves(s, src, top, out, n, one);
     let run = 1;
     while (run < len && buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1) run++;
     // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
@@ -136,7 +211,7 @@ export function generateMoves(s: State, out: Int32Array): number {
           h--;
         }
         hitDst[h] = d;
-        hitMove[h] = makeMove(src, d, k, head);
+        hitMove[h] = makeMove(src, d, k, head) | (autoHome ? homeChain(s, src, len - k) : 0);
       }
     }
     let h = 0;
@@ -147,23 +222,22 @@ export function generateMoves(s: State, out: Int32Array): number {
         if (lens[dst] !== 0) continue;
         while (h < hits && hitDst[h]! < dst) out[n++] = hitMove[h++]!;
         if (emptyMode === 1) {
-          for (let k = max; k >= 1; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
+          for (let k = max; k >= 1; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true) | (autoHome ? homeChain(s, src, len - k) : 0);
         } else {
           // Ranks in a run rise by one per card going down, so the one head of rank base − 1
           // (rel 12) sits exactly 12 − rel(top) cards under the top.
           const k = 13 - rel[top]!;
-          if (k <= max) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
+          if (k <= max) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true) | (autoHome ? homeChain(s, src, len - k) : 0);
         }
       }
     }
     while (h < hits) out[n++] = hitMove[h++]!;
-    if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top);
+    if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top) | one;
   }
   for (let i = 0; i < nCells; i++) {
     const card = cells[i]!;
     if (card === NO_CARD) continue;
-    const su = card & 3;
-    if (fcard[su * 14 + found[su]!] === card) out[n++] = makeMove(CELL0 + i, FOUNDATION, 1, card);
+    n = homeMoves(s, CELL0 + i, card, out, n, 0);
     const toEmpty = fillEmpty && (emptyMode === 1 || rel[card] === 12);
     const d0 = targets[card * 2]! >= 0 ? colOfTop[targets[card * 2]!]! : -1;
     const d1 = targets[card * 2 + 1]! >= 0 ? colOfTop[targets[card * 2 + 1]!]! : -1;
@@ -193,16 +267,21 @@ export function applyMove(s: State, m: Move): void {
   if (from < CELL0) {
     if (to === FOUNDATION) {
       const card = s.pop(from);
-      s.found[suitOf(card)]!++;
+      s.putHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
     } else if (to >= CELL0) {
       s.setCell(to - CELL0, s.pop(from));
     } else {
       moveRun(s, from, to, (m >> 10) & 63);
     }
+    // Base cards the move exposed go home with it (penguin-beak-home).
+    for (let k = (m >>> 25) & 3; k > 0; k--) {
+      const card = s.pop(from);
+      s.putHome(suitOf(card), card);
+    }
   } else {
     const card = s.cells[from - CELL0]!;
     s.setCell(from - CELL0, NO_CARD);
-    if (to === FOUNDATION) s.found[suitOf(card)]!++;
+    if (to === FOUNDATION) s.putHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
     else s.push(to, card);
   }
 }
@@ -211,9 +290,15 @@ export function applyMove(s: State, m: Move): void {
 export function undoMove(s: State, m: Move): void {
   const from = m & 31;
   const to = (m >> 5) & 31;
+  for (let k = (m >>> 25) & 3; k > 0; k--) {
+    const su = autoHomeSuit(m, k - 1);
+    const card = s.base * 4 + su;
+    s.takeHome(su, card);
+    s.push(from, card);
+  }
   if (to === FOUNDATION) {
     const card = (m >> 16) & 63;
-    s.found[suitOf(card)]!--;
+    s.takeHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
     if (from < CELL0) s.push(from, card);
     else s.setCell(from - CELL0, card);
   } else if (to >= CELL0) {

@@ -41,11 +41,9 @@ function empty(o: RenderOptions): string {
 /** The whole position as lines of text (no trailing newline). */
 export function renderBoard(s: State, o: RenderOptions = {}): string {
   const out: string[] = [];
-  const found = [0, 1, 2, 3].map((su) => {
-    const n = s.found[su]!;
-    return n ? renderCard((((s.base + n - 1) % 13) * 4 + su) as Card, s.base, o) : empty(o);
-  });
-  out.push(`Foundations  ${found.join("  ")}     base ${RANKS[s.base]}  (${s.cardsHome()}/52 home)`);
+  const found = [0, 1, 2, 3].map((f) => (s.found[f] ? renderCard(s.foundationTop(f), s.base, o) : empty(o)));
+  const base = s.tables.rankHome ? "by rank" : `base ${RANKS[s.base]}`;
+  out.push(`Foundations  ${found.join("  ")}     ${base}  (${s.cardsHome()}/52 home)`);
   if (s.nCells > 0) {
     const cells: string[] = [];
     for (let i = 0; i < s.nCells; i++) {

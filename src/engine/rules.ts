@@ -3,11 +3,14 @@
  * named presets are plain objects. `resolveRules("penguin", { cells: 3 })` is how every entry
  * point (CLI, env, experiments) builds one, so validation lives in exactly one place.
  */
+import { UsageError } from "../errors.js";
 export type EmptyColumnRule = "below-base" | "any" | "none";
-export type GroupMoveRule = "unlimited" | "supermove" | "single";
-export type BuildRule = "suit" | "alternate-color";
+export type GroupMoveRule = "unlimited" | "supermove" | "free-cells" | "single";
+export type BuildRule = "suit" | "alternate-color" | "none";
 export type BaseRule = "beak" | "ace";
-export type DealLayout = "penguin" | "penguin-beak-home" | "freecell" | "eight-off" | "seahaven";
+/** `suit`: one foundation per suit, built in suit. `rank`: four foundations built by rank in any suit. */
+export type FoundationRule = "suit" | "rank";
+export type DealLayout = "penguin" | "penguin-beak-home" | "freecell" | "eight-off" | "seahaven" | "stalactites";
 
 export type PresetName =
   | "penguin"
@@ -18,7 +21,8 @@ export type PresetName =
   | "kings-only-bakers-game"
   | "freecell"
   | "eight-off"
-  | "seahaven-towers";
+  | "seahaven-towers"
+  | "stalactites";
 
 export interface Rules {
   /** Preset this rule set started from (overrides are listed by `rulesLabel`). */
@@ -29,6 +33,12 @@ export interface Rules {
   readonly groupMove: GroupMoveRule;
   readonly build: BuildRule;
   readonly base: BaseRule;
+  /**
+   * `suit`: foundation i is suit i's (C D H S), built up in suit from the base rank. `rank`: four
+   * foundations built up by rank regardless of suit, wrapping K→A, 13 cards each; each one's
+   * first card sets its own base rank (an empty one takes a card of the rule set's base rank).
+   */
+  readonly foundations: FoundationRule;
   readonly deal: DealLayout;
   /** Tableau columns; fixed by the deal layout (7, 8 or 10). */
   readonly columns: number;
@@ -37,10 +47,11 @@ export interface Rules {
 export type RuleOverrides = Partial<Omit<Rules, "preset">>;
 
 export const EMPTY_COLUMN_RULES: readonly EmptyColumnRule[] = ["below-base", "any", "none"];
-export const GROUP_MOVE_RULES: readonly GroupMoveRule[] = ["unlimited", "supermove", "single"];
-export const BUILD_RULES: readonly BuildRule[] = ["suit", "alternate-color"];
+export const GROUP_MOVE_RULES: readonly GroupMoveRule[] = ["unlimited", "supermove", "free-cells", "single"];
+export const BUILD_RULES: readonly BuildRule[] = ["suit", "alternate-color", "none"];
 export const BASE_RULES: readonly BaseRule[] = ["beak", "ace"];
-export const DEAL_LAYOUTS: readonly DealLayout[] = ["penguin", "penguin-beak-home", "freecell", "eight-off", "seahaven"];
+export const FOUNDATION_RULES: readonly FoundationRule[] = ["suit", "rank"];
+export const DEAL_LAYOUTS: readonly DealLayout[] = ["penguin", "penguin-beak-home", "freecell", "eight-off", "seahaven", "stalactites"];
 
 /** Columns each layout deals into; the rules' `columns` must match. */
 export const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
@@ -49,6 +60,7 @@ export const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
   freecell: 8,
   "eight-off": 8,
   seahaven: 10,
+  stalactites: 8,
 };
 /** Cards a layout deals straight into cells, so it needs at least this many. */
 export const LAYOUT_CELL_CARDS: Readonly<Record<DealLayout, number>> = {
@@ -57,6 +69,7 @@ export const LAYOUT_CELL_CARDS: Readonly<Record<DealLayout, number>> = {
   freecell: 0,
   "eight-off": 4,
   seahaven: 2,
+  stalactites: 0,
 };
 
 const penguin = {
@@ -65,6 +78,7 @@ const penguin = {
   groupMove: "unlimited",
   build: "suit",
   base: "beak",
+  foundations: "suit",
   deal: "penguin",
   columns: 7,
 } as const;
@@ -74,6 +88,7 @@ const bakers = {
   groupMove: "supermove",
   build: "suit",
   base: "ace",
+  foundations: "suit",
   deal: "freecell",
   columns: 8,
 } as const;
@@ -86,15 +101,23 @@ export const PRESETS: Readonly<Record<PresetName, Rules>> = {
   "bakers-game": { preset: "bakers-game", ...bakers },
   "kings-only-bakers-game": { preset: "kings-only-bakers-game", ...bakers, emptyColumn: "below-base" },
   freecell: { preset: "freecell", ...bakers, build: "alternate-color" },
-  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base", deal: "eight-off" },
-  "seahaven-towers": { preset: "seahaven-towers", ...bakers, emptyColumn: "below-base", deal: "seahaven", columns: 10 },
+  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base", groupMove: "free-cells", deal: "eight-off" },
+  "seahaven-towers": { preset: "seahaven-towers", ...bakers, emptyColumn: "below-base", groupMove: "free-cells", deal: "seahaven", columns: 10 },
+  // PySolFC's Stalactites: no building at all; a column's last card goes to a cell or home.
+  stalactites: {
+    preset: "stalactites",
+    cells: 2,
+    emptyColumn: "none",
+    groupMove: "single",
+    build: "none",
+    base: "ace",
+    foundations: "rank",
+    deal: "stalactites",
+    columns: 8,
+  },
 };
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-/** Bad user input: the CLI prints `message` on one line and exits 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
 
 function oneOf<T extends string>(what: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
@@ -123,6 +146,11 @@ export function resolveRules(name: string = "penguin", overrides: RuleOverrides 
   const base = oneOf("base", merged.base, BASE_RULES);
   if (base === "beak" && deal !== "penguin" && deal !== "penguin-beak-home")
     throw new UsageError(`base "beak" needs a penguin deal (penguin, penguin-beak-home), got deal "${deal}"; use base "ace"`);
+  const foundations = oneOf("foundation rule", merged.foundations, FOUNDATION_RULES);
+  // The beak's foundations wait for the beak and wrap with it, which is a per-suit notion; the
+  // stalactites deal puts four arbitrary cards on the foundations.
+  if (foundations === "rank" && base === "beak") throw new UsageError(`foundations "rank" needs base "ace" (each rank foundation takes its base from its first card)`);
+  if (foundations === "suit" && deal === "stalactites") throw new UsageError(`the stalactites deal starts the foundations with any four cards, so it needs foundations "rank"`);
   return {
     preset: name,
     cells,
@@ -130,16 +158,20 @@ export function resolveRules(name: string = "penguin", overrides: RuleOverrides 
     groupMove: oneOf("group-move rule", merged.groupMove, GROUP_MOVE_RULES),
     build: oneOf("build rule", merged.build, BUILD_RULES),
     base,
+    foundations,
     deal,
     columns: LAYOUT_COLUMNS[deal],
   };
 }
 
+/** Every option a rule set has besides its preset and its (derived) column count. */
+export const RULE_OPTION_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "foundations", "deal"] as const;
+
 /** `penguin` or `penguin[cells=3,emptyColumn=any]`: the preset plus what differs from it. */
 export function rulesLabel(r: Rules): string {
   const p: Rules = PRESETS[r.preset];
   const diffs: string[] = [];
-  for (const k of ["cells", "emptyColumn", "groupMove", "build", "base", "deal"] as const)
+  for (const k of RULE_OPTION_KEYS)
     if (r[k] !== p[k]) diffs.push(`${k}=${r[k]}`);
   return diffs.length ? `${r.preset}[${diffs.join(",")}]` : r.preset;
 }

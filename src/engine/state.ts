@@ -6,9 +6,11 @@
  * change the engine makes. Its keys come from a fixed generator (splitmix32 from a constant seed),
  * so the same position hashes the same on every machine and in every release that keeps
  * `HASH_VERSION`. Cells hash by content only (a card in flipper a or in flipper c hashes alike),
- * because which flipper holds a card never matters to the game.
+ * because which flipper holds a card never matters to the game. Under `foundations: "suit"` the
+ * foundations are implied by the rest and not hashed; under `"rank"` which card lies on which
+ * foundation matters, so each (foundation, card) pair has a key of its own.
  */
-import { NO_CARD, rankOf, suitOf, colorOf, type Card } from "./card.js";
+import { NO_CARD, rankOf, suitOf, colorOf, makeCard, type Card } from "./card.js";
 import type { Rules } from "./rules.js";
 import { splitmix32 } from "./rng.js";
 
@@ -19,17 +21,22 @@ export const COLUMN_CAP = 64;
 export const HASH_VERSION = 1;
 
 const KEYS = MAX_COLUMNS * COLUMN_CAP * 52;
-/** Zobrist keys: [column slot * 52 + card] for tableau cards, then 52 keys for a card in a cell. */
-export const ZOBRIST_LO = new Uint32Array(KEYS + 52);
-export const ZOBRIST_HI = new Uint32Array(KEYS + 52);
+/**
+ * Zobrist keys: [column slot * 52 + card] for tableau cards, then 52 keys for a card in a cell,
+ * then 4 × 52 for a card on rank foundation f (drawn last, so the earlier keys never changed).
+ */
+const ALL_KEYS = KEYS + 52 + 4 * 52;
+export const ZOBRIST_LO = new Uint32Array(ALL_KEYS);
+export const ZOBRIST_HI = new Uint32Array(ALL_KEYS);
 {
   const next = splitmix32(0x9e57e1);
-  for (let i = 0; i < KEYS + 52; i++) {
+  for (let i = 0; i < ALL_KEYS; i++) {
     ZOBRIST_LO[i] = next();
     ZOBRIST_HI[i] = next();
   }
 }
 export const CELL_KEY = KEYS;
+export const FOUNDATION_KEY = KEYS + 52;
 
 /**
  * Facts derived once per rule set and base rank, shared by every clone: the hot paths read these
@@ -45,39 +52,46 @@ export class Tables {
    * when unused. Lets move generation find a destination column by its last card, not by a scan.
    */
   readonly targets = new Int8Array(52 * 2).fill(-1);
-  /** The card that may go next onto foundation s when it already holds n cards: foundationCard[s*14+n]. */
-  readonly foundationCard = new Uint8Array(4 * 14);
+  /**
+   * The card that may go next onto suit foundation s when it already holds n cards:
+   * foundationCard[s*14+n]. All NO_CARD under rank foundations, where no card is "next" by suit.
+   */
+  readonly foundationCard = new Uint8Array(4 * 14).fill(NO_CARD);
   /** 0 below-base, 1 any, 2 none. */
   readonly emptyMode: number;
-  /** 0 unlimited, 1 supermove, 2 single. */
+  /** 0 unlimited, 1 supermove, 2 single, 3 free-cells. */
   readonly groupMode: number;
+  /** Foundations build by rank in any suit (`foundations: "rank"`). */
+  readonly rankHome: boolean;
+  /** Base-rank cards go home as soon as they are a column's last card (`deal: "penguin-beak-home"`). */
+  readonly autoHome: boolean;
 
   constructor(readonly rules: Rules, readonly base: number) {
     const wrap = rules.base === "beak";
     const suitBuild = rules.build === "suit";
+    const noBuild = rules.build === "none";
     for (let c = 0; c < 52; c++) {
       this.rel[c] = (rankOf(c) - base + 13) % 13;
       for (let t = 0; t < 52; t++) {
         const rankOk = wrap ? (rankOf(c) + 1) % 13 === rankOf(t) : rankOf(c) + 1 === rankOf(t);
         const suitOk = suitBuild ? suitOf(c) === suitOf(t) : colorOf(c) !== colorOf(t);
-        this.buildOn[c * 52 + t] = rankOk && suitOk ? 1 : 0;
+        this.buildOn[c * 52 + t] = rankOk && suitOk && !noBuild ? 1 : 0;
       }
     }
     for (let c = 0; c < 52; c++)
       for (let t = 0, j = 0; t < 52; t++) if (this.buildOn[c * 52 + t] === 1) this.targets[c * 2 + j++] = t;
-    for (let s = 0; s < 4; s++) {
-      for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
-      this.foundationCard[s * 14 + 13] = NO_CARD;
-    }
+    this.rankHome = rules.foundations === "rank";
+    this.autoHome = rules.deal === "penguin-beak-home";
+    if (!this.rankHome) for (let s = 0; s < 4; s++) for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
     this.emptyMode = rules.emptyColumn === "below-base" ? 0 : rules.emptyColumn === "any" ? 1 : 2;
-    this.groupMode = rules.groupMove === "unlimited" ? 0 : rules.groupMove === "supermove" ? 1 : 2;
+    this.groupMode = ["unlimited", "supermove", "single", "free-cells"].indexOf(rules.groupMove);
   }
 }
 
 const tableCache = new Map<string, Tables>();
 /** Tables are pure functions of the rule set and base rank, so deals share them. */
 export function tablesFor(rules: Rules, base: number): Tables {
-  const key = `${rules.cells}|${rules.emptyColumn}|${rules.groupMove}|${rules.build}|${rules.base}|${rules.deal}|${base}`;
+  const key = `${rules.cells}|${rules.emptyColumn}|${rules.groupMove}|${rules.build}|${rules.base}|${rules.foundations}|${rules.deal}|${base}`;
   let t = tableCache.get(key);
   if (!t || t.rules !== rules) {
     t = t && sameRules(t.rules, rules) ? t : new Tables(rules, base);
@@ -86,7 +100,15 @@ export function tablesFor(rules: Rules, base: number): Tables {
   return t;
 }
 function sameRules(a: Rules, b: Rules): boolean {
-  return a.cells === b.cells && a.emptyColumn === b.emptyColumn && a.groupMove === b.groupMove && a.build === b.build && a.base === b.base && a.deal === b.deal;
+  return (
+    a.cells === b.cells &&
+    a.emptyColumn === b.emptyColumn &&
+    a.groupMove === b.groupMove &&
+    a.build === b.build &&
+    a.base === b.base &&
+    a.foundations === b.foundations &&
+    a.deal === b.deal
+  );
 }
 
 export class State {
@@ -97,8 +119,13 @@ export class State {
   readonly len: Uint8Array;
   /** Flippers: NO_CARD when free. */
   readonly cells: Uint8Array;
-  /** Cards on each suit's foundation (0..13), C D H S. */
+  /** Cards on each foundation (0..13): suit C D H S, or rank foundations 1-4. */
   readonly found: Uint8Array;
+  /**
+   * Rank foundations only: foundation f's cards in the order they went up, pile[f*13 .. f*13+found[f]-1]
+   * (suit foundations need no record: their cards follow from the count).
+   */
+  readonly pile: Uint8Array;
   hashLo = 0;
   hashHi = 0;
 
@@ -110,6 +137,7 @@ export class State {
       this.len = copy.len.slice();
       this.cells = copy.cells.slice();
       this.found = copy.found.slice();
+      this.pile = copy.pile.slice();
       this.hashLo = copy.hashLo;
       this.hashHi = copy.hashHi;
     } else {
@@ -117,6 +145,7 @@ export class State {
       this.len = new Uint8Array(MAX_COLUMNS);
       this.cells = new Uint8Array(MAX_CELLS).fill(NO_CARD);
       this.found = new Uint8Array(4);
+      this.pile = new Uint8Array(52).fill(NO_CARD);
     }
   }
 
@@ -130,6 +159,7 @@ export class State {
     this.len.set(o.len);
     this.cells.set(o.cells);
     this.found.set(o.found);
+    this.pile.set(o.pile);
     this.hashLo = o.hashLo;
     this.hashHi = o.hashHi;
   }
@@ -138,6 +168,7 @@ export class State {
   equals(o: State): boolean {
     if (this.base !== o.base || this.nColumns !== o.nColumns || this.nCells !== o.nCells) return false;
     for (let i = 0; i < 4; i++) if (this.found[i] !== o.found[i]) return false;
+    if (this.tables.rankHome) for (let i = 0; i < 52; i++) if (this.pile[i] !== o.pile[i]) return false;
     for (let i = 0; i < this.nCells; i++) if (this.cells[i] !== o.cells[i]) return false;
     for (let c = 0; c < this.nColumns; c++) {
       const n = this.len[c]!;
@@ -199,8 +230,58 @@ export class State {
         hi ^= ZOBRIST_HI[CELL_KEY + card]!;
       }
     }
+    if (this.tables.rankHome)
+      for (let f = 0; f < 4; f++)
+        for (let k = 0; k < this.found[f]!; k++) {
+          const key = FOUNDATION_KEY + f * 52 + this.pile[f * 13 + k]!;
+          lo ^= ZOBRIST_LO[key]!;
+          hi ^= ZOBRIST_HI[key]!;
+        }
     this.hashLo = lo >>> 0;
     this.hashHi = hi >>> 0;
+  }
+
+  /** Rank foundation f's or suit f's base rank: the rank its first card has or must have. */
+  foundationBase(f: number): number {
+    return this.tables.rankHome && this.found[f]! > 0 ? rankOf(this.pile[f * 13]!) : this.base;
+  }
+
+  /** Top card of foundation f, or NO_CARD when it is empty. */
+  foundationTop(f: number): Card {
+    const n = this.found[f]!;
+    if (n === 0) return NO_CARD;
+    return this.tables.rankHome ? this.pile[f * 13 + n - 1]! : makeCard((this.base + n - 1) % 13, f);
+  }
+
+  /** Rank foundation f needs next, or NO_CARD when it holds 13 cards. */
+  foundationNeeds(f: number): number {
+    const n = this.found[f]!;
+    return n === 13 ? NO_CARD : (this.foundationBase(f) + n) % 13;
+  }
+
+  /** Puts a card on foundation f (the suit's under suit foundations); keeps the hash. */
+  putHome(f: number, card: Card): void {
+    const n = this.found[f]!;
+    this.found[f] = n + 1;
+    if (!this.tables.rankHome) return;
+    this.pile[f * 13 + n] = card;
+    this.toggleHomeKey(f, card);
+  }
+
+  /** Takes the top card off foundation f (undo only: play never does); keeps the hash. */
+  takeHome(f: number, card: Card): void {
+    const n = this.found[f]! - 1;
+    this.found[f] = n;
+    if (!this.tables.rankHome) return;
+    this.pile[f * 13 + n] = NO_CARD;
+    this.toggleHomeKey(f, card);
+  }
+
+  /** XORs the key of `card` on rank foundation f into the hash (adds or removes it). */
+  private toggleHomeKey(f: number, card: Card): void {
+    const k = FOUNDATION_KEY + f * 52 + card;
+    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
+    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
   }
 
   /** Appends a card to column c (no legality check; the caller keeps the position valid). */

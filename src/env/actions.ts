@@ -1,8 +1,10 @@
 /**
  * The fixed, discrete action space of a rule shape (columns C, flippers F, empty-column rule).
  *
- * Base block, id = src * (C + 2) + dst:
- *   src 0..C-1 = column, C..C+F-1 = flipper;  dst 0..C-1 = column, C = "a flipper", C+1 = foundation.
+ * Base block, id = src * D + dst, D = C + 1 + H destinations, H = 1 foundation slot (suit
+ * foundations: a card has one) or 4 (rank foundations, Stalactites: any of them may take it):
+ *   src 0..C-1 = column, C..C+F-1 = flipper;  dst 0..C-1 = column, C = "a flipper",
+ *   C+1 .. C+H = foundation (foundation 1..H under rank foundations).
  *   A move onto a non-empty column carries the one group that fits (its head must build on the
  *   destination's last card). Into an empty column it carries the LARGEST group the rules allow.
  *   "A flipper" means the lowest-numbered free one. Ids such as column→same column or
@@ -14,10 +16,11 @@
  *   S = `splitSizes` = 12, since a run holds at most 13 cards, except with a wrapping base and
  *   alternate-colour builds, where a run can hold every card (S = 51).
  * So every legal engine move has exactly one id, and the mask is exactly the legal ids.
- * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`).
+ * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`; `3h2` for rank foundation 2).
  */
-import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "../engine/moves.js";
-import { columnChar, IllegalMoveError } from "../engine/notation.js";
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFoundation, moveFrom, moveTo, moveToEmpty, type Move } from "../engine/moves.js";
+import { columnChar } from "../engine/notation.js";
+import { IllegalMoveError } from "../errors.js";
 import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 
@@ -28,7 +31,9 @@ const FLIPPERS = "abcdefgh";
 export class ActionCodec {
   readonly columns: number;
   readonly flippers: number;
-  /** Destinations per source: every column, a flipper, the foundation. */
+  /** Foundation destinations: 1, or 4 under rank foundations. */
+  readonly homes: number;
+  /** Destinations per source: every column, a flipper, the foundation(s). */
   readonly dests: number;
   readonly baseCount: number;
   readonly hasSplit: boolean;
@@ -39,15 +44,17 @@ export class ActionCodec {
   private readonly moves = new Int32Array(MAX_MOVES);
   private readonly seen: Uint8Array;
 
-  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> & Partial<Pick<Rules, "build" | "base">>) {
+  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> & Partial<Pick<Rules, "build" | "base" | "foundations">>) {
     this.columns = rules.columns;
     this.flippers = rules.cells;
-    this.dests = this.columns + 2;
+    this.homes = rules.foundations === "rank" ? 4 : 1;
+    this.dests = this.columns + 1 + this.homes;
     this.baseCount = (this.columns + this.flippers) * this.dests;
     // Only a wrapping base with alternate-colour builds lets a run outgrow one suit's 13 cards.
     const longRuns = rules.base === "beak" && rules.build === "alternate-color";
     this.splitSizes = longRuns ? 51 : SPLIT_SIZES;
-    this.hasSplit = rules.groupMove !== "single" && (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
+    this.hasSplit =
+      rules.groupMove !== "single" && rules.build !== "none" && (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
     this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * this.splitSizes : 0);
     this.seen = new Uint8Array(this.columns * this.columns);
   }
@@ -55,8 +62,9 @@ export class ActionCodec {
   private src(loc: number): number {
     return loc < CELL0 ? loc : this.columns + loc - CELL0;
   }
-  private dst(loc: number): number {
-    return loc === FOUNDATION ? this.columns + 1 : loc >= CELL0 ? this.columns : loc;
+  private dst(m: Move): number {
+    const loc = moveTo(m);
+    return loc === FOUNDATION ? this.columns + 1 + (this.homes > 1 ? moveFoundation(m) : 0) : loc >= CELL0 ? this.columns : loc;
   }
 
   /**
@@ -85,7 +93,7 @@ export class ActionCodec {
       if (this.seen[pair]) return this.baseCount + pair * this.splitSizes + moveCount(m) - 1;
       this.seen[pair] = 1;
     }
-    return this.src(from) * this.dests + this.dst(to);
+    return this.src(from) * this.dests + this.dst(m);
   }
 
   /** The id of a legal move in position s. */
@@ -120,14 +128,14 @@ export class ActionCodec {
     const src = Math.floor(a / this.dests);
     const dst = a % this.dests;
     const s = src < this.columns ? columnChar(src) : FLIPPERS[src - this.columns]!;
-    const d = dst < this.columns ? columnChar(dst) : dst === this.columns ? "a" : "h";
+    const d = dst < this.columns ? columnChar(dst) : dst === this.columns ? "a" : this.homes > 1 ? `h${dst - this.columns}` : "h";
     return s + d;
   }
 
   /** Inverse of actionToString; any flipper letter a-g is accepted as the "a flipper" destination. */
   parseAction(text: string): number {
     const t = text.trim().toLowerCase();
-    const m = /^([0-9a-h])([0-9a-h])(?:\/(\d+))?$/.exec(t);
+    const m = /^([0-9a-h])([0-9a-h])(?:\/(\d+)|([1-4]))?(?:\+[0-9a-z]{1,3})*$/.exec(t);
     const bad = (why: string): never => {
       throw new IllegalMoveError(`cannot read action "${text}": ${why}`);
     };
@@ -139,9 +147,14 @@ export class ActionCodec {
       if (i < 0 || i >= this.flippers) bad(`no column or flipper "${m[1]}"`);
       src = this.columns + i;
     }
+    if (m[4] !== undefined && m[2] !== "h") bad("a foundation number follows h only");
     let dst = col(m[2]!);
     if (dst < 0) {
-      if (m[2] === "h") dst = this.columns + 1;
+      if (m[2] === "h") {
+        const f = m[4] === undefined ? 1 : Number(m[4]);
+        if (f > this.homes) bad(`foundation ${f}: these rules have ${this.homes === 1 ? "one foundation per suit (h)" : `foundations h1-h${this.homes}`}`);
+        dst = this.columns + f;
+      }
       else if (/[0-9]/.test(m[2]!)) bad(`no column "${m[2]}"`);
       else dst = this.columns; // "a flipper": an id of the layout even when the rules give none (never legal then)
     }

@@ -3,24 +3,32 @@
  *
  * ## Description
  * One deal of a solitaire from the rule family of the project's RULES.md (Penguin by default):
- * move every card to the four foundations. Ids: Penguin-v1, PenguinRelaxed-v1, Opus-v1,
- * PenguinBeakHome-v1, BakersGame-v1, KingsOnlyBakersGame-v1, FreeCell-v1, EightOff-v1,
- * SeahavenTowers-v1 (see registry.ts); `makeEnv(id, options)` builds one.
+ * move every card to the four foundations. Ids: Penguin-v2, PenguinRelaxed-v2, Opus-v2,
+ * PenguinBeakHome-v2, BakersGame-v2, KingsOnlyBakersGame-v2, FreeCell-v2, EightOff-v2,
+ * SeahavenTowers-v2, Stalactites-v2 (see registry.ts); `makeEnv(id, options)` builds one.
  *
  * ## Action Space
- * Discrete(n), fixed for a rule shape (ActionCodec in actions.ts): id = src × (C + 2) + dst with
- * src a column or flipper and dst a column, "a free flipper" or the foundation; with
+ * Discrete(n), fixed for a rule shape (ActionCodec in actions.ts): id = src × D + dst with src a
+ * column or flipper SLOT and dst a column, "a free flipper" or a foundation (D = C + 2; C + 5
+ * under rank foundations, where each of the 4 foundations is its own destination); with
  * `emptyColumn: "any"` a split block names smaller groups into an empty column. A move onto a
  * column carries the one group whose head builds on its last card; into an empty column, the
- * largest group the rules allow. n: Penguin 126, Opus 108, PenguinRelaxed 714, Baker's Game and
- * FreeCell 888, Kings-only Baker's Game 120, Eight Off 160, Seahaven Towers 168.
+ * largest group the rules allow. A move that uncovers a base card in PenguinBeakHome also sends
+ * it home: one id, one step. n: Penguin 126, Opus 108, PenguinRelaxed 714, Baker's Game and
+ * FreeCell 888, Kings-only Baker's Game 120, Eight Off 160, Seahaven Towers 168, Stalactites 130.
  * `info.actionMask` (Uint8Array(n), 1 = legal) is exactly the legal set.
  *
  * ## Observation Space
- * Box(0, 5, [52 × (C + 4) + 7C + 16], float32), written by ObservationEncoder (observation.ts):
- * each card's place (column one-hot, flipper, foundation, depth, cards on it) indexed by suit and
- * rank relative to the base, each column's end (length, run, end card), globals. 637 floats for
- * the 7-column games, 696 for the 8-column ones, 814 for Seahaven Towers.
+ * Box(0, 5, [52 × (C + 4) + 7C + 48 + 24], float32), written by ObservationEncoder
+ * (observation.ts): each card's place (column one-hot, flipper, foundation, depth, cards on it)
+ * indexed by suit and rank relative to the base; each column's end (length, run, end card);
+ * each flipper slot's card; per-foundation counts and the rank each needs next; rule features.
+ * 693 floats for the 7-column games, 752 for the 8-column ones, 870 for Seahaven Towers.
+ * Design choice: action ids name flippers by slot and foundations by number, so the
+ * observation names the card in every slot (flipper blocks), the card at every column's end
+ * (column blocks) and what every foundation takes next: whatever two positions an action id
+ * tells apart, the observation tells apart too, and a policy can learn what `a4` does from the
+ * observation alone.
  *
  * ## Starting State
  * `reset({ seed })` deals with `seedrandom` (or Microsoft deal #seed with `shuffle: "microsoft"`)
@@ -29,7 +37,8 @@
  *
  * ## Rewards
  * `reward: "cards"` (default): 1/52 for each card that reaches a foundation on the step (cards
- * already home in the deal earn nothing). `reward: "win"`: 1 on the winning step, else 0.
+ * already home in the deal earn nothing; a base card carried home by a PenguinBeakHome move
+ * counts). `reward: "win"`: 1 on the winning step, else 0.
  *
  * ## Episode End
  * Terminated: all 52 cards home (won), or no legal action left. Truncated: `maxSteps` steps
@@ -38,11 +47,31 @@
  * episode throws; call reset().
  *
  * ## Arguments
- * `makeEnv(id, { cells, emptyColumn, groupMove, build, base, deal, reward, maxSteps,
- * truncateOnRepeat, shuffle })`; unknown ids and bad options throw UsageError naming what is allowed.
+ * `makeEnv(id, { cells, emptyColumn, groupMove, build, base, foundations, deal, reward,
+ * maxSteps, truncateOnRepeat, shuffle })`; unknown ids and bad options throw UsageError naming
+ * what is allowed.
+ *
+ * ## Information
+ * `info` (reused, see below): `actionMask`, `legalActions` (count), `cardsHome`, `steps`, `won`,
+ * `repeated` (with truncateOnRepeat), `seed` (of this deal) and `episodeReturn`. `actionMoves`
+ * holds the engine move of each legal id, for tools that need the engine's view; a policy needs
+ * only the observation and the mask.
+ *
+ * ## References
+ * D. Parlett, The Penguin Book of Patience (1979), for Penguin ("Beak and Flipper"); PySolFC's
+ * game classes for the other rule sets (Penguin, Baker's Game, FreeCell, Eight Off, Seahaven
+ * Towers, Stalactites); Microsoft FreeCell's deal numbering; the Gymnasium Env API
+ * (https://gymnasium.farama.org/api/env/) for reset/step and these headings; OpenSpiel's
+ * solitaire for the other way to name actions (by card).
  *
  * ## Version History
- * v1: first release (observation layout of observation.ts, action layout of actions.ts).
+ * v2: supermove is (free flippers + 1) × 2^(empty columns) under every empty-column rule, and
+ *     the new `free-cells` group rule is Eight Off's and Seahaven Towers'; PenguinBeakHome sends
+ *     base cards home as they emerge during play, within the move that uncovers them; new id
+ *     Stalactites-v2 (rank foundations, no building); rank foundations are separate action
+ *     destinations; the observation gains the flipper slots' cards, what each foundation needs
+ *     next and the new rule features (693 / 752 / 870 floats).
+ * v1: first release (observation 637 / 696 / 814 floats, flipper cards without their slot).
  *
  * Buffers are reused: `observation`, `info` and `info.actionMask` are overwritten by the next
  * step or reset (copy with `.slice()` to keep one); so is the object step() returns.
@@ -50,8 +79,9 @@
 import { NO_CARD, cardToString, parseCard } from "../engine/card.js";
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
 import { applyMove, MAX_MOVES } from "../engine/moves.js";
-import { IllegalMoveError, parseMove } from "../engine/notation.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { parseMove } from "../engine/notation.js";
+import { IllegalMoveError, UsageError } from "../errors.js";
+import { RULE_OPTION_KEYS, type Rules } from "../engine/rules.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "./actions.js";
 import { ObservationEncoder } from "./observation.js";
@@ -169,7 +199,7 @@ export class PenguinEnv {
     if (options.state) {
       const r = options.state.rules;
       const mine = this.rules;
-      if (r.columns !== mine.columns || r.cells !== mine.cells || r.emptyColumn !== mine.emptyColumn || r.groupMove !== mine.groupMove || r.build !== mine.build || r.base !== mine.base)
+      if (RULE_OPTION_KEYS.some((k) => k !== "deal" && r[k] !== mine[k]) || r.columns !== mine.columns || r.deal === "penguin-beak-home" !== (mine.deal === "penguin-beak-home"))
         throw new UsageError(`reset state has rules ${JSON.stringify(r)}, the env plays ${JSON.stringify(mine)}`);
       this.s = options.state.clone();
     } else {
@@ -254,13 +284,14 @@ export class PenguinEnv {
     const r = this.rules;
     return JSON.stringify({
       format: "penguin-gym/env",
-      version: 1,
+      version: 2,
       id: this.spec.id,
-      options: { cells: r.cells, emptyColumn: r.emptyColumn, groupMove: r.groupMove, build: r.build, base: r.base, deal: r.deal, ...this.settings },
+      options: { cells: r.cells, emptyColumn: r.emptyColumn, groupMove: r.groupMove, build: r.build, base: r.base, foundations: r.foundations, deal: r.deal, ...this.settings },
       base: s.base,
       columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
       cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
       found: Array.from(s.found),
+      piles: s.tables.rankHome ? [0, 1, 2, 3].map((f) => Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString)) : [],
       seed: this.info.seed,
       nextSeed: this.nextSeed,
       seedStride: this.seedStride,
@@ -282,7 +313,8 @@ export class PenguinEnv {
     const s = new State(this.rules, d.base);
     d.columns.forEach((col, c) => col.forEach((t) => s.push(c, parseCard(t))));
     d.cells.forEach((t, i) => s.setCell(i, t === null ? NO_CARD : parseCard(t)));
-    d.found.forEach((n, i) => (s.found[i] = n));
+    if (s.tables.rankHome) d.piles.forEach((pile, f) => pile.forEach((t) => s.putHome(f, parseCard(t))));
+    else d.found.forEach((n, i) => (s.found[i] = n));
     s.rehash();
     this.s = s;
     this.info.seed = d.seed;
@@ -303,13 +335,15 @@ export class PenguinEnv {
 
 export interface SerializedEnv {
   format: "penguin-gym/env";
-  version: 1;
+  version: 2;
   id: string;
   options: EnvOptions;
   base: number;
   columns: string[][];
   cells: (string | null)[];
   found: number[];
+  /** Rank foundations: each foundation's cards, first card first (else empty). */
+  piles: string[][];
   seed: number;
   nextSeed: number;
   seedStride: number;
@@ -337,7 +371,7 @@ export function deserializeEnv(text: string): PenguinEnv {
   } catch (e) {
     throw new UsageError(`not a serialized env: ${(e as Error).message}`);
   }
-  if (d?.format !== "penguin-gym/env" || d.version !== 1) throw new UsageError(`not a serialized env (format penguin-gym/env version 1)`);
+  if (d?.format !== "penguin-gym/env" || d.version !== 2) throw new UsageError(`not a serialized env (format penguin-gym/env version 2)`);
   const env = makeEnv(d.id, d.options);
   env.restore(d);
   return env;

@@ -1,7 +1,9 @@
 /**
  * Versioned environment ids, one per rule preset, and the options every id accepts. An id's
  * version changes whenever the behaviour behind it changes (rules, observation, action layout,
- * rewards, episode end), so a result tagged `Penguin-v1` always means the same game and tensors.
+ * rewards, episode end), so a result tagged `Penguin-v2` always means the same game and tensors.
+ * Every id moves together: v1 → v2 changed rules, observation and actions at once (env.ts's
+ * Version History).
  */
 import { MS_MAX } from "../engine/deal.js";
 import {
@@ -9,14 +11,15 @@ import {
   BUILD_RULES,
   DEAL_LAYOUTS,
   EMPTY_COLUMN_RULES,
+  FOUNDATION_RULES,
   GROUP_MOVE_RULES,
   PRESETS,
   resolveRules,
-  UsageError,
   type PresetName,
   type RuleOverrides,
   type Rules,
 } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export type RewardMode = "win" | "cards";
 /** Where deals come from: `seedrandom` shuffles (any integer seed) or Microsoft deal numbers. */
@@ -36,19 +39,20 @@ export interface EnvSettings {
 
 export const DEFAULT_SETTINGS: EnvSettings = { reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" };
 
-/** Rule overrides (cells, emptyColumn, groupMove, build, base, deal) plus env settings. */
+/** Rule overrides (cells, emptyColumn, groupMove, build, base, foundations, deal) plus env settings. */
 export type EnvOptions = Omit<RuleOverrides, "columns"> & Partial<EnvSettings>;
 
 export const ENV_IDS = [
-  "Penguin-v1",
-  "PenguinRelaxed-v1",
-  "Opus-v1",
-  "PenguinBeakHome-v1",
-  "BakersGame-v1",
-  "KingsOnlyBakersGame-v1",
-  "FreeCell-v1",
-  "EightOff-v1",
-  "SeahavenTowers-v1",
+  "Penguin-v2",
+  "PenguinRelaxed-v2",
+  "Opus-v2",
+  "PenguinBeakHome-v2",
+  "BakersGame-v2",
+  "KingsOnlyBakersGame-v2",
+  "FreeCell-v2",
+  "EightOff-v2",
+  "SeahavenTowers-v2",
+  "Stalactites-v2",
 ] as const;
 export type EnvId = (typeof ENV_IDS)[number];
 
@@ -59,15 +63,16 @@ export interface EnvSpec {
 }
 
 const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
-  "Penguin-v1": "penguin",
-  "PenguinRelaxed-v1": "penguin-relaxed",
-  "Opus-v1": "opus",
-  "PenguinBeakHome-v1": "penguin-beak-home",
-  "BakersGame-v1": "bakers-game",
-  "KingsOnlyBakersGame-v1": "kings-only-bakers-game",
-  "FreeCell-v1": "freecell",
-  "EightOff-v1": "eight-off",
-  "SeahavenTowers-v1": "seahaven-towers",
+  "Penguin-v2": "penguin",
+  "PenguinRelaxed-v2": "penguin-relaxed",
+  "Opus-v2": "opus",
+  "PenguinBeakHome-v2": "penguin-beak-home",
+  "BakersGame-v2": "bakers-game",
+  "KingsOnlyBakersGame-v2": "kings-only-bakers-game",
+  "FreeCell-v2": "freecell",
+  "EightOff-v2": "eight-off",
+  "SeahavenTowers-v2": "seahaven-towers",
+  "Stalactites-v2": "stalactites",
 };
 
 export const ENV_SPECS: Readonly<Record<EnvId, EnvSpec>> = Object.fromEntries(
@@ -83,14 +88,14 @@ export function envSpec(id: string): EnvSpec {
   return ENV_SPECS[id];
 }
 
-/** The current id of a preset's environment (`penguin` → `Penguin-v1`). */
+/** The current id of a preset's environment (`penguin` → `Penguin-v2`). */
 export function envIdForPreset(preset: string): EnvId {
   const id = ENV_IDS.find((i) => PRESET_OF[i] === preset);
   if (!id) throw new UsageError(`unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`);
   return id;
 }
 
-const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "deal"] as const;
+const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "foundations", "deal"] as const;
 const SETTING_KEYS = ["reward", "maxSteps", "truncateOnRepeat", "shuffle"] as const;
 export const ENV_OPTION_KEYS: readonly string[] = [...RULE_KEYS, ...SETTING_KEYS];
 const ALLOWED_VALUES: Readonly<Record<string, string>> = {
@@ -99,6 +104,7 @@ const ALLOWED_VALUES: Readonly<Record<string, string>> = {
   groupMove: GROUP_MOVE_RULES.join(" | "),
   build: BUILD_RULES.join(" | "),
   base: BASE_RULES.join(" | "),
+  foundations: FOUNDATION_RULES.join(" | "),
   deal: DEAL_LAYOUTS.join(" | "),
 };
 

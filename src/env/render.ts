@@ -14,10 +14,10 @@ const FLIPPERS = "abcdefgh";
 
 export function renderState(s: State): string {
   const found: string[] = [];
-  for (let su = 0; su < 4; su++) {
-    const n = s.found[su]!;
-    const top = n === 0 ? "--" : RANKS[(s.base + n - 1) % 13]! + SUITS[su]!;
-    found.push(`${SUITS[su]} ${top}(${n})`);
+  for (let f = 0; f < 4; f++) {
+    const n = s.found[f]!;
+    const top = n === 0 ? "--" : cardToString(s.foundationTop(f));
+    found.push(`${s.tables.rankHome ? f + 1 : SUITS[f]} ${top}(${n})`);
   }
   const lines = [`base ${RANKS[s.base]}   home ${s.cardsHome()}/52   foundations: ${found.join("  ")}`];
   if (s.nCells > 0) {

@@ -16,7 +16,7 @@
  * action for i is chosen from the new deal. The final* rows are valid only where terminated[i]
  * or truncated[i] is 1 on that step.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { DEFAULT_SEED, PenguinEnv } from "./env.js";
 import { resolveEnvOptions, type EnvOptions } from "./registry.js";
 

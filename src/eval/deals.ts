@@ -4,7 +4,8 @@
  * `ms:17` for Microsoft deal #17.
  */
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 
 export type DealRef = { readonly kind: "seed"; readonly seed: number } | { readonly kind: "ms"; readonly n: number };
@@ -34,19 +35,50 @@ export function dealState(rules: Rules, d: DealRef): State {
   return d.kind === "seed" ? deal(rules, d.seed) : dealMs(rules, d.n);
 }
 
-/** Seeds from, from+1, …, from+count−1. */
-export function seedRange(from: number, count: number): DealRef[] {
-  if (!Number.isSafeInteger(from)) throw new UsageError(`--seed must be an integer for a range of deals, got ${from}`);
-  if (!Number.isInteger(count) || count <= 0) throw new UsageError(`--deals must be a positive integer, got ${count}`);
-  if (!Number.isSafeInteger(from + count)) throw new UsageError(`seed range ${from} + ${count} is too large`);
-  return Array.from({ length: count }, (_, i) => ({ kind: "seed", seed: from + i }) as const);
+/** Most deals one run plays (a seed range or a Microsoft range). */
+export const MAX_DEALS = 100_000_000;
+
+/**
+ * The deals of a run, by position: a plain array or a lazy range. Ranges compute each deal when
+ * asked, so a run of any length holds no list of its deals.
+ */
+export interface DealList {
+  readonly length: number;
+  at(index: number): DealRef | undefined;
 }
 
-/** Microsoft deals from..to, both included. */
-export function msRange(from: number, to: number): DealRef[] {
+/** A contiguous range of seeds or Microsoft deal numbers, computed on demand. */
+export class DealRange implements DealList, Iterable<DealRef> {
+  constructor(
+    readonly kind: DealRef["kind"],
+    /** First seed or deal number. */
+    readonly first: number,
+    readonly length: number,
+  ) {}
+
+  at(index: number): DealRef | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
+    return this.kind === "seed" ? { kind: "seed", seed: this.first + index } : { kind: "ms", n: this.first + index };
+  }
+
+  *[Symbol.iterator](): Iterator<DealRef> {
+    for (let i = 0; i < this.length; i++) yield this.at(i)!;
+  }
+}
+
+/** Seeds from, from+1, …, from+count−1 (lazy). */
+export function seedRange(from: number, count: number): DealRange {
+  if (!Number.isSafeInteger(from)) throw new UsageError(`--seed must be an integer for a range of deals, got ${from}`);
+  if (!Number.isInteger(count) || count <= 0 || count > MAX_DEALS) throw new UsageError(`--deals must be an integer from 1 to ${MAX_DEALS}, got ${count}`);
+  if (!Number.isSafeInteger(from + count)) throw new UsageError(`seed range ${from} + ${count} is too large`);
+  return new DealRange("seed", from, count);
+}
+
+/** Microsoft deals from..to, both included (lazy). */
+export function msRange(from: number, to: number): DealRange {
   for (const [name, v] of [["--ms-from", from], ["--ms-to", to]] as const)
     if (!Number.isInteger(v) || v < 1 || v > MS_MAX) throw new UsageError(`${name} must be an integer from 1 to ${MS_MAX}, got ${v}`);
   if (to < from) throw new UsageError(`--ms-to (${to}) must not be below --ms-from (${from})`);
-  if (to - from >= 1e8) throw new UsageError(`at most 100,000,000 deals per run, got ${to - from + 1}`);
-  return Array.from({ length: to - from + 1 }, (_, i) => ({ kind: "ms", n: from + i }) as const);
+  if (to - from >= MAX_DEALS) throw new UsageError(`at most ${MAX_DEALS} deals per run, got ${to - from + 1}`);
+  return new DealRange("ms", from, to - from + 1);
 }

@@ -8,7 +8,7 @@ import { Worker } from "node:worker_threads";
 import { rulesLabel, type Rules } from "../engine/rules.js";
 import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
-import { agentSeed, dealLabel, dealState, type DealRef } from "./deals.js";
+import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
 import { DEFAULT_MAX_STEPS, EpisodeRunner } from "./play.js";
 
 export interface EvalSpec {
@@ -16,7 +16,8 @@ export interface EvalSpec {
   readonly agent: string;
   readonly agentOptions?: AgentOptions;
   readonly rules: Rules;
-  readonly deals: readonly DealRef[];
+  /** An array or a lazy range (seedRange, msRange): deals are taken one at a time. */
+  readonly deals: DealList;
   /** Worker threads; 1 (default) plays in this thread. */
   readonly workers?: number;
   /** Moves before a game counts as lost (default DEFAULT_MAX_STEPS). */
@@ -77,7 +78,7 @@ export async function* evaluate(spec: EvalSpec): AsyncGenerator<EvalRow> {
     const agent = await createAgent(spec.agent, spec.agentOptions ?? {}, spec.rules);
     const player = new DealPlayer(agent, spec.rules, spec.maxSteps, spec.timing ?? true);
     for (let i = 0; i < spec.deals.length; i++) {
-      yield player.play(spec.deals[i]!, i);
+      yield player.play(spec.deals.at(i)!, i);
       // Let timers (progress bar, signals) run between deals.
       if ((i & 15) === 15) await new Promise((r) => setImmediate(r));
     }
@@ -104,11 +105,22 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
     w?.();
   };
   const pool: Worker[] = [];
+  // Rows wait in `done` until every earlier one is in; a window keeps a slow deal from letting
+  // the others run (and buffer) arbitrarily far ahead.
+  const window = n * chunk * 32;
+  let consumed = 0;
+  const idle: Worker[] = [];
   const feed = (w: Worker): void => {
     if (next >= deals.length) return;
+    if (next - consumed >= window) {
+      idle.push(w);
+      return;
+    }
     const start = next;
     next = Math.min(deals.length, next + chunk);
-    w.postMessage({ type: "play", start, deals: deals.slice(start, next) } satisfies ToWorker);
+    const chunkDeals: DealRef[] = [];
+    for (let i = start; i < next; i++) chunkDeals.push(deals.at(i)!);
+    w.postMessage({ type: "play", start, deals: chunkDeals } satisfies ToWorker);
   };
   const init: ToWorker = { type: "init", spec: { agent: spec.agent, agentOptions: spec.agentOptions, rules: spec.rules, maxSteps: spec.maxSteps, timing: spec.timing } };
   for (let i = 0; i < n; i++) {
@@ -138,6 +150,8 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
       }
       const row = done.get(i)!;
       done.delete(i);
+      consumed = i + 1;
+      while (idle.length > 0 && next - consumed < window) feed(idle.pop()!);
       yield row;
     }
   } finally {
@@ -148,6 +162,6 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
 /** Rethrows a worker's UsageError as the real class, so the CLI prints one line and exits 2. */
 async function asUsage(e: Error): Promise<Error> {
   if (e.name !== "UsageError") return e;
-  const { UsageError } = await import("../engine/rules.js");
+  const { UsageError } = await import("../errors.js");
   return new UsageError(e.message);
 }

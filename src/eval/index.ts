@@ -3,7 +3,8 @@
  *
  * Deals
  *   type DealRef = { kind: "seed", seed } | { kind: "ms", n }
- *   seedRange(from, count), msRange(from, to)       lists of DealRef (UsageError on bad input)
+ *   seedRange(from, count), msRange(from, to)       lazy DealRange (length, at(i), iterable); at most
+ *   MAX_DEALS; UsageError on bad input. Any DealList (an array or a range) can be evaluated.
  *   dealLabel(d) ("17" | "ms:17"), parseDealLabel, dealState(rules, d), agentSeed(d), dealOrderKey(d)
  * One game
  *   new EpisodeRunner(rules, agent).play(start, seed, maxSteps?) -> { won, cardsHome, moves }
@@ -14,12 +15,14 @@
  *   evaluate({ agent, agentOptions, rules, deals, workers?, maxSteps?, timing? })
  *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads (tsx
  *     registered in each worker), and rows are identical for any number of workers.
- *   runEval({ ...spec, out?, onRow? }) -> { summary, agent, rules, skipped }: evaluate + the
- *     resumable CSV with columns EVAL_COLUMNS (deal, rules, agent, won, cards_home, moves, ms).
+ *   runEval({ ...spec, out?, onRow?, onOpen? }) -> { summary, agent, rules, skipped }: evaluate +
+ *     the resumable CSV with columns EVAL_COLUMNS (deal, rules, agent, won, cards_home, moves, ms);
+ *     every row read back is checked (won, cards home, moves, one deal kind, one timing mode).
  * CSV (reusable with other columns)
- *   ResumableCsv.open({ path, columns, key, fixed }) -> .existing rows, .keys, .append(rows), .close()
- *   refuses (UsageError, file untouched) other columns or other `fixed` values; drops a partial
- *   last line left by a killed run; appends whole lines only. csvLine(values), parseCsvLine(line).
+ *   ResumableCsv.open({ path, columns, fixed, onRow }) -> .rows, .append(rows), .close()
+ *   locks the file, refuses (UsageError, file untouched) a device/FIFO/directory, other columns,
+ *   other `fixed` values or a row `onRow` rejects; drops a partial last line left by a killed run;
+ *   appends whole lines only. csvLine(values); reading CSV is src/util/csv (csv-parse).
  * Statistics
  *   wilson(wins, n) -> { low, high }; summarize(outcomes, played?, seconds?) -> Summary; formatSummary.
  */

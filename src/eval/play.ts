@@ -11,13 +11,10 @@ import { ActionCodec } from "../env/actions.js";
 import { ObservationEncoder } from "../env/observation.js";
 import type { Agent, AgentInput } from "../agents/agent.js";
 import type { GameOutcome } from "./stats.js";
+import { IllegalMoveError } from "../errors.js";
 
 /** Penguin games that are won take ~100-250 moves; 1000 leaves room for long flipper manoeuvres. */
 export const DEFAULT_MAX_STEPS = 1000;
-
-export class IllegalActionError extends Error {
-  override name = "IllegalActionError";
-}
 
 /** Reusable buffers for many episodes of one agent under one rule set. */
 export class EpisodeRunner {
@@ -50,7 +47,7 @@ export class EpisodeRunner {
       if (this.encoder) this.encoder.encode(s, this.observation);
       const a = agent.act(input);
       if (!(a >= 0 && a < this.mask.length && this.mask[a] === 1))
-        throw new IllegalActionError(`agent ${agent.name} chose illegal action ${a} after ${moves} moves`);
+        throw new IllegalMoveError(`agent ${agent.name} chose illegal action ${a} after ${moves} moves`, `action ${a} is not legal in this position`);
       applyMove(s, this.actionMoves[a]!);
       moves++;
     }

@@ -1,20 +1,8 @@
 /** Summary statistics of an evaluation: win rate with its 95% Wilson score interval. */
 
-export interface Interval {
-  readonly low: number;
-  readonly high: number;
-}
+import { wilson, type Interval } from "../util/wilson.js";
 
-/** Wilson score interval for `wins` successes in `n` trials (z = 1.96 for 95%). */
-export function wilson(wins: number, n: number, z = 1.959963984540054): Interval {
-  if (n <= 0) return { low: 0, high: 1 };
-  const p = wins / n;
-  const z2 = z * z;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
+export { wilson, type Interval };
 
 /**
  * Exact McNemar test for two players on the same deals: `aOnly` deals won by A alone, `bOnly` by B
@@ -56,27 +44,39 @@ export interface Summary {
   played: number;
 }
 
-export function summarize(rows: Iterable<GameOutcome>, played = 0, seconds = 0): Summary {
-  let games = 0;
-  let wins = 0;
-  let home = 0;
-  let moves = 0;
-  for (const r of rows) {
-    games++;
-    if (r.won) wins++;
-    home += r.cardsHome;
-    moves += r.moves;
+/** Adds outcomes one at a time, so a summary of any number of games takes constant memory. */
+export class SummaryBuilder {
+  private games = 0;
+  private wins = 0;
+  private home = 0;
+  private moves = 0;
+
+  add(r: GameOutcome): void {
+    this.games++;
+    if (r.won) this.wins++;
+    this.home += r.cardsHome;
+    this.moves += r.moves;
   }
-  return {
-    games,
-    wins,
-    winRate: games ? wins / games : 0,
-    wilson95: wilson(wins, games),
-    meanCardsHome: games ? home / games : 0,
-    meanMoves: games ? moves / games : 0,
-    dealsPerSec: seconds > 0 ? played / seconds : 0,
-    played,
-  };
+
+  summary(played = 0, seconds = 0): Summary {
+    const { games, wins } = this;
+    return {
+      games,
+      wins,
+      winRate: games ? wins / games : 0,
+      wilson95: wilson(wins, games),
+      meanCardsHome: games ? this.home / games : 0,
+      meanMoves: games ? this.moves / games : 0,
+      dealsPerSec: seconds > 0 ? played / seconds : 0,
+      played,
+    };
+  }
+}
+
+export function summarize(rows: Iterable<GameOutcome>, played = 0, seconds = 0): Summary {
+  const b = new SummaryBuilder();
+  for (const r of rows) b.add(r);
+  return b.summary(played, seconds);
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;

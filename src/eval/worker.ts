@@ -3,7 +3,7 @@
  * and posts their rows back. Loaded through worker-boot.mjs, which registers tsx first.
  */
 import { parentPort } from "node:worker_threads";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { createAgent } from "../agents/registry.js";
 import { DealPlayer, type FromWorker, type ToWorker } from "./evaluate.js";
 

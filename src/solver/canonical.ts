@@ -6,8 +6,9 @@
  * positions that differ only that way are one node of the search. Each column gets a Zobrist hash
  * over (depth, card) that does not depend on the column's index, passed through a non-linear mix;
  * the key is the sum of the mixed column hashes (a sum does not care about order) plus the XOR
- * of the flipper cards' keys. Foundations need no term: every card not in the tableau or a
- * flipper is home, and foundations fill in order. The mix matters: a plain XOR over (depth, card)
+ * of the flipper cards' keys. Suit foundations need no term: every card not in the tableau or a
+ * flipper is home, and foundations fill in order. Rank foundations (Stalactites) do: the same
+ * cards home can be split between them in more than one way, so their counts are mixed in. The mix matters: a plain XOR over (depth, card)
  * would give the same key to columns [A B],[C D] and [A D],[C B].
  *
  * Safe foundation moves. A card c that is next on its foundation may go home at once, keeping a
@@ -21,7 +22,7 @@
  * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0 } from "../engine/moves.js";
+import { autoHomeSuit, CELL0 } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { splitmix32 } from "../engine/rng.js";
 
@@ -93,7 +94,14 @@ export class CanonicalKey {
     const from = m & 31;
     const to = (m >> 5) & 31;
     if (from < CELL0) {
-      const la = s.len[from]!;
+      // Base cards that went home with the move (penguin-beak-home) lay just under the moved cards.
+      const auto = (m >>> 25) & 3;
+      const la = s.len[from]! + auto;
+      for (let i = 0; i < auto; i++) {
+        const k = (la - 1 - i) * 52 + s.base * 4 + autoHomeSuit(m, i);
+        this.rawLo[from] = this.rawLo[from]! ^ KEY_LO[k]!;
+        this.rawHi[from] = this.rawHi[from]! ^ KEY_HI[k]!;
+      }
       if (to < CELL0) {
         const k = (m >> 10) & 63;
         const lb = s.len[to]!;
@@ -149,6 +157,12 @@ export class CanonicalKey {
         ch ^= KEY_HI[CELL_KEYS + card]!;
       }
     }
+    if (s.tables.rankHome) {
+      const f = s.found;
+      const counts = f[0]! | (f[1]! << 4) | (f[2]! << 8) | (f[3]! << 12);
+      cl ^= fmix32(counts ^ 0x3c6ef372);
+      ch ^= fmix32(counts ^ 0xa54ff53a);
+    }
     this.keyLo = (lo ^ cl) >>> 0;
     this.keyHi = (hi ^ ch) >>> 0;
   }
@@ -170,6 +184,9 @@ export function buildersOf(s: State): Uint8Array {
 
 /** True when no card that could be built on `card` is still in play (see the file comment). */
 export function safeHome(s: State, builders: Uint8Array, card: number): boolean {
+  // Rank foundations: which card of a rank goes up, and onto which foundation, can decide the
+  // game, so no move home is made without the search trying the alternatives.
+  if (s.tables.rankHome) return false;
   const rel = s.tables.rel;
   for (let i = 0; i < 2; i++) {
     const b = builders[card * 2 + i]!;

@@ -18,7 +18,7 @@
  * out of sequence), in a small portfolio of weightings (WEIGHT_SETS).
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, makeMove, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, CELL0, FOUNDATION, generateMoves, homeMove, isLegal, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
 import { moveToString } from "../engine/notation.js";
 import type { Rules } from "../engine/rules.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
@@ -263,14 +263,14 @@ class Search {
         if (n === 0) continue;
         const card = s.cards[c * COLUMN_CAP + n - 1]!;
         if (fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
-          this.apply(makeMove(c, FOUNDATION, 1, card));
+          this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
           again = true;
         }
       }
       for (let i = 0; i < s.nCells; i++) {
         const card = s.cells[i]!;
         if (card !== NO_CARD && fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
-          this.apply(makeMove(CELL0 + i, FOUNDATION, 1, card));
+          this.apply(homeMove(s, CELL0 + i));
           again = true;
         }
       }

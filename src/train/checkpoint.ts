@@ -11,7 +11,8 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
+import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../util/read.js";
 import { tf } from "./backend.js";
 import type { Adam } from "./adam.js";
 import { sha256, writeAtomic } from "./files.js";
@@ -136,7 +137,7 @@ export function checkpointPath(dir: string): string | undefined {
 function readChecked(dir: string, name: string, hashes: Record<string, string>): Buffer {
   const p = join(dir, name);
   if (!existsSync(p)) throw new CheckpointError(`damaged checkpoint ${dir}: ${name} is missing`);
-  const data = readFileSync(p);
+  const data = readBytesFile(p, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
   if (hashes[name] !== undefined && sha256(data) !== hashes[name])
     throw new CheckpointError(`damaged checkpoint ${dir}: ${name} does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`);
   return data;

@@ -1,15 +1,12 @@
 /** Crash-safe file output (every file is written to a temporary name and renamed into place), and the runs' log. */
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-
-let counter = 0;
+import { writeFileAtomic } from "../util/output.js";
 
 export function writeAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${counter++}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  writeFileAtomic(path, data);
 }
 
 export function sha256(data: string | Uint8Array): string {

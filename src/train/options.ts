@@ -2,7 +2,7 @@
  * Numeric options with their allowed range, declared once: the range appears in the help text
  * and is checked before a command touches any file, with an error that names it.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export interface NumberSpec {
   readonly describe: string;

@@ -19,6 +19,7 @@ import { PolicyFeatures } from "./features.js";
 import { chooseMasked } from "./masked.js";
 import { inferBatch, type PolicyNet } from "./model.js";
 import { Rng } from "./rng.js";
+import { wilson } from "../util/wilson.js";
 
 export interface PlayOptions {
   maxSteps: number;
@@ -168,11 +169,6 @@ export function playPolicy(net: PolicyNet, rules: Rules, seeds: readonly number[
 
 /** Wilson score 95% interval for k successes in n trials. */
 export function wilson95(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
+  const w = wilson(k, n);
+  return [w.low, w.high];
 }

@@ -10,7 +10,9 @@
  * history, whatever order the caller interleaves them in.
  */
 import { applyMove, MAX_MOVES } from "../engine/moves.js";
-import { UsageError, type Rules } from "../engine/rules.js";
+import { type Rules } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
+import { booleanValue } from "../util/flag.js";
 import type { State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
 import { ActionCodec } from "../env/actions.js";
@@ -111,8 +113,8 @@ export class PolicyAgent implements Agent {
 export async function createPolicyAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const model = options.model;
   if (typeof model !== "string" || model === "") throw new UsageError("the policy agent needs --model DIR (a run folder of penguin train)");
+  const [sample, guard] = [booleanValue("sample", options.sample, false), booleanValue("guard", options.guard, true)];
   await initBackend();
   const net = await loadNet(model);
-  const truthy = (v: unknown, dflt: boolean): boolean => (v === undefined ? dflt : v === true || v === "true" || v === 1 || v === "1");
-  return new PolicyAgent(net, rules, truthy(options.sample, false), truthy(options.guard, true), model);
+  return new PolicyAgent(net, rules, sample, guard, model);
 }

@@ -3,7 +3,7 @@
  * checkpoint/ (see checkpoint.ts), final.json (held-out evaluation) and train.log. Every file is
  * written to a temporary name and renamed, so a kill never leaves half a file.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";

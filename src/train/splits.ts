@@ -3,7 +3,7 @@
  * --deals 1000 --seed 1` and the 9,000 deals after them); training, labelling and validation
  * deals must lie elsewhere, and every run checks this before it starts.
  */
-import { UsageError } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 
 export const HELD_OUT = { from: 1, to: 10_000 } as const;
 /** Default first seed of training (and labelling) deals. */

@@ -3,11 +3,12 @@
  * evaluation on the held-out deals, and the run folder's files.
  */
 import { join } from "node:path";
-import { rulesLabel, UsageError } from "../engine/rules.js";
+import { rulesLabel } from "../engine/rules.js";
+import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { Adam, ADAM_DEFAULTS } from "./adam.js";
-import { initBackend, tf, type BackendName } from "./backend.js";
+import { backendInfo, initBackend, tf, type BackendName } from "./backend.js";
 import { loadBcData, trainBc } from "./bc.js";
 import { checkpointPath, CheckpointError, loadCheckpoint } from "./checkpoint.js";
 import { validateOptions, type TrainOptions } from "./config.js";
@@ -58,7 +59,7 @@ export async function train(o: TrainOptions, hooks: TrainHooks = {}): Promise<Tr
   run.quiet = hooks.quiet ?? false;
   const net = buildPolicyNet({ ...netShape(o), hidden: o.hidden, seed: o.seed, features: o.features });
   const st: TrainerState = { phase: o.algo === "bc" ? "bc" : "ppo", update: 0, rows: [], wallSeconds: 0 };
-  run.writeJson("config.json", { ...o, rulesLabel: rulesLabel(o.rules), backend, tfjs: tf.version.tfjs, created: new Date().toISOString() });
+  run.writeJson("config.json", { ...o, rulesLabel: rulesLabel(o.rules), ...backendInfo(), created: new Date().toISOString() });
   run.writeJson("deals.json", describeDeals(o));
   run.log(`penguin train --algo ${o.algo} on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`);
   return continueRun(new TrainContext(o, run, net, makeAdam(net, o), st), backend, hooks);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveRules, UsageError, type Rules } from "../../src/engine/rules.js";
+import { resolveRules, type Rules } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { deal } from "../../src/engine/deal.js";
 import { applyMove, generateMoves, MAX_MOVES } from "../../src/engine/moves.js";
 import type { State } from "../../src/engine/state.js";

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseCard, resolveRules } from "../../src/engine/index.js";
+import { dealMs, parseCard, resolveRules } from "../../src/engine/index.js";
 import { playSession } from "../../src/cli/play.js";
 import { position } from "./position.js";
 
@@ -68,7 +68,9 @@ describe("penguin deal", () => {
       [["deal", "--ms", "0"], /from 1 to 2147483647/],
       [["deal", "--ms", "1", "--cells", "9"], /cells must be an integer from 0 to 8/],
       [["deal", "--ms", "1", "--empty", "kings"], /allowed: below-base, any, none/],
-      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, single/],
+      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, free-cells, single/],
+      [["deal", "--ms", "1", "--foundations", "pile"], /unknown foundation rule "pile"; allowed: suit, rank/],
+      [["deal", "--rules", "stalactites", "--ms", "1", "--foundations", "suit"], /the stalactites deal .* needs foundations "rank"/],
       [["deal", "--ms", "1", "--seed", "2"], /either --seed or --ms/],
       [["deal"], /name a deal with --seed S or --ms N/],
       [["play", "--rules", "nope", "--seed", "1"], /unknown rules "nope"/],
@@ -84,19 +86,47 @@ describe("penguin deal", () => {
 });
 
 describe("penguin play", () => {
-  it("plays a piped session: moves, ?, undo, illegal input, quit, exit code 0", async () => {
-    const r = await penguin(["play", "--ms", "1"], "1a\n?\n2h\nxx\nu\nu\nab\n7h 71\nq\n");
+  it("plays a piped session: moves, ?, undo, quit, exit code 0, nothing on stderr", async () => {
+    const r = await penguin(["play", "--ms", "1"], "1a\n?\nu\nu\n1a 2a\nu\nq\n");
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(r.stdout).not.toContain("\x1b[");
     expect(r.stdout).toContain("Flippers     a:3♦  b:--");
     expect(r.stdout).toContain("legal moves: 1b 25 2b 3b 4b 53 5b 6b 7b");
-    expect(r.stdout).toContain('illegal move "2h": that card is not the next one its foundation needs');
-    expect(r.stdout).toContain('cannot read "xx"');
     expect(r.stdout).toContain("undid 1a");
     expect(r.stdout).toContain("nothing to undo");
-    expect(r.stdout).toContain('illegal move "ab": the source is empty');
+    // 2a put its card in flipper b; u names the move as it was typed.
+    expect(r.stdout).toContain("Flippers     a:3♦  b:8♣");
+    expect(r.stdout).toContain("undid 2a");
     expect(r.stdout.trimEnd().endsWith("bye")).toBe(true);
+  });
+  it("piped input stops at the first bad move: exit 2, the reason and what was not played on stderr", async () => {
+    const r = await penguin(["play", "--ms", "1", "--no-color"], "1a 2a zz 3a\n4a\n");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'cannot read "zz": moves are <from><to>: from a column 1-7 or flipper a-g, to a column, h (foundation) or a flipper letter; optional /k for k cards into an empty column (line 1); stopped after 2 moves; not played: 3a and any later input\n',
+    );
+    expect(r.stdout).toContain("moves played: 2");
+    expect(r.stdout).not.toContain("moves played: 3");
+    const illegal = await penguin(["play", "--ms", "1", "--no-color"], "1a\n2h\n");
+    expect(illegal.code).toBe(2);
+    expect(illegal.stderr).toContain('illegal move "2h": that card is not the next one its foundation needs (line 2); stopped after 1 moves; later input was not read');
+  });
+  it("at a terminal, a refused move is answered and the session goes on", async () => {
+    const s = dealMs(resolveRules("penguin"), 1);
+    const out: string[] = [];
+    const err: string[] = [];
+    async function* lines() {
+      yield* ["1a", "2h", "xx", "u", "u", "ab", "7h 71", "q"];
+    }
+    const end = await playSession(s, lines(), (t) => out.push(t), false, undefined, { err: (t) => err.push(t) });
+    expect(end).toEqual({ end: "quit" });
+    expect(err[0]).toBe('illegal move "2h": that card is not the next one its foundation needs');
+    expect(err[1]).toMatch(/^cannot read "xx"/);
+    expect(err[2]).toBe('illegal move "ab": the source is empty');
+    expect(err[3]).toBe('illegal move "7h": that card is not the next one its foundation needs (not played: 71)');
+    expect(out).toContain("undid 1a");
+    expect(out).toContain("nothing to undo");
   });
   it("ends cleanly when the input ends without q", async () => {
     const r = await penguin(["play", "--rules", "freecell", "--ms", "617", "--no-color"], "?\n");
@@ -122,3 +152,29 @@ describe("penguin play", () => {
 function suitOf(card: string): number {
   return parseCard(card) & 3;
 }
+
+describe("Stalactites and penguin-beak-home through the CLI", () => {
+  it("deal --json lists each rank foundation's pile; play shows foundation numbers; solve wins #1", async () => {
+    const d = await penguin(["deal", "--rules", "stalactites", "--ms", "1", "--json"]);
+    expect(d.code).toBe(0);
+    const j = JSON.parse(d.stdout) as { foundations: Record<string, string | null>; piles: string[][]; columns: string[][] };
+    expect(j.foundations).toEqual({ "1": "6S", "2": "9C", "3": "2H", "4": "6H" });
+    expect(j.piles).toEqual([["6S"], ["9C"], ["2H"], ["6H"]]);
+    expect(j.columns.map((c) => c.length)).toEqual([6, 6, 6, 6, 6, 6, 6, 6]);
+    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("legal moves: 1a 2a 3a 4a 5a 6h 6a 7a 8h 8h4 8a");
+    // Piped input stops at an illegal move, with the reason on stderr.
+    const bad = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "12\n");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("these rules never build on a column");
+    const s = await penguin(["solve", "--rules", "stalactites", "--ms", "1"]);
+    expect(s.code).toBe(0);
+    expect(s.stdout).toMatch(/^solved, \d+ moves/);
+  });
+  it("play under penguin-beak-home shows the base card a move sends home", async () => {
+    const p = await penguin(["play", "--rules", "penguin-beak-home", "--ms", "1", "--no-color"], "?\n3a\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("3a+JH");
+  });
+});

@@ -16,9 +16,9 @@ import {
   resolveRules,
   seededDeck,
   suitOf,
-  UsageError,
   type State,
 } from "../../src/engine/index.js";
+import { UsageError } from "../../src/errors.js";
 
 const cols = (s: State): string[] => Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString).join(" "));
 const cells = (s: State): string[] => Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? "-" : cardToString(c)));
@@ -123,6 +123,18 @@ describe("other layouts of MS deck #1 (derived by hand from the published deck o
     expect(cols(s)).toEqual(rowsToColumns(rows, 10));
     expect(cells(s)).toEqual(["2H", "6H", "-", "-"]);
   });
+  it("Stalactites #1: first 48 cards in 8 columns of 6, the last 4 onto foundations 1-4", () => {
+    const s = dealMs(resolveRules("stalactites"), 1);
+    expect(cols(s)).toEqual(rowsToColumns(ROSETTA[1]!.slice(0, 6), 8));
+    // Eight Off's four cell cards, here each the first card (and base rank) of its foundation.
+    expect([0, 1, 2, 3].map((f) => cardToString(s.foundationTop(f)))).toEqual(["6S", "9C", "2H", "6H"]);
+    expect([0, 1, 2, 3].map((f) => s.foundationBase(f))).toEqual([5, 8, 1, 5]);
+    expect(Array.from(s.found)).toEqual([1, 1, 1, 1]);
+    expect(s.cardsHome()).toBe(4);
+    // Seeded deals use the same layout.
+    const t = deal(resolveRules("stalactites"), 7);
+    expect([t.len.slice(0, 8).every((n) => n === 6), t.cardsHome()]).toEqual([true, 4]);
+  });
 });
 
 describe("seeded deals", () => {
@@ -172,7 +184,7 @@ describe("rule validation", () => {
     expect(() => resolveRules("penguin", { cells: 9 })).toThrow(/cells must be an integer from 0 to 8/);
     expect(() => resolveRules("penguin", { cells: -1 })).toThrow(UsageError);
     expect(() => resolveRules("penguin", { emptyColumn: "kings" as never })).toThrow(/allowed: below-base, any, none/);
-    expect(() => resolveRules("penguin", { groupMove: "x" as never })).toThrow(/allowed: unlimited, supermove, single/);
+    expect(() => resolveRules("penguin", { groupMove: "x" as never })).toThrow(/allowed: unlimited, supermove, free-cells, single/);
     expect(() => resolveRules("freecell", { base: "beak" })).toThrow(/needs a penguin deal/);
     expect(() => resolveRules("eight-off", { cells: 3 })).toThrow(/cells must be at least 4/);
   });

@@ -1,9 +1,31 @@
 /** Glue between the engine and the test-only reference model, plus a tiny seeded PRNG. */
-import { NO_CARD, moveCard, moveCount, moveFrom, moveTo, moveToEmpty, type Move, type Rules, type State } from "../../src/engine/index.js";
+import {
+  autoHomeSuit,
+  NO_CARD,
+  moveAutoHome,
+  moveCard,
+  moveCount,
+  moveFoundation,
+  moveFrom,
+  moveTo,
+  moveToEmpty,
+  type Move,
+  type Rules,
+  type State,
+} from "../../src/engine/index.js";
 import { refMoveKey, type RefPosition, type RefRules } from "./reference.js";
 
 export function refRules(r: Rules): RefRules {
-  return { cells: r.cells, columns: r.columns, emptyColumn: r.emptyColumn, groupMove: r.groupMove, build: r.build, base: r.base };
+  return {
+    cells: r.cells,
+    columns: r.columns,
+    emptyColumn: r.emptyColumn,
+    groupMove: r.groupMove,
+    build: r.build,
+    base: r.base,
+    foundations: r.foundations,
+    autoHome: r.deal === "penguin-beak-home",
+  };
 }
 
 /** Reads a position out of the engine's public arrays. */
@@ -12,11 +34,14 @@ export function toRef(s: State): RefPosition {
   for (let c = 0; c < s.nColumns; c++) columns.push(s.column(c));
   const cells: (number | null)[] = [];
   for (let i = 0; i < s.nCells; i++) cells.push(s.cells[i] === NO_CARD ? null : s.cells[i]!);
-  return { base: s.base, columns, cells, found: Array.from(s.found) };
+  const piles = [0, 1, 2, 3].map((f) => (s.tables.rankHome ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!)) : []));
+  return { base: s.base, columns, cells, found: Array.from(s.found), piles };
 }
 
-export function engineMoveKey(m: Move): string {
-  return refMoveKey({ from: moveFrom(m), to: moveTo(m), count: moveCount(m), card: moveCard(m), toEmpty: moveToEmpty(m) });
+/** The engine move in the reference's terms; `s` is the position it is played from (for the auto-home cards). */
+export function engineMoveKey(m: Move, s: State): string {
+  const autoHome = Array.from({ length: moveAutoHome(m) }, (_, i) => s.base * 4 + autoHomeSuit(m, i));
+  return refMoveKey({ from: moveFrom(m), to: moveTo(m), count: moveCount(m), card: moveCard(m), toEmpty: moveToEmpty(m), pile: moveFoundation(m), autoHome });
 }
 
 /** mulberry32: small, seeded, the same everywhere. */
@@ -27,5 +52,5 @@ export function positionKey(s: State): string {
   const cols: string[] = [];
   for (let c = 0; c < s.nColumns; c++) cols.push(s.column(c).join(","));
   const cells = Array.from(s.cells.subarray(0, s.nCells)).filter((c) => c !== NO_CARD).sort((a, b) => a - b);
-  return `${s.base}|${Array.from(s.found).join(",")}|${cells.join(",")}|${cols.join("/")}`;
+  return `${s.base}|${Array.from(s.found).join(",")}|${s.tables.rankHome ? Array.from(s.pile).join(",") : ""}|${cells.join(",")}|${cols.join("/")}`;
 }

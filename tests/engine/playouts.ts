@@ -9,6 +9,7 @@ import {
   generateMoves,
   isLegal,
   MAX_MOVES,
+  moveAutoHome,
   moveCount,
   moveTo,
   moveToEmpty,
@@ -31,6 +32,8 @@ export interface PlayoutStats {
   foundationMoves: number;
   undos: number;
   positions: number;
+  /** Moves that carried an uncovered base card home (penguin-beak-home). */
+  autoHomeMoves: number;
 }
 
 function fail(what: string, s: State, detail: string): never {
@@ -50,7 +53,7 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
   const rand = prng(seed);
   const buf = new Int32Array(MAX_MOVES);
   const hashes = new Map<string, bigint>();
-  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0 };
+  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0, autoHomeMoves: 0 };
   for (let g = 0; g < games; g++) {
     const s = deal(rules, `${seed}-${g}`);
     const history: Move[] = [];
@@ -60,8 +63,8 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       const moves = Array.from(buf.subarray(0, n));
       st.maxMoves = Math.max(st.maxMoves, n);
       const ref = toRef(s);
-      if (!refCardsConserved(ref)) fail("cards not conserved", s, "");
-      const engineKeys = moves.map(engineMoveKey);
+      if (!refCardsConserved(ref, rr)) fail("cards not conserved", s, "");
+      const engineKeys = moves.map((m) => engineMoveKey(m, s));
       const refKeys = refLegalMoves(rr, ref).map(refMoveKey);
       if (new Set(engineKeys).size !== n) fail("duplicate move", s, engineKeys.join(" "));
       const a = [...engineKeys].sort().join(" ");
@@ -83,14 +86,15 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
         const m = moves[i]!;
         if (!isLegal(s, m)) fail("generated move not isLegal", s, engineKeys[i]!);
         if (parseMove(moveToString(m, s), s) !== m) fail("notation round trip (with position)", s, moveToString(m, s));
-        // Without the position the text differs only for moves into an empty column.
-        if (moveToEmpty(m) && parseMove(moveToString(m), s) !== m) fail("notation round trip", s, moveToString(m));
+        // Without the position the text differs only for moves into an empty column or onto a rank foundation.
+        if ((moveToEmpty(m) || s.tables.rankHome) && parseMove(moveToString(m), s) !== m) fail("notation round trip", s, moveToString(m));
         applyMove(s, m);
         undoMove(s, m);
         if (!s.equals(before) || s.hash() !== hash) fail("apply/undo round trip", s, engineKeys[i]!);
         if (moveTo(m) === FOUNDATION) st.foundationMoves++;
         if (moveToEmpty(m)) st.emptyColumnMoves++;
         if (moveCount(m) > 1) st.groupMoves++;
+        if (moveAutoHome(m) > 0) st.autoHomeMoves++;
       }
       if (history.length && rand() < 0.1) {
         undoMove(s, history.pop()!);
@@ -103,7 +107,7 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       const found = Array.from(s.found);
       applyMove(s, m);
       history.push(m);
-      for (let i = 0; i < 4; i++) if (s.found[i]! < found[i]!) fail("a foundation shrank", s, engineMoveKey(m));
+      for (let i = 0; i < 4; i++) if (s.found[i]! < found[i]!) fail("a foundation shrank", s, String(m));
     }
   }
   st.positions = hashes.size;

@@ -14,6 +14,7 @@ const VARIANTS: [string, RuleOverrides][] = [
   ["penguin", { emptyColumn: "none" }],
   ["penguin", { cells: 0 }],
   ["penguin", { build: "alternate-color" }],
+  ["penguin-beak-home", { groupMove: "free-cells", cells: 3 }],
 ];
 
 describeRandomPlay("random play agrees with the reference model (Penguin family)", PRESETS, VARIANTS, 11);

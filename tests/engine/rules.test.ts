@@ -5,9 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  applyMove,
+  cardToString,
+  dealMs,
+  moveAutoHome,
+  moveFoundation,
+  moveCard,
+  undoMove,
   CELL0,
   FOUNDATION,
-  IllegalMoveError,
   legalMoves,
   moveCount,
   parseBoard,
@@ -20,6 +26,7 @@ import {
   type RuleOverrides,
   type State,
 } from "../../src/engine/index.js";
+import { IllegalMoveError } from "../../src/errors.js";
 import { position } from "./position.js";
 import { refLegalMoves, refMoveKey } from "./reference.js";
 import { refRules, toRef } from "./helpers.js";
@@ -136,12 +143,22 @@ describe("group moves", () => {
     const none = position(bakers(), "A", [...cols, "8C", "9C"], ["KC", "QC", "JC", "TC"]);
     expect(sizes(none, 2, 1)).toEqual([]);
   });
-  it("supermove: empty columns count only when any card may fill them", () => {
-    // Same position under kings-only: 1 free cell, empties do not count: at most 2 cards.
-    const s = position(resolveRules("kings-only-bakers-game"), "A", cols, ["KC", "QC", "JC", "-"]);
-    expect(sizes(s, 2, 1)).toEqual([]);
-    // The K-headed run of 3 into an empty column needs 3 ≤ free + 1: 4 free cells allow it.
-    const k = position(resolveRules("kings-only-bakers-game"), "A", ["TH", "AH 9H 8H 7H 6H 5H 4H 3H", "2H KH QH JH"]);
+  it("supermove is the formula whatever the empty-column rule: Penguin, base 4, 3 free, 2 empty", () => {
+    // A run of 5 headed by a 3 (base − 1) into an empty column: 4 × 2^(2 − 1) = 8 ≥ 5.
+    const cols = ["2D 3S 2S AS KS QS", "2H", "AC", "AD", "AH", "", ""];
+    const cells = ["3C", "3D", "3H", "2C", "-", "-", "-"];
+    const s = position(resolveRules("penguin", { groupMove: "supermove" }), "4", cols, cells);
+    expect(sizes(s, 1, 6)).toEqual([5]);
+    // free-cells (the conservative reading) caps it at 3 + 1 = 4.
+    expect(sizes(position(resolveRules("penguin", { groupMove: "free-cells" }), "4", cols, cells), 1, 6)).toEqual([]);
+  });
+  it("supermove under kings-only: 3 free cells, 5 empty columns, a 5-card run onto a column", () => {
+    const cols = ["TH", "4H 9H 8H 7H 6H 5H", "KH QH JH"];
+    const s = position(resolveRules("kings-only-bakers-game"), "A", cols, ["3H", "-", "-", "-"]);
+    expect(sizes(s, 2, 1)).toEqual([5]); // 4 × 2^5 ≥ 5
+    expect(sizes(position(resolveRules("kings-only-bakers-game", { groupMove: "free-cells" }), "A", cols, ["3H", "-", "-", "-"]), 2, 1)).toEqual([]);
+    // Halved once into an empty column: K-headed run of 3, 0 free cells, 5 empties: 1 × 2^4.
+    const k = position(resolveRules("kings-only-bakers-game"), "A", ["TH", "AH 9H 8H 7H 6H 5H 4H 3H", "2H KH QH JH"], ["KC", "KD", "KS", "QC"]);
     expect(sizes(k, 3, 5)).toEqual([3]);
   });
   it("Eight Off: free cells + 1, kings only into empty columns", () => {
@@ -203,5 +220,96 @@ describe("engine conventions", () => {
     expect(() => parseMove("8h", s)).toThrow(/no column or flipper "8"/);
     expect(() => parseMove("19", s)).toThrow(/no column "9"/);
     expect(() => parseMove("31", s)).toThrow(/source is empty/);
+  });
+});
+
+describe("penguin-beak-home: base cards go home as they emerge, during play too", () => {
+  // MS #1, beak J♦ (home at the start): column 3 is JC 9S KS 4C 7S JH 3D, so JH lies under 3D.
+  const r = resolveRules("penguin-beak-home");
+  it("the move that exposes a base card carries it home; undo restores both", () => {
+    const s = dealMs(r, 1);
+    expect(s.column(2).map(cardToString)).toEqual(["JC", "9S", "KS", "4C", "7S", "JH", "3D"]);
+    const before = s.clone();
+    const m = parseMove("3a", s);
+    expect(moveAutoHome(m)).toBe(1);
+    expect(moveToString(m, s)).toBe("3a+JH");
+    expect(parseMove("3a+JH", s)).toBe(m);
+    expect(() => parseMove("3a+JS", s)).toThrow(/sends \+JH home/);
+    applyMove(s, m);
+    expect(s.column(2).map(cardToString)).toEqual(["JC", "9S", "KS", "4C", "7S"]);
+    expect(s.found[2]).toBe(1); // JH on the heart foundation
+    expect(s.cells[0]).toBe(parseCard("3D"));
+    const h = s.hash();
+    s.rehash();
+    expect(s.hash()).toBe(h);
+    undoMove(s, m);
+    expect(s.equals(before) && s.hash() === before.hash()).toBe(true);
+  });
+  it("a base card is never left at a column's end, so it never goes to a flipper or takes a card", () => {
+    const s = dealMs(r, 1);
+    applyMove(s, parseMove("3a", s));
+    const jh = parseCard("JH");
+    for (const m of legalMoves(s)) expect(moveCard(m)).not.toBe(jh);
+    for (let c = 0; c < s.nColumns; c++) expect(s.top(c)).not.toBe(jh);
+  });
+  it("chains: two base cards under the moved card both go home, in order, and come back", () => {
+    // Base 5, clubs and spades home. Column 1: 5D and 5H (their foundations empty) under 9H.
+    const board = [
+      "penguin-board 1",
+      "base: 5",
+      "foundations: 4C - - 4S",
+      "flippers: - - - - - - -",
+      "1: 6D 5D 5H 9H",
+      "2: 7D 8D 9D TD",
+      "3: JD QD KD AD",
+      "4: 2D 3D 4D",
+      "5: 6H 7H 8H TH",
+      "6: JH QH KH AH",
+      "7: 2H 3H 4H",
+    ].join("\n");
+    const s = parseBoard(board, r);
+    expect(s.found[1]).toBe(0); // diamonds foundation empty
+    const m = parseMove("1a", s);
+    expect(moveAutoHome(m)).toBe(2);
+    expect(moveToString(m, s)).toBe("1a+5H+5D");
+    const before = s.clone();
+    applyMove(s, m);
+    expect(s.column(0).map(cardToString)).toEqual(["6D"]);
+    expect([s.found[1], s.found[2]]).toEqual([1, 1]);
+    undoMove(s, m);
+    expect(s.equals(before) && s.hash() === before.hash()).toBe(true);
+  });
+});
+
+describe("Stalactites: rank foundations, no building", () => {
+  const r = resolveRules("stalactites");
+  it("only a column's last card moves, to a cell or a foundation that needs its rank, in any suit", () => {
+    // MS #1: foundations start 6S 9C 2H 6H; column ends 6D 8S 8D QS 6C 3D 8C TC.
+    const s = dealMs(r, 1);
+    expect(texts(s)).toEqual(["1a", "2a", "3a", "4a", "5a", "6a", "6h", "7a", "8a", "8h"]);
+    const m = parseMove("6h", s);
+    expect(moveFoundation(m)).toBe(2); // 3D onto the 2H foundation
+    applyMove(s, parseMove("8h", s)); // TC onto 9C
+    // 7D is now at column 8's end and both the 6S and the 6H foundations take it: two moves.
+    const sevens = legalMoves(s).filter((x) => moveTo(x) === FOUNDATION && moveCard(x) === parseCard("7D"));
+    expect(sevens.map(moveFoundation)).toEqual([0, 3]);
+    expect(sevens.map((x) => moveToString(x, s))).toEqual(["8h", "8h4"]);
+    expect(parseMove("8h4", s)).toBe(sevens[1]);
+    expect(() => parseMove("8h2", s)).toThrow(/foundation 2 does not take that card/);
+    const before = s.clone();
+    applyMove(s, sevens[1]!);
+    expect(cardToString(s.foundationTop(3))).toBe("7D");
+    expect(s.hash()).not.toBe(before.hash());
+    const other = before.clone();
+    applyMove(other, sevens[0]!);
+    expect(other.hash()).not.toBe(s.hash()); // same cards home, on different foundations
+    undoMove(s, sevens[1]!);
+    expect(s.equals(before) && s.hash() === before.hash()).toBe(true);
+  });
+  it("a cell card goes only home, and nothing is ever built on a column", () => {
+    const s = dealMs(r, 1);
+    applyMove(s, parseMove("1a", s));
+    expect(texts(s).filter((t) => t.startsWith("a"))).toEqual([]); // 6D: no foundation needs a 6
+    expect(texts(s).some((t) => /^\d\d$/.test(t))).toBe(false);
   });
 });

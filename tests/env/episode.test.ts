@@ -9,14 +9,14 @@ const penguin = resolveRules("penguin");
 describe("rewards and episode end", () => {
   it("documents its defaults", () => {
     expect(DEFAULT_SETTINGS).toEqual({ reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" });
-    expect(makeEnv("Penguin-v1").settings).toEqual(DEFAULT_SETTINGS);
+    expect(makeEnv("Penguin-v2").settings).toEqual(DEFAULT_SETTINGS);
   });
 
   it("pays 1/52 per card home under `cards` and 1 for the win under `win`", () => {
     // Base A: every foundation holds A..Q but spades (A..J); QS and KS are left, KS in a flipper.
     const s = position(penguin, 0, ["QS", "KC", "KD", "KH", "", "", ""], ["KS"], [12, 12, 12, 11]);
     for (const [reward, first, last] of [["cards", 1 / 52, 1 / 52], ["win", 0, 1]] as const) {
-      const env = makeEnv("Penguin-v1", { reward });
+      const env = makeEnv("Penguin-v2", { reward });
       env.reset({ state: s, seed: 9 });
       expect(env.info.cardsHome).toBe(47);
       let r = env.step(env.codec.parseAction("1h"));
@@ -25,7 +25,7 @@ describe("rewards and episode end", () => {
       r = env.step(env.codec.parseAction("ah"));
       expect([r.reward, r.terminated, r.truncated, r.info.won, r.info.cardsHome, r.info.steps]).toEqual([last, true, false, true, 52, 5]);
       expect(r.info.episodeReturn).toBeCloseTo(reward === "cards" ? 5 / 52 : 1, 12);
-      expect(env.render()).toMatch(/^Penguin-v1 seed 9 step 5\/500 \(won\)\nbase A   home 52\/52/);
+      expect(env.render()).toMatch(/^Penguin-v2 seed 9 step 5\/500 \(won\)\nbase A   home 52\/52/);
     }
   });
 
@@ -33,7 +33,7 @@ describe("rewards and episode end", () => {
     const rules = resolveRules("penguin", { cells: 1 });
     // Base A, nothing goes home; an emptied column takes only a K, and no top builds on another.
     const s = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"]);
-    const env = makeEnv("Penguin-v1", { cells: 1 });
+    const env = makeEnv("Penguin-v2", { cells: 1 });
     env.reset({ state: s });
     expect(env.legalActions().map((a) => env.codec.actionToString(a))).toEqual(["1a", "2a", "3a", "4a", "5a", "6a", "7a"]);
     const r = env.step(env.codec.parseAction("2a"));
@@ -47,7 +47,7 @@ describe("rewards and episode end", () => {
 
   it("truncates at maxSteps and, when asked, at a repeated position", () => {
     const s = position(penguin, 0, ["9S 8S", "4D", "6H", "8C", "TD", "QH", "3S"]);
-    const plain = makeEnv("Penguin-v1", { maxSteps: 3 });
+    const plain = makeEnv("Penguin-v2", { maxSteps: 3 });
     plain.reset({ state: s });
     let r = plain.step(plain.codec.parseAction("1a"));
     r = plain.step(plain.codec.parseAction("a1")); // back where it started
@@ -55,7 +55,7 @@ describe("rewards and episode end", () => {
     r = plain.step(plain.codec.parseAction("1a"));
     expect([r.terminated, r.truncated, r.info.steps]).toEqual([false, true, 3]);
 
-    const env = makeEnv("Penguin-v1", { truncateOnRepeat: true });
+    const env = makeEnv("Penguin-v2", { truncateOnRepeat: true });
     env.reset({ state: s });
     r = env.step(env.codec.parseAction("1a"));
     expect([r.truncated, r.info.repeated]).toEqual([false, false]);
@@ -68,8 +68,23 @@ describe("rewards and episode end", () => {
     // The record survives serialization.
     env.reset({ state: s });
     env.step(env.codec.parseAction("1a"));
-    const back = makeEnv("Penguin-v1", { truncateOnRepeat: true });
+    const back = makeEnv("Penguin-v2", { truncateOnRepeat: true });
     back.restore(JSON.parse(env.serialize()));
     expect(back.step(back.codec.parseAction("a1")).truncated).toBe(true);
+  });
+});
+
+describe("PenguinBeakHome-v2: a base card uncovered during play goes home in the same step", () => {
+  it("MS #1: 3a puts 3D in a flipper and sends the JH under it home, one step, one id", () => {
+    const env = makeEnv("PenguinBeakHome-v2", { shuffle: "microsoft" });
+    const { info } = env.reset({ seed: 1 });
+    const home = info.cardsHome;
+    const a = env.codec.parseAction("3a");
+    expect(env.actionMask[a]).toBe(1);
+    const r = env.step(a);
+    expect(r.info.steps).toBe(1);
+    expect(r.info.cardsHome).toBe(home + 1);
+    expect(r.reward).toBeCloseTo(1 / 52);
+    expect(env.state.column(2).length).toBe(5);
   });
 });

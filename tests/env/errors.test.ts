@@ -1,59 +1,59 @@
 /** Bad ids, bad options and illegal actions fail with one line naming what was wrong and what is allowed. */
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { ENV_IDS, envIdForPreset, InvalidActionError, makeEnv, VecEnv, deserializeEnv, type EnvOptions } from "../../src/env/index.js";
 
 describe("makeEnv errors", () => {
   it("rejects an unknown id and lists the known ones", () => {
     expect(() => makeEnv("Penguin-v0")).toThrow(UsageError);
     expect(() => makeEnv("Penguin-v0")).toThrow(`unknown env id "Penguin-v0"; known: ${ENV_IDS.join(", ")}`);
-    expect(() => new VecEnv(2, "penguin")).toThrow(/unknown env id "penguin"; known: Penguin-v1/);
+    expect(() => new VecEnv(2, "penguin")).toThrow(/unknown env id "penguin"; known: Penguin-v2/);
   });
 
   it.each<[EnvOptions, RegExp]>([
     [{ cells: 9 }, /cells must be an integer from 0 to 8, got 9/],
     [{ emptyColumn: "kings" as never }, /unknown empty-column rule "kings"; allowed: below-base, any, none/],
-    [{ groupMove: "all" as never }, /allowed: unlimited, supermove, single/],
-    [{ build: "colour" as never }, /allowed: suit, alternate-color/],
-    [{ deal: "klondike" as never }, /allowed: penguin, penguin-beak-home, freecell, eight-off, seahaven/],
+    [{ groupMove: "all" as never }, /allowed: unlimited, supermove, free-cells, single/],
+    [{ build: "colour" as never }, /allowed: suit, alternate-color, none/],
+    [{ deal: "klondike" as never }, /allowed: penguin, penguin-beak-home, freecell, eight-off, seahaven, stalactites/],
     [{ reward: "score" as never }, /unknown reward "score"; allowed: cards, win/],
     [{ maxSteps: 0 }, /maxSteps must be an integer from 1 to 1000000, got 0/],
     [{ maxSteps: 2.5 }, /maxSteps must be an integer/],
     [{ truncateOnRepeat: "yes" as never }, /truncateOnRepeat must be true or false/],
     [{ shuffle: "ms" as never }, /unknown shuffle "ms"; allowed: seedrandom, microsoft/],
-    [{ flippers: 3 } as never, /unknown env option "flippers"; allowed: cells, emptyColumn, groupMove, build, base, deal, reward, maxSteps, truncateOnRepeat, shuffle/],
+    [{ flippers: 3 } as never, /unknown env option "flippers"; allowed: cells, emptyColumn, groupMove, build, base, foundations, deal, reward, maxSteps, truncateOnRepeat, shuffle/],
   ])("rejects %j", (options, message) => {
-    expect(() => makeEnv("Penguin-v1", options)).toThrow(UsageError);
-    expect(() => makeEnv("Penguin-v1", options)).toThrow(message);
+    expect(() => makeEnv("Penguin-v2", options)).toThrow(UsageError);
+    expect(() => makeEnv("Penguin-v2", options)).toThrow(message);
   });
 
   it("rejects rule combinations the engine forbids", () => {
-    expect(() => makeEnv("FreeCell-v1", { base: "beak" })).toThrow(/base "beak" needs a penguin deal/);
-    expect(() => makeEnv("EightOff-v1", { cells: 2 })).toThrow(/cells must be at least 4/);
+    expect(() => makeEnv("FreeCell-v2", { base: "beak" })).toThrow(/base "beak" needs a penguin deal/);
+    expect(() => makeEnv("EightOff-v2", { cells: 2 })).toThrow(/cells must be at least 4/);
   });
 
   it("maps presets to ids", () => {
-    expect(envIdForPreset("kings-only-bakers-game")).toBe("KingsOnlyBakersGame-v1");
+    expect(envIdForPreset("kings-only-bakers-game")).toBe("KingsOnlyBakersGame-v2");
     expect(() => envIdForPreset("klondike")).toThrow(/unknown rules "klondike"; known: penguin,/);
   });
 
   it("rejects bad seeds", () => {
-    const env = makeEnv("Penguin-v1");
+    const env = makeEnv("Penguin-v2");
     expect(() => env.reset({ seed: -1 })).toThrow(/seed must be an integer from 0/);
     expect(() => env.reset({ seed: 1.5 })).toThrow(UsageError);
-    const ms = makeEnv("FreeCell-v1", { shuffle: "microsoft" });
+    const ms = makeEnv("FreeCell-v2", { shuffle: "microsoft" });
     expect(() => ms.reset({ seed: 0 })).toThrow(/1 to 2147483647 \(Microsoft deal number\)/);
   });
 
   it("rejects text that is not a serialized env", () => {
     expect(() => deserializeEnv("{")).toThrow(/not a serialized env/);
-    expect(() => deserializeEnv('{"format":"x"}')).toThrow(/format penguin-gym\/env version 1/);
+    expect(() => deserializeEnv('{"format":"x"}')).toThrow(/format penguin-gym\/env version 2/);
   });
 });
 
 describe("illegal actions", () => {
   it("throws naming the action and why, and never plays another move", () => {
-    const env = makeEnv("Penguin-v1");
+    const env = makeEnv("Penguin-v2");
     expect(() => env.step(0)).toThrow(/action 0: the env has no position yet; call reset\(\) first/);
     env.reset({ seed: 5 });
     const before = env.serialize();
@@ -69,7 +69,7 @@ describe("illegal actions", () => {
   });
 
   it("refuses to step a finished episode", () => {
-    const env = makeEnv("Penguin-v1", { maxSteps: 1 });
+    const env = makeEnv("Penguin-v2", { maxSteps: 1 });
     env.reset({ seed: 5 });
     const r = env.step(env.legalActions()[0]!);
     expect(r.truncated).toBe(true);
@@ -77,7 +77,7 @@ describe("illegal actions", () => {
   });
 
   it("names the sub-env in a VecEnv", () => {
-    const v = new VecEnv(2, "Penguin-v1");
+    const v = new VecEnv(2, "Penguin-v2");
     expect(() => v.step(new Int32Array(2))).toThrow(/call reset\(\) before step\(\)/);
     v.reset({ seed: 5 });
     expect(() => v.step(new Int32Array(1))).toThrow(/step needs 2 actions, got 1/);

@@ -1,6 +1,7 @@
 /**
  * Golden playthroughs: one seeded episode per environment id, written as text (start position,
- * then per step the action, reward, legal-action count and observation checksum). Any drift in
+ * then per step the action (with the engine's notation when a base card goes home with it),
+ * reward, legal-action count and observation checksum). Any drift in
  * deals, rules, action layout, observation or rewards fails here loudly.
  * Regenerate after an intended change (and bump the id's version):
  *   UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts
@@ -9,7 +10,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { moveToString } from "../../src/engine/notation.js";
 import { ENV_IDS, makeEnv } from "../../src/env/index.js";
+import { createAgent } from "../../src/agents/index.js";
 import { mulberry32, pickAction } from "./helpers.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
@@ -31,7 +34,10 @@ function playthrough(id: string): string {
   ];
   for (;;) {
     const a = pickAction(env, rnd);
-    const text = env.codec.actionToString(a);
+    // The id's text, and the engine's notation where it says more (a base card going home with it).
+    const id = env.codec.actionToString(a);
+    const played = moveToString(env.actionMoves[a]!, env.state);
+    const text = played.includes("+") ? `${id} (${played})` : id;
     const r = env.step(a);
     lines.push(`${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obsSum ${sum(r.observation)}`);
     if (r.terminated || r.truncated) {
@@ -41,14 +47,44 @@ function playthrough(id: string): string {
   }
 }
 
-describe("golden playthroughs", () => {
-  it.each(ENV_IDS)("%s", (id) => {
-    const file = join(DIR, `${id}.txt`);
-    const text = playthrough(id);
-    if (update || !existsSync(file)) {
-      writeFileSync(`${file}.tmp`, text);
-      renameSync(`${file}.tmp`, file);
+/**
+ * Stalactites' random playthrough ends after a few steps (the cells fill at once), so one more
+ * golden plays a whole game: the greedy agent (tuned) winning Microsoft deal #4.
+ */
+async function stalactitesWin(): Promise<string> {
+  const env = makeEnv("Stalactites-v2", { shuffle: "microsoft", maxSteps: MAX_STEPS });
+  const agent = await createAgent("greedy", { heuristic: "tuned" }, env.rules);
+  const { observation, info } = env.reset({ seed: 4 });
+  agent.reset(env.state, 4);
+  const lines = [
+    `# Stalactites-v2 Microsoft deal 4; policy: greedy(tuned)`,
+    ...env.render().split("\n").map((l) => `# ${l}`),
+    `start legal ${info.legalActions} obsSum ${sum(observation)}`,
+  ];
+  for (;;) {
+    const a = agent.act({ state: env.state, mask: env.actionMask, observation: env.observation, codec: env.codec, actionMoves: env.actionMoves });
+    const r = env.step(a);
+    lines.push(`${r.info.steps} ${a} ${env.codec.actionToString(a)} reward ${r.reward} legal ${r.info.legalActions} obsSum ${sum(r.observation)}`);
+    if (r.terminated || r.truncated) {
+      lines.push(`end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated}`);
+      return lines.join("\n") + "\n";
     }
-    expect(text).toBe(readFileSync(file, "utf8"));
+  }
+}
+
+function checkGolden(file: string, text: string): void {
+  if (update || !existsSync(file)) {
+    writeFileSync(`${file}.tmp`, text);
+    renameSync(`${file}.tmp`, file);
+  }
+  expect(text).toBe(readFileSync(file, "utf8"));
+}
+
+describe("golden playthroughs", () => {
+  it.each(ENV_IDS)("%s", (id) => checkGolden(join(DIR, `${id}.txt`), playthrough(id)));
+  it("Stalactites-v2: a won game (greedy, MS #4)", async () => {
+    const text = await stalactitesWin();
+    expect(text).toContain("won true");
+    checkGolden(join(DIR, "Stalactites-v2-ms4-greedy.txt"), text);
   });
 });

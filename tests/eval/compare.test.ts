@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcnemarExact } from "../../src/eval/stats.js";
 import { compareFiles } from "../../src/cli/compare.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { scratchDir } from "../train/helpers.js";
 
 const HEADER = "deal,rules,agent,won,cards_home,moves,ms";
@@ -35,6 +35,6 @@ describe("paired comparison of two players", () => {
     expect(() => compareFiles(a, short)).toThrow(/same deals: 4 deal\(s\) appear in only one/);
     writeFileSync(join(dir, "bad.csv"), "x,y\n1,2\n");
     expect(() => compareFiles(a, join(dir, "bad.csv"))).toThrow(UsageError);
-    expect(() => compareFiles(a, join(dir, "none.csv"))).toThrow(/no such file/);
+    expect(() => compareFiles(a, join(dir, "none.csv"))).toThrow(/does not exist/);
   });
 });

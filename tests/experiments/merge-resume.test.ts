@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { mergeFiles, mergeShardTexts, parseCsv } from "../../src/cli/merge.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { mergeFiles, mergeShardTexts } from "../../src/cli/merge.js";
+import { parseCsvText as parseCsv } from "../../src/util/csv.js";
+import { UsageError } from "../../src/errors.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { fakeExperiment } from "./fixtures/fake-experiment.js";
 

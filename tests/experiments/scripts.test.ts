@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../../src/engine/rules.js";
-import { parseCsv } from "../../src/cli/merge.js";
+import { UsageError } from "../../src/errors.js";
+import { parseCsvText as parseCsv } from "../../src/util/csv.js";
 import { runExperiment } from "../../experiments/lib/runner.js";
 import { quick } from "../../experiments/quick.js";
 import { flippers } from "../../experiments/flippers.js";
@@ -49,7 +49,7 @@ describe("experiment scripts", () => {
   it("every script refuses bad options with a one-line UsageError naming what is allowed", async () => {
     const cases = [
       [flippers, ["--empty", "sometimes"], "allowed: below-base, any, none"],
-      [groupMove, ["--group", "huge"], "allowed: unlimited, supermove, single"],
+      [groupMove, ["--group", "huge"], "allowed: unlimited, supermove, free-cells, single"],
       [baseRank, ["--rules", "freecell"], "allowed: penguin"],
       [family, ["--rules", "klondike"], "allowed: penguin, penguin-relaxed"],
       [heuristics, ["--heuristic", "clever"], "allowed: parlett"],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseShard, shardRange } from "../../experiments/lib/shard.js";
 import { parseOptions, COMMON_OPTIONS } from "../../experiments/lib/options.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 
 describe("shard ranges", () => {
   it("are disjoint, contiguous and cover every deal, sizes within one", () => {

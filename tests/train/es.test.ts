@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveRules, UsageError } from "../../src/engine/rules.js";
+import { resolveRules } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { deal } from "../../src/engine/deal.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { GreedyAgent } from "../../src/agents/greedy.js";

@@ -32,7 +32,7 @@ describe("policy agent", () => {
     const run = scratchDir("policy-agent-rules");
     const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env").size, actions: 126, hidden: [8], seed: 1, features: "env" });
     await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
-    await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(/trained for observations of 637 and 126 actions/);
+    await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(/trained for observations of 693 and 126 actions/);
     await expect(createPolicyAgent({}, rules)).rejects.toThrow(/--model/);
     await expect(createPolicyAgent({ model: join(run, "none") }, rules)).rejects.toThrow(/no trained policy/);
   });

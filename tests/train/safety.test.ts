@@ -109,7 +109,7 @@ describe("penguin dataset", () => {
 
   it("trains a tiny safety network from the CLI, which penguin eval then plays", () => {
     const run = join(dir, "run");
-    const t = penguin(["train", "--algo", "safety", "--data", a, "--out", run, "--safety-epochs", "0.2", "--safety-batch", "32", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin(["train", "--algo", "safety", "--data", a, "--out", run, "--safety-epochs", "0.5", "--safety-batch", "16", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
     expect(existsSync(join(run, "checkpoint", "model.json"))).toBe(true);

@@ -18,7 +18,7 @@ import { trainScorer } from "../../src/train/scorer/dagger.js";
 import { GREEDY_FEATURES, ROW } from "../../src/train/scorer/features.js";
 import { buildScorer, forward, JsScorer, loadScorer, saveScorer, ScorerCheckpointError } from "../../src/train/scorer/model.js";
 import { parseScorerArgs } from "../../src/train/scorer/main.js";
-import { UsageError } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");

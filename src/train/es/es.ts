@@ -21,11 +21,12 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
+import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { FEATURES } from "../../agents/features.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
-import { initBackend, tf } from "../backend.js";
+import { backendInfo, initBackend, tf } from "../backend.js";
 import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
@@ -235,7 +236,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   const rules = o.rules;
   const A = new ActionCodec(rules).n;
   if (!saved) {
-    writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "es", options: o, backend, tfjs: tf.version.tfjs, rules: rulesLabel(rules), actions: A, columns: FEATURE_ROW_NAMES }, null, 2) + "\n");
+    writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "es", options: o, ...backendInfo(), rules: rulesLabel(rules), actions: A, columns: FEATURE_ROW_NAMES }, null, 2) + "\n");
     writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.fixedDeals ? [o.trainStart, o.trainStart + o.deals - 1] : `${o.trainStart} upwards, ${o.deals} fresh deals per generation`, validation: [o.valStart, o.valStart + o.valDeals - 1], evaluation: [1, 1000] }, null, 2) + "\n");
   }
   log(`${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`);

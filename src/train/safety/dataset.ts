@@ -7,7 +7,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
+import { rulesLabel, type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";

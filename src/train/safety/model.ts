@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";

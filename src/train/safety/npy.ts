@@ -4,7 +4,7 @@
  * dict padded to 64 bytes, then the raw C-order data.
  */
 import { readFileSync } from "node:fs";
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { writeAtomic } from "../files.js";
 
 export type NpyArray = Uint8Array | Int8Array | Int16Array | Int32Array | Float32Array;

@@ -1,5 +1,5 @@
 /** The options of `penguin train --algo safety`, one spec that builds the flags, the help and the checks. */
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import type { NumberSpec } from "../options.js";
 import type { SafetyTrainOptions } from "./train.js";
 

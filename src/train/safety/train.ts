@@ -7,7 +7,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { rulesLabel, UsageError, type Rules } from "../../engine/rules.js";
+import { rulesLabel, type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { ActionCodec } from "../../env/actions.js";
 import { EpisodeRunner } from "../../eval/play.js";
 import { wilson } from "../../eval/stats.js";

@@ -5,7 +5,8 @@
  * every legal action does. No search: one network evaluation per legal action per move.
  */
 import { applyMove, undoMove, MAX_MOVES } from "../../engine/moves.js";
-import { UsageError, type Rules } from "../../engine/rules.js";
+import { type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";

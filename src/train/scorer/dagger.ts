@@ -10,11 +10,12 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, UsageError } from "../../engine/rules.js";
+import { resolveRules, rulesLabel } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { ActionCodec } from "../../env/actions.js";
 import { wilson } from "../../eval/stats.js";
-import { initBackend, tf } from "../backend.js";
+import { backendInfo, initBackend, tf } from "../backend.js";
 import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
@@ -164,7 +165,7 @@ export async function trainScorer(partial: Partial<ScorerTrainOptions> = {}): Pr
   const codec = new ActionCodec(rules);
   const A = codec.n;
   log(`backend ${backend}, tfjs ${tf.version.tfjs}; rules ${rulesLabel(rules)}, ${A} actions, ${ROW} features per action`);
-  writeAtomic(join(o.out, "config.json"), JSON.stringify({ ...o, backend, tfjs: tf.version.tfjs, rules: rulesLabel(rules), actions: A, features: FEATURE_ROW_NAMES }, null, 2) + "\n");
+  writeAtomic(join(o.out, "config.json"), JSON.stringify({ ...o, ...backendInfo(), rules: rulesLabel(rules), actions: A, features: FEATURE_ROW_NAMES }, null, 2) + "\n");
   const net = buildScorer({ actions: A, row: ROW, hidden: o.hidden, seed: o.seed, init: o.init });
   const opt = tf.train.adam(o.lr);
   const rng = new Rng(o.seed);

@@ -4,7 +4,7 @@
  * (`--deals-round0 150 --deals-per-round 100 --hidden 64,64 --init tuned|zero ...`).
  */
 import { parseArgs } from "node:util";
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
 import { SCORER_DEFAULTS, trainScorer, type ScorerTrainOptions } from "./dagger.js";
 
 const kebab = (k: string): string => k.replace(/[A-Z0-9]+/g, (m) => `-${m.toLowerCase()}`).replace(/-(\d)/g, "$1");

@@ -11,7 +11,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
+import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../../util/read.js";
 import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/features.js";
 import { tf } from "../backend.js";
@@ -163,7 +164,7 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
   if (config.row !== ROW) throw new ScorerCheckpointError(`the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`);
   const wp = join(dir, "weights.bin");
   if (!existsSync(wp)) throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
-  const bin = readFileSync(wp);
+  const bin = readBytesFile(wp, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
   if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`);
   try {

@@ -1,0 +1,44 @@
+/**
+ * Replays for `penguin eval --html DIR`: one HTML file per lost deal (or per deal), named after
+ * the deal (`17.html`, `ms-5.html`), each the same page `penguin replay` writes.
+ */
+import { join } from "node:path";
+import type { AgentOptions } from "../agents/agent.js";
+import type { Rules } from "../engine/rules.js";
+import { parseDealLabel } from "../eval/deals.js";
+import { replayHtml } from "./html.js";
+import { checkOutputDir, makeOutputDir, writeOutput } from "./output.js";
+import { buildReplay } from "./record.js";
+
+export interface ReplayBatch {
+  readonly dir: string;
+  readonly all: boolean;
+  readonly rules: Rules;
+  readonly agent: string;
+  readonly agentOptions: AgentOptions;
+  readonly maxSteps: number;
+}
+
+/** Checks DIR before the evaluation starts, so a bad path costs nothing (it is made only when replays are written). */
+export function prepareReplayDir(dir: string): void {
+  checkOutputDir(dir);
+}
+
+export function replayFileName(dealLabel: string): string {
+  return `${dealLabel.replace(/[^0-9A-Za-z-]/g, "-")}.html`;
+}
+
+/** Writes the replays of `deals` (labels with their result); returns how many files were written. */
+export async function writeReplays(b: ReplayBatch, deals: readonly { deal: string; won: boolean; agent: string }[]): Promise<number> {
+  let n = 0;
+  if (deals.some((d) => b.all || !d.won)) makeOutputDir(b.dir);
+  for (const d of deals) {
+    if (d.won && !b.all) continue;
+    const data = await buildReplay({ rules: b.rules, deal: parseDealLabel(d.deal), agent: b.agent, agentOptions: b.agentOptions, maxSteps: b.maxSteps });
+    // Every player here is deterministic from the deal, so the replay is the game of the row.
+    if (data.player !== d.agent || data.won !== d.won) throw new Error(`replay of deal ${d.deal} differs from its row (${data.player}, won ${data.won})`);
+    writeOutput(join(b.dir, replayFileName(d.deal)), await replayHtml(data));
+    n++;
+  }
+  return n;
+}
