@@ -47,7 +47,7 @@ export interface SafetyTrainOptions {
 }
 
 /** Encodes sample k of the data (the move and the position after it) into row r of the batch arrays. */
-class BatchEncoder {
+export class BatchEncoder {
   private readonly unpacker: Unpacker;
   private readonly features = new ActionFeatures();
   private readonly one = new Uint8Array([1]);
@@ -74,7 +74,7 @@ class BatchEncoder {
   }
 }
 
-class TfSafety {
+export class TfSafety {
   readonly W: tf.Variable[];
   readonly b: tf.Variable[];
   constructor(readonly w: SafetyWeights) {
