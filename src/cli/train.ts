@@ -206,7 +206,12 @@ async function handler(a: TrainArgs): Promise<void> {
   } finally {
     off();
   }
-  if (stopRequested() && dir !== undefined) process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
+  if (stopRequested() && dir !== undefined)
+    process.stderr.write(
+      a.resume === undefined && a.algo === "safety"
+        ? `penguin train: stopped; the best network so far is in ${join(dir, "checkpoint")}\n`
+        : `penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`,
+    );
 }
 
 /** Options a resumed bc/ppo run may not take: it keeps the settings in its config.json. */
@@ -219,6 +224,8 @@ async function dispatch(a: TrainArgs): Promise<void> {
   if (a.resume === undefined && a.algo === "safety") return handleSafety(a);
   // TensorFlow.js loads only for this command, so the other commands start fast.
   if (a.resume !== undefined && runAlgo(a.resume) === "es") return handleEs(a, a.resume);
+  if (a.resume !== undefined && runAlgo(a.resume) === "safety")
+    throw new UsageError(`${a.resume} is a safety run, which does not resume: run it again, or continue from its network with --algo safety --init ${a.resume} --out NEW`);
   if (a.resume !== undefined && given("algo")) throw new UsageError(`--resume continues a run with its own algorithm; leave out --algo (${a.resume} is not an ES run)`);
   if (a.resume === undefined && a.algo === "es") {
     if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");

@@ -18,6 +18,7 @@ import { initBackend, tf } from "../backend.js";
 import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
 import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { Rng } from "../rng.js";
+import { stopRequested } from "../stop.js";
 import { ActionFeatures, ROW } from "../scorer/features.js";
 import { checkDisjoint, checkOutsideHeldOut, VALIDATION_DEAL_START } from "../splits.js";
 import { SafetyAgent, type PlayPolicy } from "./agent.js";
@@ -272,12 +273,17 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
         samples0 = step * B;
       }
       if (performance.now() > deadline) break;
+      if (step % 50 === 0) {
+        // Let a SIGINT/SIGTERM handler run; a stopped run still validates and keeps its best checkpoint.
+        await new Promise((r) => setImmediate(r));
+        if (stopRequested()) break;
+      }
       // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is picked finely.
       if (step % Math.max(1, Math.floor(stepsPerEpoch / 2)) === 0 && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
     }
     evalPoint(Math.round((step / Math.max(1, stepsPerEpoch)) * 100) / 100);
-    if (performance.now() > deadline) {
-      log(`stopped by --max-minutes ${o.maxMinutes}`);
+    if (performance.now() > deadline || stopRequested()) {
+      log(stopRequested() ? `stopped by a signal at step ${step}` : `stopped by --max-minutes ${o.maxMinutes}`);
       break;
     }
   }
