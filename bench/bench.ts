@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 
 type Figures = Record<string, Record<string, number | string>>;
 const here = dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
+// Words pick sections; flags (--full, …) are left to the sections themselves.
+const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const out: Figures = {};
 for (const f of readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort()) {
   if (only.length && !only.some((o) => f.startsWith(o))) continue;

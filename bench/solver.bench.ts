@@ -1,53 +1,80 @@
 /**
- * Solver section of `npm run bench` (`npm run bench solver`): the exact solver on default
- * Penguin (seeds 0..199, 7 flippers) and FreeCell (Microsoft deals 1..40), default budget.
- * - solverDecidedPerSec: deals decided (solved or proved unsolvable) per CPU second;
- * - solverMedianMs / solverWorstMs: CPU milliseconds per deal;
- * - solverStatesPerSec: positions examined per CPU second;
- * - solverUnknown: deals left undecided (should be 0).
- * Time is the process's CPU time (`process.cpuUsage`), so figures stay comparable on a busy machine.
+ * Solver section of `npm run bench` (`npm run bench -- solver [--full]`): the exact solver at its
+ * default budget and plan on the Microsoft deals of five rule sets.
+ *
+ *   quick (default)  the first 60 deals of each set (a few CPU seconds in all)
+ *   --full           FreeCell, Baker's Game and Penguin MS 1–1000, Eight Off and Seahaven MS 1–500
+ *
+ * Figures per set, in process CPU time (`process.cpuUsage`) so a busy machine skews them less:
+ * - deals, solved, unsolvable, unknown;
+ * - cpuSeconds: the whole set; statesVisited: positions examined over the set;
+ * - worstDeal / worstMs / worstStates: the deal that took the most CPU time; medianMs;
+ * - decidedPerSec, statesPerSec: deals decided and positions examined per CPU second;
+ * - peakRssMb: the process's peak resident memory so far (it only grows, so sets run in order);
+ * - byStrategy: which plan entry decided how many deals.
  */
-import { deal, dealMs } from "../src/engine/deal.js";
+import { dealMs } from "../src/engine/deal.js";
 import { resolveRules } from "../src/engine/rules.js";
-import type { State } from "../src/engine/state.js";
 import { solve } from "../src/solver/search.js";
+
+const SETS: readonly { name: string; preset: string; full: number }[] = [
+  { name: "freecell", preset: "freecell", full: 1000 },
+  { name: "bakers-game", preset: "bakers-game", full: 1000 },
+  { name: "eight-off", preset: "eight-off", full: 500 },
+  { name: "seahaven-towers", preset: "seahaven-towers", full: 500 },
+  { name: "penguin", preset: "penguin", full: 1000 },
+];
+const QUICK = 60;
 
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
-function measure(starts: State[]): Record<string, number> {
-  const times: number[] = [];
+function measure(preset: string, deals: number): Record<string, number | string> {
+  const rules = resolveRules(preset);
+  const counts = { solved: 0, unsolvable: 0, unknown: 0 };
+  const by: Record<string, number> = {};
   let states = 0;
-  let decided = 0;
+  let worst = { deal: 0, ms: -1, states: 0 };
+  const times: number[] = [];
   const t0 = cpuMs();
-  for (const s of starts) {
+  for (let n = 1; n <= deals; n++) {
+    const start = dealMs(rules, n);
     const t = cpuMs();
-    const r = solve(s);
-    times.push(cpuMs() - t);
+    const r = solve(start);
+    const ms = cpuMs() - t;
+    times.push(ms);
+    counts[r.result]++;
     states += r.states;
-    if (r.result !== "unknown") decided++;
+    if (r.result !== "unknown") by[r.by] = (by[r.by] ?? 0) + 1;
+    if (ms > worst.ms) worst = { deal: n, ms, states: r.states };
   }
   const secs = (cpuMs() - t0) / 1000;
   times.sort((a, b) => a - b);
   return {
-    solverDeals: starts.length,
-    solverDecidedPerSec: Math.round((decided / secs) * 10) / 10,
-    solverMedianMs: Math.round(times[times.length >> 1]! * 10) / 10,
-    solverWorstMs: Math.round(times[times.length - 1]! * 10) / 10,
-    solverStatesPerSec: Math.round(states / secs),
-    solverUnknown: starts.length - decided,
+    deals,
+    ...counts,
+    cpuSeconds: Math.round(secs * 1000) / 1000,
+    decidedPerSec: Math.round(((counts.solved + counts.unsolvable) / secs) * 10) / 10,
+    statesPerSec: Math.round(states / secs),
+    medianMs: Math.round(times[times.length >> 1]! * 100) / 100,
+    statesVisited: states,
+    worstDeal: worst.deal,
+    worstMs: Math.round(worst.ms * 10) / 10,
+    worstStates: worst.states,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    byStrategy: JSON.stringify(by),
   };
 }
 
 export default async function (): Promise<Record<string, Record<string, number | string>>> {
-  const penguin = resolveRules("penguin");
-  const freecell = resolveRules("freecell");
+  const full = process.argv.includes("--full");
   // Warm the JIT so the first deal's compile time is not counted as search.
-  solve(deal(penguin, 1000));
-  return {
-    penguin: measure(Array.from({ length: 200 }, (_, i) => deal(penguin, i))),
-    freecell: measure(Array.from({ length: 40 }, (_, i) => dealMs(freecell, i + 1))),
-  };
+  for (const { preset } of SETS) for (let n = 1001; n <= 1003; n++) solve(dealMs(resolveRules(preset), n));
+  const out: Record<string, Record<string, number | string>> = {};
+  for (const { name, preset, full: size } of SETS) {
+    out[name] = Object.fromEntries(Object.entries(measure(preset, full ? size : QUICK)).map(([k, v]) => [`solver${k[0]!.toUpperCase()}${k.slice(1)}`, v]));
+  }
+  return out;
 }

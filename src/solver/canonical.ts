@@ -8,8 +8,9 @@
  * the key is the sum of the mixed column hashes (a sum does not care about order) plus the XOR
  * of the flipper cards' keys. Suit foundations need no term: every card not in the tableau or a
  * flipper is home, and foundations fill in order. Rank foundations (Stalactites) do: the same
- * cards home can be split between them in more than one way, so their counts are mixed in. The mix matters: a plain XOR over (depth, card)
- * would give the same key to columns [A B],[C D] and [A D],[C B].
+ * cards home can be split between them in more than one way, so their counts are mixed in. The
+ * mix matters: a plain XOR over (depth, card) would give the same key to columns [A B],[C D]
+ * and [A D],[C B].
  *
  * Safe foundation moves. A card c that is next on its foundation may go home at once, keeping a
  * won game won, when every card that could ever be built on c in the tableau is already home:
@@ -22,7 +23,7 @@
  * In FreeCell it is the usual rule: both opposite-colour cards one rank lower are home.
  */
 import { NO_CARD } from "../engine/card.js";
-import { autoHomeSuit, CELL0 } from "../engine/moves.js";
+import { autoHomeSuit, CELL0, FOUNDATION } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { splitmix32 } from "../engine/rng.js";
 
@@ -56,9 +57,31 @@ export class CanonicalKey {
   private readonly colHi = new Uint32Array(16);
   keyLo = 0;
   keyHi = 0;
+  /** Kept up to date by every change, so the key costs nothing to read back. */
+  private sumLo = 0;
+  private sumHi = 0;
+  private cellLo = 0;
+  private cellHi = 0;
 
   constructor(private readonly s: State) {
+    this.reset();
+  }
+
+  /** Re-hashes the whole position, after it was overwritten other than by moves. */
+  reset(): void {
+    const s = this.s;
+    this.colLo.fill(0);
+    this.colHi.fill(0);
+    this.sumLo = this.sumHi = 0;
     for (let c = 0; c < s.nColumns; c++) this.refreshColumn(c);
+    this.cellLo = this.cellHi = 0;
+    for (let i = 0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      if (card !== NO_CARD) {
+        this.cellLo ^= KEY_LO[CELL_KEYS + card]!;
+        this.cellHi ^= KEY_HI[CELL_KEYS + card]!;
+      }
+    }
     this.recompute();
   }
 
@@ -81,8 +104,12 @@ export class CanonicalKey {
   private mix(c: number): void {
     const lo = this.rawLo[c]!;
     const hi = this.rawHi[c]!;
-    this.colLo[c] = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
-    this.colHi[c] = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+    const nl = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
+    const nh = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+    this.sumLo = (this.sumLo - this.colLo[c]! + nl) | 0;
+    this.sumHi = (this.sumHi - this.colHi[c]! + nh) | 0;
+    this.colLo[c] = nl;
+    this.colHi[c] = nh;
   }
 
   /**
@@ -93,6 +120,11 @@ export class CanonicalKey {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
+    if (from >= CELL0 || (to >= CELL0 && to < FOUNDATION)) {
+      const kc = CELL_KEYS + ((m >> 16) & 63);
+      this.cellLo ^= KEY_LO[kc]!;
+      this.cellHi ^= KEY_HI[kc]!;
+    }
     if (from < CELL0) {
       // Base cards that went home with the move (penguin-beak-home) lay just under the moved cards.
       const auto = (m >>> 25) & 3;
@@ -139,32 +171,18 @@ export class CanonicalKey {
     }
   }
 
-  /** Sums the column hashes and adds the flipper set; leaves the key in keyLo/keyHi. */
+  /** Leaves the key (sum of the column hashes, plus the flipper set) in keyLo/keyHi. */
   recompute(): void {
-    const s = this.s;
-    let lo = 0;
-    let hi = 0;
-    for (let c = 0; c < s.nColumns; c++) {
-      lo = (lo + this.colLo[c]!) | 0;
-      hi = (hi + this.colHi[c]!) | 0;
-    }
-    let cl = 0;
-    let ch = 0;
-    for (let i = 0; i < s.nCells; i++) {
-      const card = s.cells[i]!;
-      if (card !== NO_CARD) {
-        cl ^= KEY_LO[CELL_KEYS + card]!;
-        ch ^= KEY_HI[CELL_KEYS + card]!;
-      }
-    }
-    if (s.tables.rankHome) {
-      const f = s.found;
+    let cl = this.cellLo;
+    let ch = this.cellHi;
+    if (this.s.tables.rankHome) {
+      const f = this.s.found;
       const counts = f[0]! | (f[1]! << 4) | (f[2]! << 8) | (f[3]! << 12);
       cl ^= fmix32(counts ^ 0x3c6ef372);
       ch ^= fmix32(counts ^ 0xa54ff53a);
     }
-    this.keyLo = (lo ^ cl) >>> 0;
-    this.keyHi = (hi ^ ch) >>> 0;
+    this.keyLo = (this.sumLo ^ cl) >>> 0;
+    this.keyHi = (this.sumHi ^ ch) >>> 0;
   }
 }
 

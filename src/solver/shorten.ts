@@ -3,24 +3,71 @@
  * thousands of positions. This pass keeps the line's destination and cuts its detours: from each
  * position it looks one (on long lines, also two) moves ahead for a position that occurs later on the line and
  * jumps to the latest such one. Positions are compared exactly (flipper slots included, since
- * later moves name them), by a 53-bit fingerprint; the caller replays the result through the
+ * later moves name them), by a 64-bit fingerprint; the caller replays the result through the
  * engine and keeps the original line if anything went wrong.
  */
 import { applyMove, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 
-function fingerprint(s: State): number {
-  // The engine's hash ignores which flipper holds a card; fold the slots in.
+/** The slot mix of the flippers: the engine's hash ignores which flipper holds a card. */
+function slots(s: State): number {
   let f = 0x811c9dc5;
   for (let i = 0; i < s.nCells; i++) f = Math.imul(f ^ s.cells[i]!, 0x01000193);
   f ^= f >>> 15;
   f = Math.imul(f, 0x2c1b3c6d);
-  f ^= f >>> 12;
-  return ((s.hashHi ^ f) & 0x1fffff) * 4294967296 + ((s.hashLo ^ Math.imul(f, 0x297a2d39)) >>> 0);
+  return f ^ (f >>> 12);
+}
+
+/**
+ * Position fingerprint (64 bits: the engine's hash with the flipper slots folded in) → latest
+ * index on the line, in open addressing on typed arrays (a Map of float keys was the pass's
+ * main cost).
+ */
+class LineIndex {
+  private readonly lo: Int32Array;
+  private readonly hi: Int32Array;
+  private readonly at: Int32Array;
+  private readonly mask: number;
+
+  constructor(positions: number) {
+    let cap = 16;
+    while (cap < positions * 2) cap *= 2;
+    this.lo = new Int32Array(cap);
+    this.hi = new Int32Array(cap);
+    this.at = new Int32Array(cap).fill(-1);
+    this.mask = cap - 1;
+  }
+
+  private lastLo = 0;
+  private lastHi = 0;
+
+  /** The slot holding this position's fingerprint, or the free slot where it would go. */
+  private slot(s: State): number {
+    const f = slots(s);
+    const lo = s.hashLo ^ Math.imul(f, 0x297a2d39);
+    const hi = s.hashHi ^ f;
+    this.lastLo = lo;
+    this.lastHi = hi;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    while (this.at[i] !== -1 && (this.lo[i] !== lo || this.hi[i] !== hi)) i = (i + 1) & this.mask;
+    return i;
+  }
+
+  set(s: State, index: number): void {
+    const i = this.slot(s);
+    this.lo[i] = this.lastLo;
+    this.hi[i] = this.lastHi;
+    this.at[i] = index;
+  }
+
+  /** Latest index of this position on the line, or -1. */
+  get(s: State): number {
+    return this.at[this.slot(s)]!;
+  }
 }
 
 /** Lines longer than this after the one-move pass get the two-move pass too. */
-const LONG_LINE = 300;
+export const LONG_LINE = 300;
 
 export function shortenSolution(start: State, moves: readonly Move[]): Move[] {
   // Looking two moves ahead costs branching² per step and saves only ~5% on ordinary lines
@@ -32,11 +79,11 @@ export function shortenSolution(start: State, moves: readonly Move[]): Move[] {
 
 function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move[] {
   const s = start.clone();
-  const lastAt = new Map<number, number>();
-  lastAt.set(fingerprint(s), 0);
+  const lastAt = new LineIndex(moves.length + 1);
+  lastAt.set(s, 0);
   for (let i = 0; i < moves.length; i++) {
     applyMove(s, moves[i]!);
-    lastAt.set(fingerprint(s), i + 1);
+    lastAt.set(s, i + 1);
   }
   s.copyFrom(start);
   const out: Move[] = [];
@@ -53,8 +100,8 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move
     for (let a = 0; a < n1; a++) {
       const ma = first[a]!;
       applyMove(s, ma);
-      const j = lastAt.get(fingerprint(s));
-      if (j !== undefined && j - i - 1 > best) {
+      const j = lastAt.get(s);
+      if (j - i - 1 > best) {
         best = j - i - 1;
         to = j;
         m1 = ma;
@@ -64,8 +111,8 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move
       for (let b = 0; b < n2; b++) {
         const mb = second[b]!;
         applyMove(s, mb);
-        const k = lastAt.get(fingerprint(s));
-        if (k !== undefined && k - i - 2 > best) {
+        const k = lastAt.get(s);
+        if (k - i - 2 > best) {
           best = k - i - 2;
           to = k;
           m1 = ma;

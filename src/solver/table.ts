@@ -7,7 +7,8 @@
  * Only the 64-bit key is stored, not the position (see docs/solver.md, "Hash collisions").
  * The key (0, 0) marks an empty slot, so a position whose key is (0, 0) is stored as (0, 1).
  */
-const START_BITS = 16;
+// Small at first: a plan starts several tables per solve, and most deals need few positions.
+const START_BITS = 12;
 
 /** `StateTable.add` results. */
 export const ADDED = 0;
@@ -23,7 +24,11 @@ export class StateTable {
   size = 0;
   private readonly maxBits: number;
 
-  constructor(readonly maxStates: number) {
+  /**
+   * `shared`: a budget several tables draw on (the entries of a race), so that together they
+   * never store more than it allows; each table is also capped at its own maxStates.
+   */
+  constructor(readonly maxStates: number, private readonly shared?: { left: number }) {
     let bits = START_BITS;
     // Room for maxStates at load 1/2.
     while (2 ** bits < maxStates * 2 && bits < 31) bits++;
@@ -67,6 +72,10 @@ export class StateTable {
       i = (i + 1) & mask;
     }
     if (this.size >= this.maxStates) return FULL;
+    if (this.shared) {
+      if (this.shared.left <= 0) return FULL;
+      this.shared.left--;
+    }
     this.lo[i] = lo;
     this.hi[i] = hi;
     this.size++;

@@ -1,0 +1,208 @@
+/**
+ * Depth-first search over canonical positions (the plan's complete strategy). Iterative, on an
+ * explicit stack of typed arrays. Each node is a position after its safe foundation moves;
+ * children are every legal move (each followed by its safe foundation moves), tried best
+ * first by the walker's score, and a child is entered only when its key is new. So a run that
+ * empties its stack has visited every reachable node (docs/solver.md: why that proves a loss).
+ */
+import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
+import { COLUMN_CAP, type State } from "../engine/state.js";
+import { FULL, PRESENT, StateTable } from "./table.js";
+import { grow, Walker, type Weights } from "./walker.js";
+
+/** How a strategy run ended: a win left on the walker's path, every node seen, or a budget. */
+export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
+/** run() may also stop early, resumable, once its table holds `stopAt` positions. */
+export type RunStop = RunEnd | "paused";
+
+/**
+ * A move's class, higher first, read off the move and position without playing it: home;
+ * flipper to column; a group onto a column, uncovering a card it was not built on (the more
+ * cards the better); into an empty column; a card from a column into a flipper when it was not
+ * built on its neighbour; the rest (moves that break a built sequence). Tuned on FreeCell MS
+ * 1–300 (empty columns before flippers halved the median search).
+ */
+function moveClass(s: State, m: number): number {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  if (to === FOUNDATION) return 100;
+  if (from >= CELL0) return (m >> 22) & 1 ? 40 : 90;
+  const count = (m >> 10) & 63;
+  const under = s.len[from]! - count - 1;
+  const onParent = under >= 0 && s.tables.buildOn[((m >> 16) & 63) * 52 + s.cards[from * COLUMN_CAP + under]!] === 1;
+  if (to < CELL0 && !((m >> 22) & 1)) return onParent ? 10 : 70 + count;
+  if (to >= CELL0) return onParent ? 5 : under < 0 ? 20 : 30;
+  return onParent ? 8 : 45 + count;
+}
+
+/** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
+const MAX_POOL = 1 << 25;
+
+export class DepthFirst {
+  readonly walk: Walker;
+  readonly table: StateTable;
+  /** Children of every open node, best first; frame f owns pool[start[f] .. end[f]). */
+  private pool: Int32Array = new Int32Array(4096);
+  private poolTop = 0;
+  private fStart: Int32Array = new Int32Array(256);
+  private fNext: Int32Array = new Int32Array(256);
+  private fEnd: Int32Array = new Int32Array(256);
+  /** pathLen at each open node. */
+  private fPath: Int32Array = new Int32Array(256);
+  private frames = 0;
+  private readonly scratch = new Int32Array(MAX_MOVES);
+  private readonly kids = new Int32Array(MAX_MOVES);
+  private readonly scores = new Int32Array(MAX_MOVES);
+
+  /**
+   * `scored`: children are tried best first by the walker's score (each child is played out and
+   * looked up once to score it). Off: in the engine's order, looked up only when entered, which
+   * costs about half as much per node; order does not matter to a search that has to visit
+   * every node anyway to prove a deal lost.
+   */
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: "score" | "engine" | "static" = "score", shared?: { left: number }) {
+    this.walk = new Walker(start, w);
+    this.table = new StateTable(maxStates, shared);
+  }
+
+  private started = false;
+
+  /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */
+  run(deadline: number, stopAt = Infinity): RunStop {
+    const walk = this.walk;
+    if (!this.started) {
+      this.started = true;
+      walk.autoplay();
+      if (walk.s.isWon()) return "solved";
+      if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
+      if (this.expand()) return "solved";
+    }
+    let tick = 0;
+    while (this.frames > 0) {
+      if (this.table.size >= stopAt) return "paused";
+      const f = this.frames - 1;
+      if (this.fNext[f] === this.fEnd[f]) {
+        this.poolTop = this.fStart[f]!;
+        this.frames--;
+        if (this.frames > 0) walk.undoTo(this.fPath[this.frames - 1]!);
+        continue;
+      }
+      const next = this.fNext[f]!;
+      this.fNext[f] = next + 1;
+      const m = this.pool[next]!;
+      walk.apply(m);
+      walk.autoplayAfter(m);
+      const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
+      if (r === PRESENT) {
+        walk.undoTo(this.fPath[f]!);
+        continue;
+      }
+      if (r === FULL) return "max-states";
+      if (walk.s.isWon()) return "solved";
+      if ((++tick & 255) === 0 && performance.now() > deadline) return "timeout";
+      const won = this.expand();
+      if (won === true) return "solved";
+      if (won === null) return "max-states";
+    }
+    return "exhausted";
+  }
+
+  /**
+   * Lists the children of the current node, best first, as a new frame. Returns true (and leaves
+   * the winning child applied) when a child is won, null when the stack budget is spent.
+   */
+  private expand(): boolean | null {
+    if (this.order !== "score") return this.expandPlain();
+    const walk = this.walk;
+    const s = walk.s;
+    const n = generateMoves(s, this.scratch);
+    let firstEmpty = -1;
+    for (let c = 0; c < s.nColumns; c++)
+      if (s.len[c] === 0) {
+        firstEmpty = c;
+        break;
+      }
+    const here = walk.pathLen;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const m = this.scratch[i]!;
+      // Empty columns are interchangeable: the same move into another one is the same node.
+      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      walk.apply(m);
+      walk.autoplayAfter(m);
+      if (s.isWon()) return true;
+      if (!this.table.has(walk.key.keyLo, walk.key.keyHi)) {
+        // Insertion sort, best score first; ties keep the engine's order.
+        const score = walk.score();
+        let j = k++;
+        while (j > 0 && this.scores[j - 1]! < score) {
+          this.scores[j] = this.scores[j - 1]!;
+          this.kids[j] = this.kids[j - 1]!;
+          j--;
+        }
+        this.scores[j] = score;
+        this.kids[j] = m;
+      }
+      walk.undoTo(here);
+    }
+    return this.pushFrame(this.kids, k, here);
+  }
+
+  /** expand() without scoring: every child in the engine's order. */
+  private expandPlain(): boolean | null {
+    const s = this.walk.s;
+    const n = generateMoves(s, this.scratch);
+    let firstEmpty = -1;
+    for (let c = 0; c < s.nColumns; c++)
+      if (s.len[c] === 0) {
+        firstEmpty = c;
+        break;
+      }
+    let k = 0;
+    const rank = this.order === "static";
+    for (let i = 0; i < n; i++) {
+      const m = this.scratch[i]!;
+      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      if (!rank) {
+        this.kids[k++] = m;
+        continue;
+      }
+      const score = moveClass(s, m);
+      let j = k++;
+      while (j > 0 && this.scores[j - 1]! < score) {
+        this.scores[j] = this.scores[j - 1]!;
+        this.kids[j] = this.kids[j - 1]!;
+        j--;
+      }
+      this.scores[j] = score;
+      this.kids[j] = m;
+    }
+    return this.pushFrame(this.kids, k, this.walk.pathLen);
+  }
+
+  private pushFrame(kids: Int32Array, k: number, here: number): boolean | null {
+    while (this.poolTop + k > this.pool.length) {
+      if (this.pool.length * 2 > MAX_POOL) return null;
+      this.pool = grow(this.pool, this.pool.length * 2);
+    }
+    if (this.frames === this.fStart.length) {
+      const cap = this.frames * 2;
+      this.fStart = grow(this.fStart, cap);
+      this.fNext = grow(this.fNext, cap);
+      this.fEnd = grow(this.fEnd, cap);
+      this.fPath = grow(this.fPath, cap);
+    }
+    const f = this.frames++;
+    this.fStart[f] = this.fNext[f] = this.poolTop;
+    this.pool.set(kids.subarray(0, k), this.poolTop);
+    this.poolTop += k;
+    this.fEnd[f] = this.poolTop;
+    this.fPath[f] = here;
+    return false;
+  }
+
+  /** The winning line after run() returned "solved". */
+  line(): number[] {
+    return Array.from(this.walk.path.subarray(0, this.walk.pathLen));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Search plans: which strategies the solver runs, in what order, with what budgets, described
+ * as data (in the spirit of Freecell Solver's "flares plans"). Each entry runs from the start
+ * position with its own transposition table; the first to find a win ends the plan. Only an
+ * entry marked `complete` may answer "unsolvable", when it visited every reachable position
+ * within its budget; a plan without one answers only "solved" or "unknown".
+ */
+import type { Rules } from "../engine/rules.js";
+import type { Weights } from "./walker.js";
+
+export type Strategy = "depth-first" | "best-first";
+
+export interface PlanStep {
+  /** Reported as `by` in the result when this entry decides. */
+  readonly name: string;
+  readonly strategy: Strategy;
+  /** Score weights: cards home, free flippers, empty columns, cards out of sequence, cards above the next foundation cards. */
+  readonly weights: Weights;
+  /** Most positions this entry may examine (capped by what the plan's maxStates leaves); default all that is left. */
+  readonly budget?: number;
+  /** Best-first only: add meta-moves (cards above a card carried to flippers, then the card home or onto a column); ignored under penguin-beak-home and rank foundations. */
+  readonly meta?: boolean;
+  /** Best-first only: score taken off per step from the start (default 0, greedy). */
+  readonly stepCost?: number;
+  /**
+   * Depth-first only: children best first by score (default); in the engine's order (about half
+   * the cost per node); or `static`, by a move class read off the move without playing it.
+   */
+  readonly order?: "score" | "engine" | "static";
+  /**
+   * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
+   * Solver's soft threads): the first to win ends the plan, so a deal costs about the number of
+   * racers times what its best strategy needs.
+   */
+  readonly race?: boolean;
+  /** Positions per turn when racing (default 1,000). */
+  readonly slice?: number;
+  /** An exhausted search of this entry proves the deal lost. */
+  readonly complete?: boolean;
+}
+export type SolvePlan = readonly PlanStep[];
+
+/** Depth-first weight sets of the earlier fixed portfolio; the first is the complete run's. */
+export const WEIGHT_SETS: readonly Weights[] = [
+  [20, 12, 20, 3, 3],
+  [20, 12, 20, 3, 0],
+  [16, 6, 10, 3, 0],
+];
+
+const W_BEST: Weights = [20, 8, 16, 6, 6];
+/** Best-first, greedy: most deals of every rule set fall to it first. */
+const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: W_BEST, budget: 40_000, race: true };
+/** Best-first paying three points a step: wins that need a patient opening, where greedy goes astray. */
+const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 3, budget: 40_000, race: true };
+/**
+ * Depth-first in move-class order (home, flipper to column, uncovering moves, ...): children are
+ * not played out to be scored, so each node is cheap; wins many easy deals first.
+ */
+const DFS_STATIC: PlanStep = { name: "dfs-static", strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", budget: 40_000, slice: 250, race: true };
+const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
+/** The complete search, scored move order: it still finds many wins on its own. */
+const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
+/**
+ * The complete search in the engine's move order with larger turns: half the cost per node, for
+ * rule sets where proving deals lost is most of the work.
+ */
+const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
+
+/**
+ * Default plans, tuned on Microsoft deals 1–100 of each rule set (docs/solver.md). Each is one
+ * race whose last entry is the complete search.
+ */
+export const PLANS = {
+  /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
+  alternate: [DFS_STATIC, BEST, BEST_PATIENT, COMPLETE],
+  /** Baker's Game, Eight Off, Seahaven Towers: many deals are lost, the proofs are the work. */
+  suit: [BEST, COMPLETE_PLAIN],
+  /** Penguin and its variants. */
+  penguin: [BEST, DFS_1, COMPLETE_PLAIN],
+} as const satisfies Record<string, SolvePlan>;
+
+/** The tuned default plan for a rule set. */
+export function defaultPlan(rules: Rules): SolvePlan {
+  if (rules.build === "alternate-color") return PLANS.alternate;
+  return rules.base === "beak" ? PLANS.penguin : PLANS.suit;
+}
+
+/** The earlier portfolio: a short depth-first run per weight set (maxStates/32 each), then a complete one. */
+export function planFromWeightSets(sets: readonly (readonly number[])[], maxStates: number): SolvePlan {
+  if (sets.length === 0 || sets.some((w) => w.length !== 5)) throw new RangeError("weightSets: give at least one set of 5 weights");
+  const short = Math.floor(maxStates / 32);
+  const weights = sets as readonly Weights[];
+  const runs: PlanStep[] = short >= 1000 && sets.length > 1 ? weights.map((w, i) => ({ name: `dfs-${i}`, strategy: "depth-first", weights: w, budget: short })) : [];
+  return [...runs, { name: "dfs-complete", strategy: "depth-first", weights: weights[0]!, complete: true }];
+}
+
+/** Throws a RangeError naming what is wrong with a plan. */
+export function checkPlan(plan: SolvePlan): void {
+  if (plan.length === 0) throw new RangeError("plan: give at least one entry");
+  for (const p of plan) {
+    if (p.strategy !== "depth-first" && p.strategy !== "best-first") throw new RangeError(`plan ${p.name}: strategy must be depth-first or best-first, got ${String(p.strategy)}`);
+    if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) throw new RangeError(`plan ${p.name}: give 5 finite weights`);
+    if (p.budget !== undefined && !(Number.isInteger(p.budget) && p.budget >= 1)) throw new RangeError(`plan ${p.name}: budget must be a positive integer`);
+    if (p.slice !== undefined && !(Number.isInteger(p.slice) && p.slice >= 1)) throw new RangeError(`plan ${p.name}: slice must be a positive integer`);
+  }
+}
