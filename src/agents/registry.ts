@@ -70,6 +70,7 @@ const entries: AgentEntry[] = [
     accepts: ["model"],
     create: lazy("../train/scorer/agent.js", "createScorerAgent", "the action-scorer"),
   },
+  { name: "safety", describe: "the trained move-safety network (src/train/safety): plays greedy's best among the moves it judges safe, no search", options: "--agent-opt model=DIR [threshold=P shuffle=P margin=P] (see docs/train-safety.md)", accepts: ["model", "threshold", "shuffle", "margin"], create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network") },
 ];
 const registry = new Map<string, AgentEntry>(entries.map((e) => [e.name, e]));
 

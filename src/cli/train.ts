@@ -9,6 +9,9 @@ import { UsageError } from "../errors.js";
 import { TRAIN_DEFAULTS } from "../train/config.js";
 import type { FeatureKind } from "../train/features.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
+import { stopOnSignals, stopRequested } from "../train/stop.js";
+import { checkAll, rangeText, yargsNumber, type NumberSpec } from "../train/options.js";
+import { SAFETY_FLAGS, SAFETY_NUMBERS, SAFETY_STRINGS, safetyOptions } from "../train/safety/options.js";
 
 interface TrainArgs extends RuleArgs {
   algo: string;
@@ -114,16 +117,115 @@ async function handleEs(a: TrainArgs, resumeDir?: string): Promise<void> {
 
 /** The algorithm a run folder was started with (config.json), or undefined. */
 function runAlgo(dir: string): string | undefined {
+  const file = join(dir, "config.json");
+  let text: string;
   try {
-    return (JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as { algo?: string }).algo;
+    text = readFileSync(file, "utf8");
   } catch {
     return undefined;
   }
+  try {
+    return (JSON.parse(text) as { algo?: string }).algo;
+  } catch {
+    throw new UsageError(`${file} is damaged (not valid JSON); restore it or start a new run`);
+  }
 }
 
+/** `--algo safety`: the move-safety network on `penguin dataset` labels (src/train/safety, docs/train-safety.md). */
+async function handleSafety(a: TrainArgs): Promise<void> {
+  const allowed = new Set([...SAFETY_FLAGS, "seed", "max-minutes", "out", "algo"]);
+  const wrong = [...NOT_ES, ...ES_FLAGS, "workers"].filter((f) => !allowed.has(f) && given(f));
+  if (wrong.length) throw new UsageError(`--algo safety does not use ${wrong.map((f) => `--${f}`).join(" ")}; its options: ${SAFETY_FLAGS.map((f) => `--${f}`).join(" ")} --seed --max-minutes --out`);
+  if (!a.out) throw new UsageError("name the run folder with --out DIR");
+  const { trainSafety } = await import("../train/safety/train.js");
+  const r = await trainSafety(safetyOptions(a as unknown as Record<string, unknown>, a.out, a.seed, a["max-minutes"]));
+  console.log(JSON.stringify({ run: a.out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
+}
+
+const ES_FLAGS = ["es-pop", "es-deals", "es-fixed-deals", "es-sigma", "es-lr", "es-lr-schedule", "es-generations", "es-max-steps", "es-val-deals", "es-val-every"];
+
+/**
+ * Every numeric option of `penguin train` with its allowed range (checked before any file is
+ * touched; the help shows the range).
+ */
+export const TRAIN_NUMBERS: Readonly<Record<string, NumberSpec>> = {
+  seed: { describe: "seeds weights, sampling and shuffling", min: -(2 ** 31), max: 2 ** 31 - 1, int: true },
+  "total-steps": { describe: "PPO: environment steps", min: 1, max: 1e9, int: true },
+  "then-ppo-steps": { describe: "BC: PPO fine-tuning steps afterwards", min: 0, max: 1e9, int: true },
+  "train-deal-start": { describe: "first training deal seed", min: 10_001, max: 2 ** 31 - 1, int: true },
+  "train-deals": { describe: "BC: training deals to solve", min: 1, max: 10_000_000, int: true },
+  "eval-deal-start": { describe: "first held-out evaluation deal seed", min: 1, max: 2 ** 31 - 1, int: true },
+  "eval-deals": { describe: "held-out deals of the final evaluation", min: 0, max: 10_000_000, int: true },
+  "eval-during": { describe: "evaluation deals played for the learning curve", min: 0, max: 10_000_000, int: true },
+  "eval-every": { describe: "updates between curve evaluations", min: 1, max: 1e6, int: true },
+  "checkpoint-every": { describe: "updates between checkpoints", min: 1, max: 1e6, int: true },
+  "max-steps": { describe: "move limit per game", min: 1, max: 100_000, int: true },
+  "bc-epochs": { describe: "BC: passes over the solver lines", min: 0, max: 1000 },
+  "bc-batch": { describe: "BC: minibatch size", min: 1, max: 65536, int: true },
+  "bc-lr": { describe: "BC: learning rate", min: 0, max: 1, minExclusive: true },
+  "bc-validation-deals": { describe: "BC: training deals held out for validation loss", min: 0, max: 1e6, int: true },
+  "bc-batches-per-update": { describe: "BC: minibatches per metrics row", min: 1, max: 1e6, int: true },
+  "dagger-rounds": { describe: "BC: DAgger rounds (policy plays, solver labels its positions)", min: 0, max: 1000, int: true },
+  "dagger-deals": { describe: "BC: fresh training deals per DAgger round", min: 1, max: 1e6, int: true },
+  "dagger-states": { describe: "BC: positions per game sent to the solver", min: 1, max: 10_000, int: true },
+  "dagger-max-states": { describe: "BC: solver budget per DAgger position", min: 1, max: 2 ** 28, int: true },
+  "dagger-epochs": { describe: "BC: epochs over all data after each round", min: 0, max: 1000 },
+  "solver-max-states": { describe: "BC: solver budget per training deal", min: 1, max: 2 ** 28, int: true },
+  "solver-timeout-ms": { describe: "BC: solver time per training deal", min: 1, max: 1e8 },
+  envs: { describe: "PPO: parallel environments", min: 1, max: 4096, int: true },
+  "rollout-steps": { describe: "PPO: steps per env per update", min: 1, max: 100_000, int: true },
+  "ppo-epochs": { describe: "PPO: passes per update", min: 1, max: 1000, int: true },
+  minibatches: { describe: "PPO: minibatches per pass", min: 1, max: 1e6, int: true },
+  lr: { describe: "PPO learning rate", min: 0, max: 1, minExclusive: true },
+  gamma: { describe: "PPO discount", min: 0, max: 1 },
+  "gae-lambda": { describe: "PPO GAE lambda", min: 0, max: 1 },
+  clip: { describe: "PPO clip range", min: 0, max: 10, minExclusive: true },
+  "ent-coef": { describe: "PPO entropy bonus", min: 0, max: 100 },
+  "vf-coef": { describe: "PPO value-loss weight", min: 0, max: 100 },
+  "max-grad-norm": { describe: "PPO gradient clipping (0 = off)", min: 0, max: 1e6 },
+  "max-minutes": { describe: "wall-clock budget (0 = none); the run then stops and evaluates", min: 0, max: 1e6 },
+  workers: { describe: "ES: worker threads that play the generation's games", min: 1, max: 64, int: true },
+  "es-pop": { describe: "ES: antithetic pairs per generation", min: 1, max: 10_000, int: true },
+  "es-deals": { describe: "ES: fresh training deals per generation", min: 1, max: 1e6, int: true },
+  "es-sigma": { describe: "ES: perturbation size (in units of each weight's scale)", min: 0, max: 100, minExclusive: true },
+  "es-lr": { describe: "ES: Adam step size", min: 0, max: 100, minExclusive: true },
+  "es-generations": { describe: "ES: generations (0 = until --max-minutes)", min: 0, max: 1e7, int: true },
+  "es-max-steps": { describe: "ES: move cap of a training game", min: 1, max: 100_000, int: true },
+  "es-val-deals": { describe: "ES: validation deals (seeds 1,500,000 up)", min: 1, max: 1e6, int: true },
+  "es-val-every": { describe: "ES: generations between validations", min: 1, max: 1e6, int: true },
+  ...SAFETY_NUMBERS,
+};
+
 async function handler(a: TrainArgs): Promise<void> {
+  // Ranges first: nothing is created or read for a run with a bad number.
+  checkAll(TRAIN_NUMBERS, a as unknown as Record<string, unknown>);
+  const dir = a.resume ?? a.out;
+  const off = stopOnSignals((line) => process.stderr.write(`penguin train: ${line}\n`));
+  try {
+    await dispatch(a);
+  } finally {
+    off();
+  }
+  if (stopRequested() && dir !== undefined)
+    process.stderr.write(
+      a.resume === undefined && a.algo === "safety"
+        ? `penguin train: stopped; the best network so far is in ${join(dir, "checkpoint")}\n`
+        : `penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`,
+    );
+}
+
+/** Options a resumed bc/ppo run may not take: it keeps the settings in its config.json. */
+function refuseResumeOptions(dir: string): void {
+  const flags = process.argv.filter((x) => x.startsWith("--")).map((x) => x.slice(2).split("=")[0]!).filter((f) => f !== "resume");
+  if (flags.length) throw new UsageError(`a resumed run keeps the settings in ${join(dir, "config.json")}; leave out ${flags.map((f) => `--${f}`).join(" ")}`);
+}
+
+async function dispatch(a: TrainArgs): Promise<void> {
+  if (a.resume === undefined && a.algo === "safety") return handleSafety(a);
   // TensorFlow.js loads only for this command, so the other commands start fast.
   if (a.resume !== undefined && runAlgo(a.resume) === "es") return handleEs(a, a.resume);
+  if (a.resume !== undefined && runAlgo(a.resume) === "safety")
+    throw new UsageError(`${a.resume} is a safety run, which does not resume: run it again, or continue from its network with --algo safety --init ${a.resume} --out NEW`);
   if (a.resume !== undefined && given("algo")) throw new UsageError(`--resume continues a run with its own algorithm; leave out --algo (${a.resume} is not an ES run)`);
   if (a.resume === undefined && a.algo === "es") {
     if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
@@ -131,11 +233,12 @@ async function handler(a: TrainArgs): Promise<void> {
   }
   const { train, resume } = await import("../train/trainer.js");
   if (a.resume !== undefined) {
+    refuseResumeOptions(a.resume);
     const r = await resume(a.resume);
     if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
     return;
   }
-  if (a.algo !== "ppo" && a.algo !== "bc") throw new UsageError(`unknown --algo ${JSON.stringify(a.algo)}; allowed: ppo, bc, es`);
+  if (a.algo !== "ppo" && a.algo !== "bc") throw new UsageError(`unknown --algo ${JSON.stringify(a.algo)}; allowed: ppo, bc, es, safety`);
   if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
   if (a["lr-schedule"] !== "linear" && a["lr-schedule"] !== "constant") throw new UsageError(`--lr-schedule must be linear or constant, got ${a["lr-schedule"]}`);
   if (a.reward !== "cards" && a.reward !== "win") throw new UsageError(`--reward must be cards or win, got ${a.reward}`);
@@ -198,9 +301,9 @@ export const ES = { pop: 10, deals: 60, fixedDeals: false, sigma: 0.3, lr: 0.1, 
 export const trainCommand: CommandModule<object, TrainArgs> = {
   command: "train",
   describe: "train a policy network (PPO or behaviour cloning from the solver) into a run folder",
-  builder: (y: Argv<object>) =>
-    withRuleOptions(y)
-      .option("algo", { type: "string", default: "ppo", describe: "ppo | bc (behaviour cloning from solver solutions) | es (evolution strategies on the linear action-scorer)" })
+  builder: (y: Argv<object>) => {
+    let b = withRuleOptions(y)
+      .option("algo", { type: "string", default: "ppo", describe: "ppo | bc (behaviour cloning from solver solutions) | es (evolution strategies on the linear action-scorer) | safety (move-safety network on penguin dataset labels)" })
       .option("out", { type: "string", describe: "run folder (config.json, metrics.csv, curve.svg, checkpoint/)" })
       .option("resume", { type: "string", describe: "continue the run in this folder from its last checkpoint" })
       .option("seed", { type: "number", default: DEFAULTS.seed, describe: "seeds weights, sampling and shuffling" })
@@ -254,6 +357,12 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option("es-max-steps", { type: "number", default: ES.maxSteps, describe: "ES: move cap of a training game" })
       .option("es-val-deals", { type: "number", default: ES.valDeals, describe: "ES: validation deals (seeds 1,500,000 up)" })
       .option("es-val-every", { type: "number", default: ES.valEvery, describe: "ES: generations between validations" })
-      .option("reward", { type: "string", default: "cards", describe: "PPO reward: cards (1/52 per card home) | win" }) as unknown as Argv<TrainArgs>,
+      .option("reward", { type: "string", default: "cards", describe: "PPO reward: cards (1/52 per card home) | win" });
+    for (const [k, spec] of Object.entries(SAFETY_NUMBERS)) b = b.option(k, yargsNumber(spec));
+    for (const [k, spec] of Object.entries(SAFETY_STRINGS)) b = b.option(k, spec);
+    // The help shows each number's allowed range, from the one spec the handler checks.
+    for (const [k, spec] of Object.entries(TRAIN_NUMBERS)) if (!(k in SAFETY_NUMBERS)) b = b.describe(k, `${spec.describe} (${rangeText(spec)})`);
+    return b as unknown as Argv<TrainArgs>;
+  },
   handler,
 };

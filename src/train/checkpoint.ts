@@ -116,7 +116,10 @@ export async function saveCheckpoint<T>(dir: string, net: PolicyNet, optimizer: 
     hashes[name] = sha256(data);
   }
   const state: StateFile<T> = { version: CHECKPOINT_VERSION, net: net.config, optimizerStep: optimizer?.step ?? 0, trainer, sha256: hashes };
-  writeAtomic(join(tmp, "state.json"), JSON.stringify(state, null, 1));
+  const stateText = JSON.stringify(state, null, 1);
+  writeAtomic(join(tmp, "state.json"), stateText);
+  // state.json holds the other files' hashes; its own lives beside it.
+  writeAtomic(join(tmp, "state.sha256"), sha256(stateText) + "\n");
   const old = `${dir}.old`;
   rmSync(old, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, old);
@@ -144,8 +147,13 @@ export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint
   const dir = checkpointPath(dirArg);
   if (!dir) throw new CheckpointError(`no checkpoint in ${dirArg} (state.json missing)`);
   let state: StateFile<T>;
+  const stateText = readFileSync(join(dir, "state.json"), "utf8");
+  const stateHash = join(dir, "state.sha256");
+  if (!existsSync(stateHash)) throw new CheckpointError(`damaged checkpoint ${dir}: state.sha256 is missing`);
+  if (readFileSync(stateHash, "utf8").trim() !== sha256(stateText))
+    throw new CheckpointError(`damaged checkpoint ${dir}: state.json does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`);
   try {
-    state = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+    state = JSON.parse(stateText);
   } catch {
     throw new CheckpointError(`damaged checkpoint ${dir}: state.json is not valid JSON`);
   }

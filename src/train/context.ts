@@ -40,6 +40,8 @@ export interface TrainerState {
   wallSeconds: number;
 }
 
+import { stopRequested } from "./stop.js";
+
 export class TrainContext {
   readonly codec: ActionCodec;
   readonly encoder: PolicyFeatures;
@@ -87,7 +89,9 @@ export class TrainContext {
     this.run.rows = this.st.rows.slice();
     this.run.writeMetrics();
     if (this.o.maxMinutes > 0 && this.wall() > this.o.maxMinutes * 60) this.outOfTime = true;
-    const stop = this.outOfTime || (this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates);
+    // One event-loop turn per update, so a SIGINT/SIGTERM handler gets to run.
+    await new Promise((r) => setImmediate(r));
+    const stop = this.outOfTime || stopRequested() || (this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates);
     if (forceCheckpoint || stop || this.st.update % this.o.checkpointEvery === 0) await this.checkpoint(row.eval_win_rate !== undefined || forceCheckpoint);
     else if (row.eval_win_rate !== undefined) await this.drawCurve();
     return stop;

@@ -3,6 +3,7 @@
  * checkpoint/ (see checkpoint.ts), final.json (held-out evaluation) and train.log. Every file is
  * written to a temporary name and renamed, so a kill never leaves half a file.
  */
+import { UsageError } from "../errors.js";
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
@@ -69,7 +70,12 @@ export class RunFolder {
 
   readJson<T>(name: string): T | undefined {
     const p = join(this.dir, name);
-    return existsSync(p) ? (JSON.parse(readFileSync(p, "utf8")) as T) : undefined;
+    if (!existsSync(p)) return undefined;
+    try {
+      return JSON.parse(readFileSync(p, "utf8")) as T;
+    } catch {
+      throw new UsageError(`${p} is damaged (not valid JSON); restore it or start a new run`);
+    }
   }
 
   addRow(row: MetricRow): void {

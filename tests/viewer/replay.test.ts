@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyMove, deal, resolveRules, rulesLabel, legalMoves } from "../../src/engine/index.js";
-import { createAgent } from "../../src/agents/registry.js";
+import { agentNames, createAgent } from "../../src/agents/registry.js";
 import { GreedyAgent } from "../../src/agents/greedy.js";
 import { solve } from "../../src/solver/search.js";
 import { runEval } from "../../src/eval/run.js";
@@ -133,7 +133,7 @@ describe("penguin replay", () => {
       [["replay", "--row", "2", "--out", join(tmp, "x.html")], "penguin: --row needs --from FILE"],
       [["replay", "--from", "nope.csv", "--row", "1", "--seed", "3", "--out", join(tmp, "x.html")], "penguin: --from takes the deal, rules and player from the row; drop --seed"],
       [["replay", "--seed", "1", "--max-states", "-1", "--out", join(tmp, "x.html")], "penguin: --max-states must be an integer from 0 to 268435456, got -1"],
-      [["replay", "--seed", "1", "--agent", "nope", "--out", join(tmp, "x.html")], "penguin: unknown agent \"nope\"; known: random, greedy, lookahead, solver, policy, scorer"],
+      [["replay", "--seed", "1", "--agent", "nope", "--out", join(tmp, "x.html")], `penguin: unknown agent "nope"; known: ${agentNames().join(", ")}`],
       [["replay", "--seed", "1", "--out", tmp], `penguin: --out ${tmp} is a directory: name a file inside it`],
       [["web", "--port", "70000"], "penguin: --port must be an integer from 0 to 65535, got 70000"],
     ] as const) {

@@ -34,6 +34,7 @@ import { Rng } from "../rng.js";
 import { FEATURE_ROW_NAMES, ROW } from "../scorer/features.js";
 import { buildScorer, saveScorer, tunedRowWeights, type ScorerNet } from "../scorer/model.js";
 import { ScorePool, type ScoreTask } from "./pool.js";
+import { stopRequested } from "../stop.js";
 
 export interface EsOptions {
   out: string;
@@ -161,6 +162,8 @@ export interface EsResult {
   theta: Float64Array;
   seconds: number;
   games: number;
+  /** True when a signal stopped the run (its state is saved; --resume continues). */
+  stopped?: boolean;
 }
 
 function checkOptions(o: EsOptions): void {
@@ -246,6 +249,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   const rng = new Rng(`es/${o.seed}`);
   if (saved) rng.setState(saved.rng);
   let generation = saved?.generation ?? 0;
+  let stopped = false;
   let nextSeed = saved?.nextSeed ?? o.trainStart;
   let best = saved?.best ?? { generation: -1, winRate: -1 };
   const bestTheta = Float64Array.from(saved?.bestTheta ?? new Array<number>(ROW).fill(0));
@@ -373,9 +377,18 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       saveState();
       log(`${line} (${elapsed().toFixed(0)} s)`);
       if (last) break;
+      await new Promise((r) => setImmediate(r));
+      if (stopRequested()) {
+        stopped = true;
+        break;
+      }
     }
   } finally {
     await pool.close();
+  }
+  if (stopped) {
+    log(`stopped after generation ${generation - 1} (state saved)`);
+    return { generations: generation, bestGeneration: best.generation, bestValidationWinRate: best.winRate, theta, seconds: elapsed(), games, stopped };
   }
   const vi = wilson(Math.round(best.winRate * valSeeds.length), valSeeds.length);
   const summary = {

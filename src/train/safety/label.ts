@@ -1,0 +1,166 @@
+/**
+ * Exact move-safety labels. A player plays a training deal; at every position each legal move is
+ * labelled by solving the position after it: winnable (1), lost (0) or unknown within the
+ * solver's budget (-1). A solved position also gives the length of the solver's line, an upper
+ * bound on the distance to a win.
+ *
+ * Two shortcuts keep the solver calls down without changing a label: the move that starts a
+ * known winning line leads to a winnable position (the rest of the line proves it), and a
+ * position met again in the same game keeps its verdict. A game stops once the move played
+ * loses: every position after it is lost, so it teaches nothing about choosing moves.
+ */
+import { deal } from "../../engine/deal.js";
+import { applyMove, undoMove, type Move } from "../../engine/moves.js";
+import type { Rules } from "../../engine/rules.js";
+import type { State } from "../../engine/state.js";
+import { ActionCodec } from "../../env/actions.js";
+import type { Agent, AgentInput } from "../../agents/agent.js";
+import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
+import { PositionSet } from "../../agents/position-set.js";
+import { solve } from "../../solver/index.js";
+import { Rng } from "../rng.js";
+import { packState, PACK_STRIDE } from "../dataset.js";
+
+export const WINNABLE = 1;
+export const LOST = 0;
+export const UNKNOWN = -1;
+
+/** Growable columns of one shard (JS arrays while filling, typed arrays when written). */
+export interface LabelBlock {
+  /** Per decision (position where the player chose): packed position, deal seed, ply, player index. */
+  before: number[];
+  deal: number[];
+  ply: number[];
+  player: number[];
+  /** Per legal move of a decision. */
+  after: number[];
+  decision: number[];
+  move: number[];
+  action: number[];
+  label: number[];
+  dist: number[];
+  played: number[];
+  states: number[];
+  /** Games and how they ended. */
+  games: number;
+  gamesWon: number;
+  gamesLost: number;
+}
+
+export function emptyBlock(): LabelBlock {
+  return { before: [], deal: [], ply: [], player: [], after: [], decision: [], move: [], action: [], label: [], dist: [], played: [], states: [], games: 0, gamesWon: 0, gamesLost: 0 };
+}
+
+/** The oracle player `safe`: greedy(tuned)'s best move among those labelled winnable, a seeded random winnable one with probability `shuffle`. */
+export interface SafePlayer {
+  readonly kind: "safe";
+  readonly shuffle: number;
+}
+export type LabelPlayer = SafePlayer | { readonly kind: "agent"; readonly agent: Agent };
+
+export interface LabelOptions {
+  readonly maxStates: number;
+  readonly maxSteps: number;
+}
+
+const packBuf = new Uint8Array(PACK_STRIDE);
+function pushPacked(s: State, into: number[]): void {
+  packState(s, packBuf, 0);
+  for (let i = 0; i < PACK_STRIDE; i++) into.push(packBuf[i]!);
+}
+
+/** Plays deal `seed` with `player` (index `playerIndex` in the dataset's list) and appends its labelled decisions to `out`. */
+export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playerIndex: number, o: LabelOptions, out: LabelBlock): void {
+  const codec = new ActionCodec(rules);
+  const A = codec.n;
+  const mask = new Uint8Array(A);
+  const actionMoves = new Int32Array(A);
+  const s = deal(rules, seed);
+  const x = s.clone();
+  const seen = new PositionSet();
+  seen.add(s.hashLo, s.hashHi);
+  const verdicts = new Map<string, { label: number; line: Move[] | undefined }>();
+  const rng = new Rng(`safe-player:${seed}`);
+  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  if (player.kind === "agent") player.agent.reset(s.clone(), seed);
+  const input: AgentInput = { state: s, mask, observation: new Float32Array(0), codec, actionMoves };
+  let line: Move[] | undefined;
+  const labels = new Int8Array(A);
+  const lines: (Move[] | undefined)[] = new Array<Move[] | undefined>(A);
+  out.games++;
+  for (let ply = 0; ply < o.maxSteps && !s.isWon(); ply++) {
+    if (codec.fillMask(s, mask, actionMoves) === 0) break;
+    const d = out.deal.length;
+    pushPacked(s, out.before);
+    out.deal.push(seed);
+    out.ply.push(ply);
+    out.player.push(playerIndex);
+    const first = out.label.length;
+    x.copyFrom(s);
+    for (let a = 0; a < A; a++) {
+      if (mask[a] !== 1) continue;
+      const m = actionMoves[a]!;
+      applyMove(x, m);
+      const key = `${x.hashLo}:${x.hashHi}`;
+      let v = verdicts.get(key);
+      let states = 0;
+      if (!v && line && line[0] === m) v = { label: WINNABLE, line: line.slice(1) };
+      if (!v) {
+        const r = solve(x.clone(), { maxStates: o.maxStates });
+        states = r.states;
+        v = r.result === "solved" ? { label: WINNABLE, line: r.moves } : { label: r.result === "unsolvable" ? LOST : UNKNOWN, line: undefined };
+      }
+      verdicts.set(key, v);
+      labels[a] = v.label;
+      lines[a] = v.line;
+      pushPacked(x, out.after);
+      out.decision.push(d);
+      out.move.push(m);
+      out.action.push(a);
+      out.label.push(v.label);
+      out.dist.push(v.line ? v.line.length : -1);
+      out.played.push(0);
+      out.states.push(states);
+      undoMove(x, m);
+    }
+    let a: number;
+    if (player.kind === "agent") a = player.agent.act(input);
+    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, rng, player.shuffle);
+    if (!(a >= 0 && a < A && mask[a] === 1)) throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
+    for (let k = first; k < out.action.length; k++) if (out.action[k] === a) out.played[k] = 1;
+    applyMove(s, actionMoves[a]!);
+    seen.add(s.hashLo, s.hashHi);
+    line = lines[a];
+    if (labels[a] === LOST) break;
+  }
+  if (s.isWon()) out.gamesWon++;
+  else out.gamesLost++;
+}
+
+/** Greedy among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
+function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, rng: Rng, shuffle: number): number {
+  const A = mask.length;
+  const cand: number[] = [];
+  // Fresh winnable moves, then winnable moves back to a seen position (the only way on may be
+  // back), then fresh unknown, then fresh lost ones.
+  for (const [want, fresh] of [[WINNABLE, true], [WINNABLE, false], [UNKNOWN, true], [LOST, true]] as const) {
+    x.copyFrom(s);
+    for (let a = 0; a < A; a++) {
+      if (mask[a] !== 1 || labels[a] !== want) continue;
+      applyMove(x, actionMoves[a]!);
+      if (!fresh || !seen.has(x.hashLo, x.hashHi)) cand.push(a);
+      undoMove(x, actionMoves[a]!);
+    }
+    if (cand.length) break;
+  }
+  if (!cand.length) for (let a = 0; a < A; a++) if (mask[a] === 1) cand.push(a);
+  const roll = rng.next();
+  if (roll < shuffle) return cand[rng.int(cand.length)]!;
+  const moves = Int32Array.from(cand, (a) => actionMoves[a]!);
+  const score = new Float64Array(cand.length);
+  x.copyFrom(s);
+  greedy.scoreMoves(x, moves, cand.length, score);
+  let best = 0;
+  for (let i = 1; i < cand.length; i++) if (score[i]! > score[best]!) best = i;
+  return cand[best]!;
+}

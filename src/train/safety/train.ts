@@ -1,0 +1,295 @@
+/**
+ * Trains the move-safety network on `penguin dataset` labels: weighted binary cross-entropy on
+ * "this move loses a winnable deal" (misses of fatal moves weigh `lostWeight` times more than
+ * false alarms), Adam, minibatches encoded on the fly from the packed positions. After every
+ * epoch the network plays validation deals at a few thresholds; the checkpoint keeps the best
+ * (network and operating point).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { rulesLabel, type Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
+import { ActionCodec } from "../../env/actions.js";
+import { EpisodeRunner } from "../../eval/play.js";
+import { wilson } from "../../eval/stats.js";
+import { deal } from "../../engine/deal.js";
+import { Adam } from "../adam.js";
+import { initBackend, tf } from "../backend.js";
+import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
+import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
+import { Rng } from "../rng.js";
+import { stopRequested } from "../stop.js";
+import { ActionFeatures, ROW } from "../scorer/features.js";
+import { checkDisjoint, checkOutsideHeldOut, VALIDATION_DEAL_START } from "../splits.js";
+import { SafetyAgent, type PlayPolicy } from "./agent.js";
+import { loadDataset, type SafetyData } from "./dataset.js";
+import { COLUMN_WIDTH, encodeColumns, encodeFlippers, encodeGlobals, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
+import { defaultConfig, initWeights, layerShapes, loadSafety, saveSafety, type SafetyWeights } from "./model.js";
+
+export interface SafetyTrainOptions {
+  readonly data: readonly string[];
+  readonly out: string;
+  readonly seed: number;
+  readonly epochs: number;
+  readonly batch: number;
+  readonly lr: number;
+  readonly lostWeight: number;
+  /** Share of the positions with no losing move that are trained on (all the others are). */
+  readonly keepSafe: number;
+  readonly columnHidden: readonly number[];
+  readonly headHidden: readonly number[];
+  readonly valDeals: number;
+  readonly thresholds: readonly number[];
+  readonly shuffle: number;
+  readonly maxMinutes: number;
+  /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
+  readonly init?: string;
+  readonly quiet?: boolean;
+}
+
+/** Encodes sample k of the data (the move and the position after it) into row r of the batch arrays. */
+export class BatchEncoder {
+  private readonly unpacker: Unpacker;
+  private readonly features = new ActionFeatures();
+  private readonly one = new Uint8Array([1]);
+  private readonly oneMove = new Int32Array(1);
+  private readonly row = new Float32Array(ROW);
+  private readonly afterU: Unpacker;
+
+  constructor(readonly rules: Rules, readonly data: SafetyData) {
+    this.unpacker = new Unpacker(rules);
+    this.afterU = new Unpacker(rules);
+  }
+
+  encode(k: number, r: number, cols: Float32Array, flips: Float32Array, globals: Float32Array): void {
+    const d = this.data.decision[k]!;
+    const before = this.unpacker.state(this.data.before[d * PACK_STRIDE]!);
+    unpackState(this.data.before, d * PACK_STRIDE, before);
+    this.oneMove[0] = this.data.move[k]!;
+    this.features.fill(before, this.one, this.oneMove, 1, this.row, 0);
+    const after = this.afterU.state(this.data.after[k * PACK_STRIDE]!);
+    unpackState(this.data.after, k * PACK_STRIDE, after);
+    encodeColumns(after, cols, r * after.nColumns * COLUMN_WIDTH);
+    encodeFlippers(after, flips, r * FLIPPER_WIDTH);
+    encodeGlobals(after, this.row, 0, globals, r * GLOBAL_WIDTH);
+  }
+}
+
+export class TfSafety {
+  readonly W: tf.Variable[];
+  readonly b: tf.Variable[];
+  constructor(readonly w: SafetyWeights) {
+    const shapes = layerShapes(w.config);
+    this.W = w.W.map((a, l) => tf.variable(tf.tensor2d(a, shapes[l]!), true, `W${l}`));
+    this.b = w.b.map((a, l) => tf.variable(tf.tensor1d(a), true, `b${l}`));
+  }
+  vars(): tf.Variable[] {
+    return [...this.W, ...this.b];
+  }
+  forward(cols: tf.Tensor2D, flips: tf.Tensor2D, globals: tf.Tensor2D, B: number): tf.Tensor1D {
+    const c = this.w.config;
+    const nc = c.columnHidden.length;
+    let x: tf.Tensor2D = cols;
+    for (let l = 0; l < nc; l++) x = tf.relu(tf.add(tf.matMul(x, this.W[l]!), this.b[l]!)) as tf.Tensor2D;
+    const H = c.columnHidden[nc - 1]!;
+    const x3 = tf.reshape(x, [B, c.columns, H]);
+    let h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
+    const L = this.W.length;
+    for (let l = nc; l < L; l++) {
+      h = tf.add(tf.matMul(h, this.W[l]!), this.b[l]!) as tf.Tensor2D;
+      if (l < L - 1) h = tf.relu(h);
+    }
+    return tf.reshape(h, [B]);
+  }
+  read(): SafetyWeights {
+    return { config: this.w.config, W: this.W.map((v) => Float32Array.from(v.dataSync())), b: this.b.map((v) => Float32Array.from(v.dataSync())) };
+  }
+  dispose(): void {
+    this.vars().forEach((v) => v.dispose());
+  }
+}
+
+/** Plays `count` validation deals with the network at one operating point; returns wins. */
+export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: number, count: number): number {
+  const agent = new SafetyAgent(w, rules, "val", play);
+  const runner = new EpisodeRunner(rules, agent);
+  let wins = 0;
+  for (let i = 0; i < count; i++) if (runner.play(deal(rules, from + i), from + i).won) wins++;
+  return wins;
+}
+
+export const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
+type MetricRow = Partial<Record<(typeof SAFETY_COLUMNS)[number], number>>;
+
+export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number; dir: string }> {
+  mkdirSync(o.out, { recursive: true });
+  const log = runLog(o.out, o.quiet ?? false);
+  const backend = await initBackend();
+  const data = loadDataset(o.data);
+  const rules = data.index.rules;
+  for (const dir of o.data) {
+    const idx = loadDataset([dir]).index;
+    checkOutsideHeldOut(`training data ${dir}`, idx.dealStart, idx.deals);
+    checkDisjoint(`training data ${dir}`, idx.dealStart, idx.deals, "validation", VALIDATION_DEAL_START, o.valDeals);
+  }
+  checkOutsideHeldOut("validation", VALIDATION_DEAL_START, o.valDeals);
+  const codec = new ActionCodec(rules);
+  const C = codec.columns;
+  // Samples: labelled moves (winnable or lost); deals with seed % 10 = 0 are held out for the loss curves.
+  const M = data.label.length;
+  const critical = new Uint8Array(data.deal.length);
+  for (let k = 0; k < M; k++) if (data.label[k] === 0) critical[data.decision[k]!] = 1;
+  const rng = new Rng(`safety-train:${o.seed}`);
+  const keepDecision = new Uint8Array(data.deal.length);
+  for (let d = 0; d < data.deal.length; d++) keepDecision[d] = critical[d] === 1 || rng.next() < o.keepSafe ? 1 : 0;
+  const train: number[] = [];
+  const val: number[] = [];
+  let lostTrain = 0;
+  for (let k = 0; k < M; k++) {
+    if (data.label[k] !== 0 && data.label[k] !== 1) continue;
+    const d = data.decision[k]!;
+    if (data.deal[d]! % 10 === 0) val.push(k);
+    else if (keepDecision[d] === 1) {
+      train.push(k);
+      if (data.label[k] === 0) lostTrain++;
+    }
+  }
+  const trainIdx = Int32Array.from(train);
+  if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training moves in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
+  log(`safety: backend ${backend}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} moves (${lostTrain} lost), ${val.length} validation moves`);
+  const config = defaultConfig(C, o.columnHidden, o.headHidden);
+  const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
+  const net = new TfSafety(start);
+  const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
+  const enc = new BatchEncoder(rules, data);
+  const B = o.batch;
+  const cols = new Float32Array(B * C * COLUMN_WIDTH);
+  const flips = new Float32Array(B * FLIPPER_WIDTH);
+  const globals = new Float32Array(B * GLOBAL_WIDTH);
+  const y = new Float32Array(B);
+  const wt = new Float32Array(B);
+  const fill = (idx: ArrayLike<number>, from: number, n: number): void => {
+    for (let r = 0; r < n; r++) {
+      const k = idx[from + r]!;
+      enc.encode(k, r, cols, flips, globals);
+      const lost = data.label[k] === 0;
+      y[r] = lost ? 1 : 0;
+      wt[r] = lost ? o.lostWeight : 1;
+    }
+  };
+  const lossOf = (logits: tf.Tensor1D, yt: tf.Tensor1D, wtt: tf.Tensor1D): tf.Scalar => {
+    // Stable BCE with logits: max(z,0) − z·y + log(1 + e^−|z|), weighted mean.
+    const l = tf.add(tf.sub(tf.relu(logits), tf.mul(logits, yt)), tf.log1p(tf.exp(tf.neg(tf.abs(logits)))));
+    return tf.div(tf.sum(tf.mul(l, wtt)), tf.sum(wtt)) as tf.Scalar;
+  };
+  const validate = (): { loss: number; recall: number; falseAlarm: number } => {
+    let lossSum = 0, wSum = 0, lost = 0, caught = 0, safe = 0, alarms = 0;
+    for (let i = 0; i < val.length; i += B) {
+      const n = Math.min(B, val.length - i);
+      fill(val, i, n);
+      const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, n * C * COLUMN_WIDTH), [n * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, n * FLIPPER_WIDTH), [n, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, n * GLOBAL_WIDTH), [n, GLOBAL_WIDTH]), n));
+      const zs = z.dataSync();
+      z.dispose();
+      for (let r = 0; r < n; r++) {
+        const zz = zs[r]!;
+        const l = Math.max(zz, 0) - zz * y[r]! + Math.log1p(Math.exp(-Math.abs(zz)));
+        lossSum += l * wt[r]!;
+        wSum += wt[r]!;
+        if (y[r] === 1) {
+          lost++;
+          if (zz > 0) caught++;
+        } else {
+          safe++;
+          if (zz > 0) alarms++;
+        }
+      }
+    }
+    return { loss: lossSum / Math.max(1, wSum), recall: caught / Math.max(1, lost), falseAlarm: alarms / Math.max(1, safe) };
+  };
+  writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "safety", options: o, rules, rulesLabel: rulesLabel(rules), backend, tfjs: tf.version.tfjs, trainMoves: trainIdx.length, lostTrain, valMoves: val.length }, null, 1) + "\n");
+  writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.data.map((d) => { const i = loadDataset([d]).index; return { data: d, from: i.dealStart, count: i.deals }; }), validation: { from: VALIDATION_DEAL_START, count: o.valDeals }, heldOut: "1-10000 (never touched)" }, null, 1) + "\n");
+  const rows: MetricRow[] = [];
+  const t0 = performance.now();
+  let best = -1;
+  let step = 0;
+  const stepsPerEpoch = Math.floor(trainIdx.length / B);
+  const totalSteps = Math.max(1, Math.round(o.epochs * stepsPerEpoch));
+  let epoch = 0;
+  const cpuNow = (): number => {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1e6;
+  };
+  let lastEval = -1;
+  const evalPoint = (label: number): void => {
+    if (step === lastEval) return;
+    lastEval = step;
+    const v = validate();
+    const w = net.read();
+    let bestT = o.thresholds[0]!;
+    let bestWins = -1;
+    for (const t of o.thresholds) {
+      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05 }, VALIDATION_DEAL_START, o.valDeals);
+      log(`  epoch ${label}: threshold ${t}: ${wins}/${o.valDeals} validation deals won`);
+      if (wins > bestWins) {
+        bestWins = wins;
+        bestT = t;
+      }
+    }
+    const rate = bestWins / o.valDeals;
+    const ci = wilson(bestWins, o.valDeals);
+    log(`epoch ${label}: val loss ${v.loss.toFixed(4)}, recall of lost moves ${(100 * v.recall).toFixed(1)} %, false alarms ${(100 * v.falseAlarm).toFixed(2)} %; best threshold ${bestT}: ${(100 * rate).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`);
+    rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
+    if (bestWins > best) {
+      best = bestWins;
+      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05 }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
+      log(`  checkpoint: epoch ${label}`);
+    }
+    writeMetricsCsv(join(o.out, "metrics.csv"), SAFETY_COLUMNS, rows, 5);
+  };
+  if (o.init) evalPoint(0);
+  const perm = Int32Array.from(trainIdx);
+  const deadline = o.maxMinutes > 0 ? t0 + o.maxMinutes * 60_000 : Infinity;
+  let lossAcc = 0, lossN = 0, cpu0 = cpuNow(), samples0 = 0;
+  while (step < totalSteps) {
+    rng.shuffle(perm);
+    epoch++;
+    for (let i = 0; i + B <= perm.length && step < totalSteps; i += B) {
+      fill(perm, i, B);
+      const [loss] = adam.minimize(() => {
+        const z = net.forward(tf.tensor2d(cols, [B * C, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GLOBAL_WIDTH]), B);
+        return { loss: lossOf(z, tf.tensor1d(y), tf.tensor1d(wt)), extras: [] };
+      }, o.lr * (1 - 0.9 * (step / totalSteps)));
+      step++;
+      lossAcc += loss!;
+      lossN++;
+      if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}: inputs finite ${cols.every(Number.isFinite)} ${flips.every(Number.isFinite)} ${globals.every(Number.isFinite)}`);
+      if (step % 200 === 0) {
+        const cpu = cpuNow() - cpu0;
+        const sps = ((step * B - samples0) / cpu);
+        log(`step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`);
+        rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
+        lossAcc = lossN = 0;
+        cpu0 = cpuNow();
+        samples0 = step * B;
+      }
+      if (performance.now() > deadline) break;
+      if (step % 50 === 0) {
+        // Let a SIGINT/SIGTERM handler run; a stopped run still validates and keeps its best checkpoint.
+        await new Promise((r) => setImmediate(r));
+        if (stopRequested()) break;
+      }
+      // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is picked finely.
+      if (step % Math.max(1, Math.floor(stepsPerEpoch / 2)) === 0 && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
+    }
+    evalPoint(Math.round((step / Math.max(1, stepsPerEpoch)) * 100) / 100);
+    if (performance.now() > deadline || stopRequested()) {
+      log(stopRequested() ? `stopped by a signal at step ${step}` : `stopped by --max-minutes ${o.maxMinutes}`);
+      break;
+    }
+  }
+  net.dispose();
+  adam.dispose();
+  writeAtomic(join(o.out, "final.json"), JSON.stringify({ bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000 }, null, 1) + "\n");
+  return { best, dir: join(o.out, "checkpoint") };
+}
+

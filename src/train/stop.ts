@@ -1,0 +1,29 @@
+/**
+ * Stopping a training run by signal: the first SIGINT/SIGTERM asks the run to finish its current
+ * update and write a checkpoint (the loops poll `stopRequested()`); a second one exits at once.
+ */
+let requested = false;
+
+export function stopRequested(): boolean {
+  return requested;
+}
+
+/** For tests and embedders: ask the running loop to stop (or clear the request). */
+export function requestStop(on = true): void {
+  requested = on;
+}
+
+/** Installs the handlers; returns a function that removes them. */
+export function stopOnSignals(say: (line: string) => void): () => void {
+  const handler = (sig: NodeJS.Signals): void => {
+    if (requested) process.exit(sig === "SIGINT" ? 130 : 143);
+    requested = true;
+    say(`${sig}: finishing the current update and writing a checkpoint (again to quit at once)`);
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return () => {
+    process.off("SIGINT", handler);
+    process.off("SIGTERM", handler);
+  };
+}

@@ -1,0 +1,180 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { deal } from "../../src/engine/deal.js";
+import { applyMove } from "../../src/engine/moves.js";
+import { resolveRules } from "../../src/engine/rules.js";
+import { COLUMN_CAP } from "../../src/engine/state.js";
+import { PositionSet } from "../../src/agents/position-set.js";
+import { ActionCodec } from "../../src/env/actions.js";
+import { solve } from "../../src/solver/index.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/dataset.js";
+import { decodeNpy, encodeNpy } from "../../src/train/safety/npy.js";
+import { loadDataset } from "../../src/train/safety/dataset.js";
+import { SafetyView } from "../../src/train/safety/agent.js";
+import { defaultConfig, initWeights, loadSafety } from "../../src/train/safety/model.js";
+import { scratchDir } from "./helpers.js";
+
+const root = process.cwd();
+const rules = resolveRules("penguin");
+const dir = scratchDir("safety");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function penguin(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync("node", ["bin/penguin.js", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+const shardBytes = (d: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const s of readdirSync(d).filter((n) => n.startsWith("shard-")).sort())
+    for (const f of readdirSync(join(d, s)).sort()) out[`${s}/${f}`] = readFileSync(join(d, s, f)).toString("base64");
+  return out;
+};
+
+describe(".npy files", () => {
+  it("round-trip every dtype and shape, with a header numpy accepts (64-byte aligned, NUMPY magic)", () => {
+    const cases = [new Uint8Array([1, 2, 3, 4, 5, 6]), new Int8Array([-1, 0, 1, 2, 3, 4]), new Int16Array([-300, 2, 3, 4, 5, 6]), new Int32Array([1 << 30, -5, 3, 4, 5, 6]), new Float32Array([0.5, -1.25, 3, 4, 5, 6])];
+    for (const a of cases) {
+      const bytes = encodeNpy(a, [2, 3]);
+      expect(String.fromCharCode(...bytes.subarray(1, 6))).toBe("NUMPY");
+      const hlen = bytes[8]! | (bytes[9]! << 8);
+      expect((10 + hlen) % 64).toBe(0);
+      const back = decodeNpy(bytes);
+      expect(back.shape).toEqual([2, 3]);
+      expect(Array.from(back.data)).toEqual(Array.from(a));
+      expect(back.data.constructor).toBe(a.constructor);
+    }
+    expect(decodeNpy(encodeNpy(new Int32Array([7]), [1])).shape).toEqual([1]);
+    expect(() => decodeNpy(encodeNpy(new Int32Array([7, 8]), [2]).subarray(0, 70))).toThrow(/data bytes/);
+  });
+});
+
+describe("penguin dataset", () => {
+  const a = join(dir, "a");
+  it("labels every legal move of the positions played, checked against the solver; refuses held-out deals", () => {
+    const r = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "2", "--shard-deals", "1", "--max-states", "20000", "--out", a, "--quiet"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const idx = JSON.parse(readFileSync(join(a, "index.json"), "utf8"));
+    expect(idx.shards.map((s: { name: string }) => s.name)).toEqual(["shard-00000", "shard-00001"]);
+    const data = loadDataset([a]);
+    expect(data.deal[0]).toBe(1_000_000);
+    // The first position is the deal itself.
+    const u = new Unpacker(rules);
+    const start = deal(rules, 1_000_000);
+    const s0 = u.state(data.before[0]!);
+    unpackState(data.before, 0, s0);
+    for (let c = 0; c < 7; c++) expect(s0.column(c)).toEqual(start.column(c));
+    // Moves of decision 0 = the legal moves of the deal, each after-position = deal + move.
+    const codec = new ActionCodec(rules);
+    const mask = new Uint8Array(codec.n);
+    const legal = codec.fillMask(start, mask);
+    const first = [...data.decision.keys()].filter((k) => data.decision[k] === 0);
+    expect(first.length).toBe(legal);
+    // Every tenth label agrees with a fresh solve of its after-position; exactly one move per decision is played.
+    let checked = 0;
+    for (let k = 0; k < data.label.length; k += 10) {
+      const s = u.state(data.after[k * PACK_STRIDE]!).clone();
+      unpackState(data.after, k * PACK_STRIDE, s);
+      s.rehash();
+      const v = solve(s, { maxStates: 20000 });
+      expect(data.label[k]).toBe(v.result === "solved" ? 1 : v.result === "unsolvable" ? 0 : -1);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    const played = new Int32Array(data.deal.length);
+    for (let k = 0; k < data.label.length; k++) played[data.decision[k]!] = played[data.decision[k]!]! + data.played[k]!;
+    expect(Array.from(played).every((n) => n === 1)).toBe(true);
+    // The greedy game stops at its first losing move, if any: a lost played move is the last of its game.
+    for (let k = 0; k < data.label.length; k++)
+      if (data.played[k] === 1 && data.label[k] === 0) expect(data.decision[k]).toBe(data.deal.length - 1);
+    const bad = penguin(["dataset", "--deal-start", "9990", "--deals", "20", "--out", join(dir, "bad")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/deal-start must be an integer from 10001/);
+    expect(existsSync(join(dir, "bad"))).toBe(false);
+  }, 60_000);
+
+  it("resumes: 1 shard then 2 gives the bytes of one run of 2, with 2 workers", () => {
+    const b = join(dir, "b");
+    expect(penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "1", "--shard-deals", "1", "--out", b, "--quiet"]).code).toBe(0);
+    const r = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "2", "--shard-deals", "1", "--workers", "2", "--out", b]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/1\/2 shards already done/);
+    expect(shardBytes(b)).toEqual(shardBytes(a));
+    const other = penguin(["dataset", "--players", "safe", "--deals", "2", "--shard-deals", "1", "--out", b]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/--players safe,greedy:heuristic=tuned/);
+  }, 60_000);
+
+  it("trains a tiny safety network from the CLI, which penguin eval then plays", () => {
+    const run = join(dir, "run");
+    const t = penguin(["train", "--algo", "safety", "--data", a, "--out", run, "--safety-epochs", "0.5", "--safety-batch", "16", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
+    expect(t.code).toBe(0);
+    expect(existsSync(join(run, "checkpoint", "model.json"))).toBe(true);
+    const csv = join(dir, "eval.csv");
+    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--deals", "3", "--seed", "1", "--out", csv]);
+    expect(e.code).toBe(0);
+    expect(readFileSync(csv, "utf8").trim().split("\n").length).toBe(4);
+    expect(loadSafety(run).meta.play).toMatchObject({ threshold: 0.5 });
+    const bad = penguin(["train", "--algo", "safety", "--data", a, "--out", join(dir, "never"), "--lost-weight", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--lost-weight must be a number > 0/);
+    expect(existsSync(join(dir, "never"))).toBe(false);
+  }, 120_000);
+});
+
+describe("the safety network", () => {
+  it("plays the weights it trained: the JavaScript forward pass equals the tf one", async () => {
+    const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
+    const { initBackend, tf } = await import("../../src/train/backend.js");
+    const { JsSafety } = await import("../../src/train/safety/model.js");
+    const { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
+    await initBackend();
+    const data = loadDataset([join(dir, "a")]);
+    const w = initWeights(defaultConfig(7, [16, 8], [12]), 5);
+    const enc = new BatchEncoder(rules, data);
+    const B = 24;
+    const cols = new Float32Array(B * 7 * COLUMN_WIDTH);
+    const flips = new Float32Array(B * FLIPPER_WIDTH);
+    const globals = new Float32Array(B * GLOBAL_WIDTH);
+    for (let r = 0; r < B; r++) enc.encode(r * 7, r, cols, flips, globals);
+    const net = new TfSafety(w);
+    const z = tf.tidy(() => net.forward(tf.tensor2d(cols, [B * 7, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GLOBAL_WIDTH]), B));
+    const tfLogits = Array.from(z.dataSync());
+    z.dispose();
+    net.dispose();
+    const js = new JsSafety(w);
+    for (let r = 0; r < B; r++) expect(js.logit(cols, r * 7 * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * GLOBAL_WIDTH)).toBeCloseTo(tfLogits[r]!, 4);
+    expect(new Set(tfLogits.map((v) => v.toFixed(4))).size).toBeGreaterThan(3);
+  });
+
+  it("scores a move the same whatever the order of the columns and flippers", () => {
+    const w = initWeights(defaultConfig(7, [16], [16]), 3);
+    const codec = new ActionCodec(rules);
+    const s = deal(rules, 42);
+    // Play a few moves so flippers hold cards.
+    const mask = new Uint8Array(codec.n);
+    const am = new Int32Array(codec.n);
+    for (let i = 0; i < 6; i++) {
+      codec.fillMask(s, mask, am);
+      applyMove(s, am[mask.indexOf(1)]!);
+    }
+    const t = s.clone();
+    // Swap columns 0 and 3 and reverse the flippers.
+    for (let d = 0; d < COLUMN_CAP; d++) [t.cards[d], t.cards[3 * COLUMN_CAP + d]] = [s.cards[3 * COLUMN_CAP + d]!, s.cards[d]!];
+    [t.len[0], t.len[3]] = [s.len[3]!, s.len[0]!];
+    for (let i = 0; i < 7; i++) t.cells[i] = s.cells[6 - i]!;
+    t.rehash();
+    const risks = (x: typeof s): number[] => {
+      const v = new SafetyView(codec, w);
+      v.look(x, new PositionSet());
+      return Array.from(v.risk).filter((_, a) => v.view.guarded[a] === 1).sort();
+    };
+    const r1 = risks(s);
+    const r2 = risks(t);
+    expect(r1.length).toBeGreaterThan(2);
+    r1.forEach((r, i) => expect(r2[i]).toBeCloseTo(r, 6));
+  });
+});
