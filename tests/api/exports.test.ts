@@ -3,7 +3,8 @@
  * train.exports.txt), as chess.js does. Changing the public API means changing that file on
  * purpose: run `UPDATE_API=1 npx vitest run tests/api` and review the diff.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -60,5 +61,26 @@ describe("API report", () => {
       expect(names).not.toContain(internal);
     for (const needed of ["makeEnv", "VecEnv", "checkEnv", "ENV_IDS", "resolveRules", "deal", "dealMs", "legalMoves", "moveToString", "parseMove", "parseBoard", "createAgent", "solve", "evaluate", "runEval", "wilson"])
       expect(names).toContain(needed);
+  });
+
+  it("the package leaves out only modules that nothing it runs can load", async () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
+    const left = pkg.files.filter((f) => f.startsWith("!dist/")).map((f) => f.slice("!dist/".length).replace(/\.js$/, ".ts"));
+    expect(left.length).toBeGreaterThan(0);
+    // Everything the package runs: its entries, the CLI, worker threads, the lazily loaded agents
+    // (src/agents/registry.ts) and the viewer's page scripts.
+    const src = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" }).map((f) => `src/${f}`);
+    const entries = [
+      "src/index.ts",
+      "src/train/index.ts",
+      "src/cli/main.ts",
+      "src/solver/agent.ts",
+      "src/train/policy-agent.ts",
+      "src/train/scorer/agent.ts",
+      ...src.filter((f) => f.endsWith("/worker.ts") || (f.startsWith("src/viewer/page/") && f.endsWith(".ts"))),
+    ];
+    const r = await build({ entryPoints: entries.map((e) => join(root, e)), absWorkingDir: root, bundle: true, write: false, metafile: true, platform: "node", format: "esm", packages: "external", splitting: true, outdir: "/nonexistent", logLevel: "silent" });
+    const reached = new Set(Object.keys(r.metafile.inputs));
+    for (const f of left) expect(reached.has(f), `${f} is left out of the package but can be loaded`).toBe(false);
   });
 });
