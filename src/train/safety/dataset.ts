@@ -14,6 +14,7 @@ import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";
 import { writeAtomic } from "../files.js";
 import { TaskPool } from "../pool.js";
+import { builtModuleUrl } from "../../eval/worker-url.js";
 import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
@@ -247,7 +248,7 @@ export async function runDataset(o: DatasetOptions, log: (line: string) => void,
       await new Promise((r) => setImmediate(r));
     }
   } else {
-    const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(new URL("./worker-boot.mjs", import.meta.url), init, o.workers, "dataset");
+    const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(builtModuleUrl(new URL("./worker.js", import.meta.url)), init, o.workers, "dataset");
     try {
       await pool.run(tasks, (_, r) => save(r), stop);
     } finally {

@@ -1,4 +1,4 @@
-/** A labelling worker of `penguin dataset` (loaded through worker-boot.mjs). */
+/** A labelling worker of `penguin dataset` (always the built .js; see src/eval/worker-url.ts). */
 import { serveTasks } from "../pool.js";
 import { labelShard, setupPlayers, shardTransfer, type ShardInit, type ShardTask } from "./dataset.js";
 
