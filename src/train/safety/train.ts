@@ -25,6 +25,7 @@ import { SafetyAgent, type PlayPolicy } from "./agent.js";
 import { loadDataset, type SafetyData } from "./dataset.js";
 import { COLUMN_WIDTH, encodeColumns, encodeFlippers, encodeGlobals, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
 import { defaultConfig, initWeights, layerShapes, loadSafety, saveSafety, type SafetyWeights } from "./model.js";
+import { provenance } from "../../env/provenance.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -206,7 +207,7 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     }
     return { loss: lossSum / Math.max(1, wSum), recall: caught / Math.max(1, lost), falseAlarm: alarms / Math.max(1, safe) };
   };
-  writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "safety", options: o, rules, rulesLabel: rulesLabel(rules), backend, tfjs: tf.version.tfjs, trainMoves: trainIdx.length, lostTrain, valMoves: val.length }, null, 1) + "\n");
+  writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "safety", options: o, rules, rulesLabel: rulesLabel(rules), backend, tfjs: tf.version.tfjs, trainMoves: trainIdx.length, lostTrain, valMoves: val.length, provenance: provenance([rules.preset]) }, null, 1) + "\n");
   writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.data.map((d) => { const i = loadDataset([d]).index; return { data: d, from: i.dealStart, count: i.deals }; }), validation: { from: VALIDATION_DEAL_START, count: o.valDeals }, heldOut: "1-10000 (never touched)" }, null, 1) + "\n");
   const rows: MetricRow[] = [];
   const t0 = performance.now();
