@@ -166,14 +166,22 @@ describe("penguin eval (CLI)", () => {
       [["--agent", "random", "--deals", "5", "--out", join(dir, "no-such-dir", "x.csv")], /cannot write/],
       [["--agent", "greedy", "--without", "nope", "--deals", "5", "--out", f], /unknown feature/],
     ];
-    const results = await Promise.all(cases.map(([args]) => cliAsync(args)));
+    // The cases run side by side, each on its own copy of the file: two runs on one file would
+    // meet the output lock (tested elsewhere) instead of the error each case is about.
+    const copies = cases.map((_, i) => {
+      const c = join(dir, `keep-${i}.csv`);
+      writeFileSync(c, before);
+      return c;
+    });
+    const results = await Promise.all(cases.map(([args], i) => cliAsync(args.map((x) => (x === f ? copies[i]! : x)))));
     for (const [i, [args, msg]] of cases.entries()) {
       const r = results[i]!;
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(msg);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
-      expect(read(f)).toBe(before);
+      expect(read(copies[i]!)).toBe(before);
     }
+    expect(read(f)).toBe(before);
     expect(existsSync(join(dir, "no-such-dir"))).toBe(false);
   });
 });
