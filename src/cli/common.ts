@@ -16,6 +16,8 @@ import {
   type Rules,
 } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
+import { checkRange, type NumberRange } from "../util/range.js";
+export { checkRange, type NumberRange };
 import { printable } from "../util/text.js";
 import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
 import type { State } from "../engine/state.js";
@@ -79,18 +81,7 @@ export function dealFromArgs(rules: Rules, a: DealArgs, required = true): State 
   return undefined;
 }
 
-/** The allowed values of a numeric option. */
-export interface NumberRange {
-  readonly min: number;
-  readonly max: number;
-  readonly integer?: boolean;
-}
-
 const RANGES = new WeakMap<object, NumberRange>();
-
-function rangeText(r: NumberRange): string {
-  return `${r.integer ? "an integer" : "a number"} from ${r.min} to ${r.max}`;
-}
 
 /**
  * A numeric yargs option that carries its allowed range: the range is shown in --help and
@@ -102,13 +93,6 @@ export function rangedNumber(describe: string, range: NumberRange, extra: Omit<O
   return opt;
 }
 
-/** Throws a UsageError naming the range when `value` is outside it; returns the value. */
-export function checkRange(name: string, value: unknown, r: NumberRange): number {
-  const v = typeof value === "number" ? value : NaN;
-  if (!Number.isFinite(v) || v < r.min || v > r.max || (r.integer === true && !Number.isInteger(v)))
-    throw new UsageError(`--${name} must be ${rangeText(r)}, got ${printable(String(value))}`);
-  return v;
-}
 
 /**
  * Declares `options` (name → yargs option, ranged ones from rangedNumber) and checks every

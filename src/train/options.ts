@@ -1,8 +1,9 @@
 /**
- * Numeric options with their allowed range, declared once: the range appears in the help text
- * and is checked before a command touches any file, with an error that names it.
+ * Numeric options of `penguin train` and `penguin dataset`, each with its allowed range (the
+ * project's one range check, src/util/range.ts): the range appears in the help text and is
+ * checked before a command touches any file, with an error that names it.
  */
-import { UsageError } from "../errors.js";
+import { checkRange, rangeText as text, type NumberRange } from "../util/range.js";
 
 export interface NumberSpec {
   readonly describe: string;
@@ -15,9 +16,10 @@ export interface NumberSpec {
   readonly minExclusive?: boolean;
 }
 
+const range = (s: NumberSpec): NumberRange => ({ min: s.min, max: s.max, integer: s.int, minExclusive: s.minExclusive });
+
 export function rangeText(s: NumberSpec): string {
-  const lo = s.minExclusive ? `> ${s.min}` : String(s.min);
-  return s.minExclusive ? `${s.int ? "an integer" : "a number"} ${lo} and ≤ ${s.max}` : `${s.int ? "an integer" : "a number"} from ${lo} to ${s.max}`;
+  return text(range(s));
 }
 
 /** The yargs option of a spec (its describe gains the range). */
@@ -27,10 +29,7 @@ export function yargsNumber(s: NumberSpec): { type: "number"; default?: number; 
 
 /** Throws a UsageError naming the option and its range unless v fits the spec; undefined passes. */
 export function checkNumber(flag: string, v: unknown, s: NumberSpec): void {
-  if (v === undefined) return;
-  const ok =
-    typeof v === "number" && Number.isFinite(v) && (!s.int || Number.isInteger(v)) && (s.minExclusive ? v > s.min : v >= s.min) && v <= s.max;
-  if (!ok) throw new UsageError(`--${flag} must be ${rangeText(s)}, got ${Array.isArray(v) ? `${v.length} values (give it once)` : String(v)}`);
+  if (v !== undefined) checkRange(flag, v, range(s));
 }
 
 export function checkAll(specs: Readonly<Record<string, NumberSpec>>, args: Readonly<Record<string, unknown>>): void {
