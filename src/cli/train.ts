@@ -307,7 +307,7 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       .option("out", { type: "string", describe: "run folder (config.json, metrics.csv, curve.svg, checkpoint/)" })
       .option("resume", { type: "string", describe: "continue the run in this folder from its last checkpoint" })
       .option("seed", { type: "number", default: DEFAULTS.seed, describe: "seeds weights, sampling and shuffling" })
-      .option("features", { type: "string", default: DEFAULTS.features, describe: "network input: env | env+slots (adds flipper/column slot cards and the legal mask)" })
+      .option("features", { type: "string", default: DEFAULTS.features, describe: "network input: env (the environment's own observation, as VecEnv gives it) | env+slots (adds the column-end cards and the legal mask)" })
       .option("hidden", { type: "string", default: DEFAULTS.hidden, describe: "hidden layer sizes, comma-separated" })
       .option("total-steps", { type: "number", default: DEFAULTS.totalSteps, describe: "PPO: environment steps" })
       .option("then-ppo-steps", { type: "number", default: 0, describe: "BC: PPO fine-tuning steps afterwards" })

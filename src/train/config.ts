@@ -90,7 +90,7 @@ export interface TrainOptions {
 export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
   seed: 1,
   hidden: [256, 256],
-  features: "env+slots",
+  features: "env",
   trainDealStart: 1_000_001,
   trainDeals: 3000,
   evalDealStart: 1,

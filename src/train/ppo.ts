@@ -72,6 +72,13 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
   const mLogp = new Float32Array(mb);
   const mAdv = new Float32Array(mb);
   const mRet = new Float32Array(mb);
+  // With the environment's own observation as the input (features "env", the default), the rows
+  // are the ones VecEnv has already encoded for this step; "env+slots" appends the column-end
+  // cards and the legal mask, which only the trainer's encoder writes.
+  const fillRows = (dst: Float32Array, at: number): void => {
+    if (ctx.encoder.kind === "env") dst.set(vec.observations, at);
+    else for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, dst, at + i * O);
+  };
 
   while (p.update < updates) {
     const tRoll = performance.now();
@@ -80,7 +87,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
     let returns = 0;
     for (let t = 0; t < T; t++) {
       const row = t * N;
-      for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, obs, (row + i) * O);
+      fillRows(obs, row * O);
       masks.set(vec.masks, row * A);
       if (o.repeatGuard)
         for (let i = 0; i < N; i++) {
@@ -111,7 +118,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
         seen[i]!.add(positionKey(vec.envs[i]!.state));
       }
     }
-    for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, mObs, i * O);
+    fillRows(mObs, 0);
     inferBatch(ctx.net, mObs, N, logits, lastValues);
     computeGae(rewards, values, dones, lastValues, N, T, o.gamma, o.gaeLambda, adv, ret);
     const rollSecs = (performance.now() - tRoll) / 1000;
