@@ -22,6 +22,7 @@ export function makeVecEnv(ctx: TrainContext): VecEnv {
     groupMove: r.groupMove,
     build: r.build,
     base: r.base,
+    foundations: r.foundations,
     deal: r.deal,
     maxSteps: ctx.o.maxSteps,
     reward: ctx.o.reward,
