@@ -132,20 +132,23 @@ export class DepthFirst {
       walk.autoplayAfter(m);
       if (s.isWon()) return true;
       if (!this.table.has(walk.key.keyLo, walk.key.keyHi)) {
-        // Insertion sort, best score first; ties keep the engine's order.
-        const score = walk.score();
-        let j = k++;
-        while (j > 0 && this.scores[j - 1]! < score) {
-          this.scores[j] = this.scores[j - 1]!;
-          this.kids[j] = this.kids[j - 1]!;
-          j--;
-        }
-        this.scores[j] = score;
-        this.kids[j] = m;
+        this.insertKid(k++, m, walk.score());
       }
       walk.undoTo(here);
     }
     return this.pushFrame(this.kids, k, here);
+  }
+
+  /** Puts child m into kids[0..k] by insertion sort, best score first; ties keep the engine's order. */
+  private insertKid(k: number, m: number, score: number): void {
+    let j = k;
+    while (j > 0 && this.scores[j - 1]! < score) {
+      this.scores[j] = this.scores[j - 1]!;
+      this.kids[j] = this.kids[j - 1]!;
+      j--;
+    }
+    this.scores[j] = score;
+    this.kids[j] = m;
   }
 
   /** expand() without scoring: every child in the engine's order. */
@@ -167,15 +170,7 @@ export class DepthFirst {
         this.kids[k++] = m;
         continue;
       }
-      const score = moveClass(s, m);
-      let j = k++;
-      while (j > 0 && this.scores[j - 1]! < score) {
-        this.scores[j] = this.scores[j - 1]!;
-        this.kids[j] = this.kids[j - 1]!;
-        j--;
-      }
-      this.scores[j] = score;
-      this.kids[j] = m;
+      this.insertKid(k++, m, moveClass(s, m));
     }
     return this.pushFrame(this.kids, k, this.walk.pathLen);
   }
