@@ -17,7 +17,7 @@ import { CELL0, FOUNDATION, generateMoves, homeMove, makeMove, MAX_MOVES } from 
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
-import { grow, Walker, type Weights } from "./walker.js";
+import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
 export interface BestFirstOptions {
   /** Add the meta-moves described above. */
@@ -110,16 +110,11 @@ export class BestFirst {
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
-    let firstEmpty = -1;
-    for (let c = 0; c < s.nColumns; c++)
-      if (s.len[c] === 0) {
-        firstEmpty = c;
-        break;
-      }
+    const firstEmpty = firstEmptyColumn(s);
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
-      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      if (mirroredEmptyMove(m, firstEmpty)) continue;
       walk.apply(m);
       walk.autoplayAfter(m);
       const r = this.child(id);

@@ -8,7 +8,7 @@
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
-import { grow, Walker, type Weights } from "./walker.js";
+import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
 /** How a strategy run ended: a win left on the walker's path, every node seen, or a budget. */
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
@@ -116,18 +116,13 @@ export class DepthFirst {
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
-    let firstEmpty = -1;
-    for (let c = 0; c < s.nColumns; c++)
-      if (s.len[c] === 0) {
-        firstEmpty = c;
-        break;
-      }
+    const firstEmpty = firstEmptyColumn(s);
     const here = walk.pathLen;
     let k = 0;
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
-      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      if (mirroredEmptyMove(m, firstEmpty)) continue;
       walk.apply(m);
       walk.autoplayAfter(m);
       if (s.isWon()) return true;
@@ -155,17 +150,12 @@ export class DepthFirst {
   private expandPlain(): boolean | null {
     const s = this.walk.s;
     const n = generateMoves(s, this.scratch);
-    let firstEmpty = -1;
-    for (let c = 0; c < s.nColumns; c++)
-      if (s.len[c] === 0) {
-        firstEmpty = c;
-        break;
-      }
+    const firstEmpty = firstEmptyColumn(s);
     let k = 0;
     const rank = this.order === "static";
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
-      if ((m >> 22) & 1 && ((m >> 5) & 31) !== firstEmpty) continue;
+      if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (!rank) {
         this.kids[k++] = m;
         continue;

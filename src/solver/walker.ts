@@ -5,7 +5,7 @@
  * allocates per node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, CELL0, FOUNDATION, homeMove, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, CELL0, FOUNDATION, homeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 
@@ -124,6 +124,17 @@ export class Walker {
       }
     }
   }
+}
+
+/** The leftmost empty column, or -1: every search tries a move into an empty column only there. */
+export function firstEmptyColumn(s: State): number {
+  for (let c = 0; c < s.nColumns; c++) if (s.len[c] === 0) return c;
+  return -1;
+}
+
+/** A move into an empty column other than the leftmost: the same position as that one, mirrored. */
+export function mirroredEmptyMove(m: Move, firstEmpty: number): boolean {
+  return moveToEmpty(m) && moveTo(m) !== firstEmpty;
 }
 
 export function grow(a: Int32Array, cap: number): Int32Array {
