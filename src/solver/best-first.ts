@@ -20,10 +20,22 @@ import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
 export interface BestFirstOptions {
-  /** Add the meta-moves described above. */
+  /** Add the meta-moves described above (not with `rank`). */
   readonly meta: boolean;
   /** Score taken off per step from the start: 0 is greedy, more trades speed for shorter lines. */
   readonly stepCost: number;
+  /** Order by scores of the moves instead of the walker's position score (see MoveRank). */
+  readonly rank?: MoveRank;
+}
+
+/**
+ * Another order for the search: a child's priority is its parent's plus the score of the move
+ * that reaches it (rounded to an integer), so a path's priority is the sum of its moves' scores.
+ * All moves of a node are scored in one call, so a network can score them as one batch.
+ */
+export interface MoveRank {
+  /** Fills out[i] with the score of moves[i] from s, higher first; s must be left as it was. */
+  rank(s: State, moves: Int32Array, n: number, out: Float64Array): void;
 }
 
 function growBytes(a: Uint8Array, cap: number): Uint8Array {
@@ -47,6 +59,11 @@ export class BestFirst {
   private stepAt: Int32Array = new Int32Array(1025);
   private steps: Int32Array = new Int32Array(4096);
   private nodes = 0;
+  /** Node i's priority (with `rank`). */
+  private prio: Int32Array = new Int32Array(1024);
+  private readonly moveScore = new Float64Array(MAX_MOVES);
+  /** Nodes whose children were listed, over every run() call. */
+  expanded = 0;
   /** Max-heap of open nodes by score (ties: the newer node first). */
   private heapId: Int32Array = new Int32Array(1024);
   private heapScore: Int32Array = new Int32Array(1024);
@@ -65,23 +82,24 @@ export class BestFirst {
 
   private started = false;
 
-  /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */
-  run(deadline: number, stopAt = Infinity): RunStop {
+  /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions or `expandAt` expanded ones. */
+  run(deadline: number, stopAt = Infinity, expandAt = Infinity): RunStop {
     const walk = this.walk;
     if (!this.started) {
       this.started = true;
       walk.autoplay();
       if (walk.s.isWon()) return "solved";
       if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
-      const root = this.store(-1);
+      const root = this.store(-1, 0);
       walk.pathLen = 0;
       this.at = root;
       this.push(root, walk.score());
     }
     let tick = 0;
     while (this.heapLen > 0) {
-      if (this.table.size >= stopAt) return "paused";
+      if (this.table.size >= stopAt || this.expanded >= expandAt) return "paused";
       const id = this.pop();
+      this.expanded++;
       this.restore(id);
       this.keep(id);
       const r = this.expand(id);
@@ -110,6 +128,8 @@ export class BestFirst {
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
+    const rank = this.opt.rank;
+    if (rank) rank.rank(s, this.scratch, n, this.moveScore);
     const firstEmpty = firstEmptyColumn(s);
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
@@ -117,14 +137,14 @@ export class BestFirst {
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       walk.apply(m);
       walk.autoplayAfter(m);
-      const r = this.child(id);
+      const r = this.child(id, rank ? this.prio[id]! + Math.round(this.moveScore[i]!) : undefined);
       if (r !== null) return r;
     }
-    return this.opt.meta ? this.metaMoves(id) : null;
+    return this.opt.meta && !rank ? this.metaMoves(id) : null;
   }
 
-  /** Records the walker's position as a child of `id`, then steps back to `id`. */
-  private child(id: number): RunEnd | null {
+  /** Records the walker's position as a child of `id` (with priority `ranked`, if ranked), then steps back to `id`. */
+  private child(id: number, ranked?: number): RunEnd | null {
     const walk = this.walk;
     if (walk.s.isWon()) {
       this.winFrom = id;
@@ -133,8 +153,8 @@ export class BestFirst {
     const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
     if (r === FULL) return "max-states";
     if (r !== PRESENT) {
-      const score = walk.score() - this.opt.stepCost * (this.depth[id]! + 1);
-      this.push(this.store(id), score);
+      const score = ranked ?? walk.score() - this.opt.stepCost * (this.depth[id]! + 1);
+      this.push(this.store(id, score), score);
     }
     walk.undoTo(0);
     return null;
@@ -201,7 +221,7 @@ export class BestFirst {
     return this.child(id);
   }
 
-  private store(parent: number): number {
+  private store(parent: number, prio: number): number {
     const walk = this.walk;
     const id = this.nodes++;
     if (id === this.parent.length) {
@@ -210,8 +230,10 @@ export class BestFirst {
       this.depth = grow(this.depth, cap);
       this.stepAt = grow(this.stepAt, cap + 1);
       this.snapAt = grow(this.snapAt, cap);
+      this.prio = grow(this.prio, cap);
     }
     this.parent[id] = parent;
+    this.prio[id] = prio;
     this.depth[id] = parent < 0 ? 0 : this.depth[parent]! + 1;
     const at = this.stepAt[id]!;
     if (at + walk.pathLen > this.steps.length) this.steps = grow(this.steps, Math.max(this.steps.length * 2, at + walk.pathLen));

@@ -1,0 +1,78 @@
+/**
+ * The `guided` agent's network order (order=safety): the move-safety network scores all moves
+ * of a position in one call (SafetyView, the `safety` agent's own encoder and weights).
+ * - At the root: the moves the network judges safe (risk ≤ the checkpoint's threshold, or
+ *   within its margin of the least risky move) come first, by greedy(tuned)'s score, as the
+ *   `safety` agent plays; then the others, least risky first.
+ * - Inside the search: a path's priority is the log-probability that all its moves are safe,
+ *   Σ ln(1 − risk), so the search expands the line the network trusts most.
+ * Loaded only for order=safety, so the greedy order needs no network.
+ */
+import { MoveScorer, weightsOf } from "../agents/heuristic.js";
+import { PositionSet } from "../agents/position-set.js";
+import { MAX_MOVES } from "../engine/moves.js";
+import type { Rules } from "../engine/rules.js";
+import type { State } from "../engine/state.js";
+import { UsageError } from "../errors.js";
+import { ActionCodec } from "../env/actions.js";
+import { DEFAULT_PLAY, SafetyView, type PlayPolicy } from "../train/safety/agent.js";
+import { loadSafety } from "../train/safety/model.js";
+import { sortedFresh, type GuidedOrdering } from "./guided.js";
+
+/** ln(1 − risk) in thousandths; risk is kept below 1 so the log stays finite. */
+const LOG_SCALE = 1000;
+const MAX_RISK = 1 - 1e-6;
+
+export class SafetyOrdering implements GuidedOrdering {
+  calls = 0;
+  private readonly sv: SafetyView;
+  private readonly none = new PositionSet();
+  private readonly risk = new Float64Array(MAX_MOVES);
+  private readonly key = new Float64Array(MAX_MOVES);
+  private readonly greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+
+  constructor(
+    sv: SafetyView,
+    readonly label: string,
+    private readonly play: Pick<PlayPolicy, "threshold" | "margin">,
+  ) {
+    this.sv = sv;
+  }
+
+  /** risk[i] for moves[i]: one network call over every legal move of s. */
+  private look(s: State, moves: Int32Array, n: number): void {
+    this.calls++;
+    this.sv.look(s, this.none);
+    const { mask, actionMoves } = this.sv.view;
+    for (let i = 0; i < n; i++) this.risk[i] = 0.5;
+    for (let a = 0; a < mask.length; a++) {
+      if (mask[a] !== 1) continue;
+      const m = actionMoves[a]!;
+      for (let i = 0; i < n; i++) if (moves[i] === m) this.risk[i] = Math.min(this.sv.risk[a]!, MAX_RISK);
+    }
+  }
+
+  rank(s: State, moves: Int32Array, n: number, out: Float64Array): void {
+    this.look(s, moves, n);
+    for (let i = 0; i < n; i++) out[i] = LOG_SCALE * Math.log1p(-this.risk[i]!);
+  }
+
+  rankRoot(s: State, moves: Int32Array, n: number, fresh: Uint8Array, order: Int32Array): number {
+    this.look(s, moves, n);
+    let least = Infinity;
+    for (let i = 0; i < n; i++) if (fresh[i] === 1) least = Math.min(least, this.risk[i]!);
+    const cut = Math.max(this.play.threshold, least + this.play.margin);
+    this.greedy.scoreMoves(s, moves, n, this.key);
+    // Safe moves by greedy's score above every other move, the others by risk.
+    for (let i = 0; i < n; i++) this.key[i] = this.risk[i]! <= cut ? 1e9 + this.key[i]! : -this.risk[i]!;
+    return sortedFresh(n, fresh, this.key, order);
+  }
+}
+
+export function createSafetyOrdering(model: unknown, rules: Rules): SafetyOrdering {
+  if (typeof model !== "string" || model === "") throw new UsageError("order=safety needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
+  const { weights, meta } = loadSafety(model);
+  const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
+  const play = { threshold: saved.threshold ?? DEFAULT_PLAY.threshold, margin: saved.margin ?? DEFAULT_PLAY.margin };
+  return new SafetyOrdering(new SafetyView(new ActionCodec(rules), weights), `safety,model=${model}`, play);
+}
