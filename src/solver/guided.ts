@@ -29,6 +29,9 @@ import type { Weights } from "./walker.js";
 export const GUIDED_ORDERS = ["greedy", "safety"] as const;
 export type GuidedOrder = (typeof GUIDED_ORDERS)[number];
 export const NODES_MAX = 100_000;
+/** What the budget counts: positions expanded (children listed), or positions stored (the solver's maxStates). */
+export const GUIDED_COUNTS = ["expanded", "stored"] as const;
+export type GuidedCount = (typeof GUIDED_COUNTS)[number];
 /** Move scores are summed along a path as integers: greedy's in thousandths. */
 const GREEDY_SCALE = 1000;
 /** The walker's position score is not used with a MoveRank, but the walker needs weights. */
@@ -76,6 +79,8 @@ export class GuidedAgent implements Agent {
   lastExpanded = 0;
   expandedTotal = 0;
   decisions = 0;
+  /** Moves the last act() proved lost (its searches ran dry). */
+  readonly lastVetoed: Move[] = [];
   private readonly seen = new PositionSet();
   private readonly moves = new Int32Array(MAX_MOVES);
   private readonly fresh = new Uint8Array(MAX_MOVES);
@@ -91,8 +96,9 @@ export class GuidedAgent implements Agent {
   constructor(
     readonly ordering: GuidedOrdering,
     readonly nodes: number,
+    readonly count: GuidedCount = "expanded",
   ) {
-    this.name = `guided(order=${ordering.label},nodes=${nodes})`;
+    this.name = `guided(order=${ordering.label},nodes=${nodes}${count === "stored" ? ",count=stored" : ""})`;
   }
 
   reset(start: State, _seed: number): void {
@@ -108,6 +114,7 @@ export class GuidedAgent implements Agent {
     this.seen.add(s.hashLo, s.hashHi);
     this.decisions++;
     this.lastExpanded = 0;
+    this.lastVetoed.length = 0;
     if (this.expected && this.next < this.line.length && s.equals(this.expected)) {
       const m = this.line[this.next++]!;
       applyMove(this.expected, m);
@@ -141,8 +148,9 @@ export class GuidedAgent implements Agent {
       if (x.isWon()) return m;
       // Room for every child of every expanded position, so the node budget binds first.
       const search = new BestFirst(x, left * MAX_MOVES + 1, UNUSED_WEIGHTS, { meta: false, stepCost: 0, rank: this.ordering });
-      const end = search.run(Infinity, Infinity, left);
-      left -= search.expanded;
+      const stored = this.count === "stored";
+      const end = search.run(Infinity, stored ? left : Infinity, stored ? Infinity : left);
+      left -= stored ? search.table.size : search.expanded;
       this.lastExpanded += search.expanded;
       this.expandedTotal += search.expanded;
       if (end === "solved") {
@@ -153,6 +161,7 @@ export class GuidedAgent implements Agent {
       }
       undoMove(x, m);
       if (end !== "exhausted") return m;
+      this.lastVetoed.push(m);
     }
     this.lost = true;
     return moves[this.order[0]!]!;
@@ -175,10 +184,12 @@ export async function createGuidedAgent(options: AgentOptions, rules: Rules): Pr
   const order = options.order ?? "greedy";
   if (!GUIDED_ORDERS.includes(order as GuidedOrder)) throw new UsageError(`--agent-opt order must be one of ${GUIDED_ORDERS.join(", ")}, got ${String(order)}`);
   const nodes = parseNodes(options.nodes ?? 100);
+  const count = options.count ?? "expanded";
+  if (!GUIDED_COUNTS.includes(count as GuidedCount)) throw new UsageError(`--agent-opt count must be one of ${GUIDED_COUNTS.join(", ")}, got ${String(count)}`);
   if (order === "greedy") {
     if (options.model !== undefined) throw new UsageError("--agent-opt model is only read with order=safety");
-    return new GuidedAgent(new GreedyOrdering(), nodes);
+    return new GuidedAgent(new GreedyOrdering(), nodes, count as GuidedCount);
   }
   const { createSafetyOrdering } = await import("./guided-safety.js");
-  return new GuidedAgent(createSafetyOrdering(options.model, rules), nodes);
+  return new GuidedAgent(createSafetyOrdering(options.model, rules), nodes, count as GuidedCount);
 }
