@@ -5,6 +5,7 @@ import { createAgent } from "../../src/agents/registry.js";
 import { deal } from "../../src/engine/deal.js";
 import { applyMove, isLegal } from "../../src/engine/moves.js";
 import { resolveRules } from "../../src/engine/rules.js";
+import { UsageError } from "../../src/errors.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
@@ -103,19 +104,29 @@ describe("guided agent", () => {
     expect(two).toEqual(one);
   });
 
-  it("rejects bad options with one line and exit code 2", () => {
+  it("rejects bad options with a one-line UsageError", async () => {
     for (const [opts, msg] of [
-      [["order=best"], /order must be one of greedy, safety, got best/],
-      [["nodes=-1"], /nodes must be an integer from 0 to 100000, got -1/],
-      [["nodes=1e9"], /nodes must be an integer/],
-      [["order=safety"], /order=safety needs --agent-opt model=DIR/],
-      [["order=safety", "model=/nonexistent"], /no safety network at \/nonexistent/],
-      [["model=x"], /model is only read with order=safety/],
-      [["depth=3"], /agent guided has no option "depth"/],
+      [{ nodes: -1 }, /nodes must be an integer from 0 to 100000, got -1/],
+      [{ nodes: "1e9" }, /nodes must be an integer/],
+      [{ count: "all" }, /count must be one of expanded, stored, got all/],
+      [{ order: "safety", model: "/nonexistent" }, /no safety network at \/nonexistent/],
+      [{ model: "x" }, /model is only read with order=safety/],
+      [{ depth: 3 }, /agent guided has no option "depth"/],
     ] as const) {
-      const args = ["bin/penguin.js", "eval", "--agent", "guided", ...opts.flatMap((o) => ["--agent-opt", o]), "--deals", "1", "--no-timing"];
-      const r = spawnSync("node", args, { encoding: "utf8" });
-      expect(r.status, opts.join(" ")).toBe(2);
+      const e = await createAgent("guided", opts, penguin).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as Error).message).toMatch(msg);
+      expect((e as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("the command exits 2 with one line on a bad option", () => {
+    for (const [opt, msg] of [
+      ["order=best", /order must be one of greedy, safety, got best/],
+      ["order=safety", /order=safety needs --agent-opt model=DIR/],
+    ] as const) {
+      const r = spawnSync("node", ["bin/penguin.js", "eval", "--agent", "guided", "--agent-opt", opt, "--deals", "1", "--no-timing"], { encoding: "utf8" });
+      expect(r.status, opt).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toMatch(msg);
     }
