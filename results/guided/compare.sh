@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Writes compare-A--B.json for every pair below that has both CSVs, and prints one table row per pair.
+cd "$(dirname "$0")/../.."
+R=results/guided
+pair() {
+  local a=$1 b=$2
+  [ -f "$R/$a.csv" ] && [ -f "$R/$b.csv" ] || return 0
+  [ -e "$R/$a.csv.lock" ] || [ -e "$R/$b.csv.lock" ] && return 0
+  node bin/penguin.js compare "$R/$a.csv" "$R/$b.csv" --json > "$R/compare-$a--$b.json"
+  node -e '
+    const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const p = (x) => (100 * x).toFixed(1);
+    const f = (s) => `${s.wins}/${j.deals} = ${p(s.winRate)} % [${p(s.wilson95[0])}–${p(s.wilson95[1])}]`;
+    console.log(`| ${process.argv[2]} | ${f(j.a)} | ${process.argv[3]} | ${f(j.b)} | ${j.aOnly} / ${j.bOnly} | ${j.mcnemarP.toPrecision(2)} |`);
+  ' "$R/compare-$a--$b.json" "$a" "$b"
+}
+for n in 10 30 100 300; do
+  for b in greedy lookahead es safety; do pair guided-greedy-$n-1-1000 $b-1-1000; done
+done
+for n in 10 30 100 300; do
+  pair guided-safety-$n-1-200 guided-greedy-$n-1-200
+  for b in greedy lookahead es safety; do pair guided-safety-$n-1-200 $b-1-200; done
+done
+for n in 10 30 100 300; do
+  for b in greedy-f5 lookahead-f5 safety7net-f5 safety-f5; do pair guided-greedy-$n-f5-1-1000 $b-1-1000; done
+done
+for n in 10 30 100; do
+  pair guided-safety-$n-f5-1-200 guided-greedy-$n-f5-1-200
+  for b in greedy-f5 lookahead-f5 safety-f5; do pair guided-safety-$n-f5-1-200 $b-1-200; done
+done
+pair safety-f5-1-1000 greedy-f5-1-1000
+pair safety-f5-1-1000 lookahead-f5-1-1000
+pair safety-f5-1-1000 safety7net-f5-1-1000
