@@ -17,6 +17,8 @@ pair() {
 for n in 10 30 100 300; do
   for b in greedy lookahead es safety; do pair guided-greedy-$n-1-1000 $b-1-1000; done
 done
+for n in 10 30 100 300 1000; do pair guided-greedy-$n-1-200 greedy-1-200; done
+for n in 100 300 1000; do pair guided-greedy-stored-$n-1-200 greedy-1-200; done
 for n in 10 30 100 300; do
   pair guided-safety-$n-1-200 guided-greedy-$n-1-200
   for b in greedy lookahead es safety; do pair guided-safety-$n-1-200 $b-1-200; done

@@ -6,7 +6,9 @@
  *   `safety` agent plays; then the others, least risky first.
  * - Inside the search: a path's priority is the log-probability that all its moves are safe,
  *   Σ ln(1 − risk), so the search expands the line the network trusts most.
- * Loaded only for order=safety, so the greedy order needs no network.
+ * - order=safety-root: the network ranks the root moves only; greedy's score orders the search
+ *   (so the two orders' effects can be told apart).
+ * Loaded only for these orders, so the greedy order needs no network.
  */
 import { MoveScorer, weightsOf } from "../agents/heuristic.js";
 import { PositionSet } from "../agents/position-set.js";
@@ -17,7 +19,7 @@ import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
 import { DEFAULT_PLAY, SafetyView, type PlayPolicy } from "../train/safety/agent.js";
 import { loadSafety } from "../train/safety/model.js";
-import { sortedFresh, type GuidedOrdering } from "./guided.js";
+import { GreedyOrdering, sortedFresh, type GuidedOrdering } from "./guided.js";
 
 /** ln(1 − risk) in thousandths; risk is kept below 1 so the log stays finite. */
 const LOG_SCALE = 1000;
@@ -69,10 +71,29 @@ export class SafetyOrdering implements GuidedOrdering {
   }
 }
 
-export function createSafetyOrdering(model: unknown, rules: Rules): SafetyOrdering {
+/** The network at the root, greedy inside the search. */
+export class RootSafetyOrdering implements GuidedOrdering {
+  private readonly greedy = new GreedyOrdering();
+  constructor(
+    private readonly net: SafetyOrdering,
+    readonly label: string,
+  ) {}
+  get calls(): number {
+    return this.net.calls;
+  }
+  rank(s: State, moves: Int32Array, n: number, out: Float64Array): void {
+    this.greedy.rank(s, moves, n, out);
+  }
+  rankRoot(s: State, moves: Int32Array, n: number, fresh: Uint8Array, order: Int32Array): number {
+    return this.net.rankRoot(s, moves, n, fresh, order);
+  }
+}
+
+export function createSafetyOrdering(model: unknown, rules: Rules, rootOnly = false): GuidedOrdering {
   if (typeof model !== "string" || model === "") throw new UsageError("order=safety needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
   const { weights, meta } = loadSafety(model);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
   const play = { threshold: saved.threshold ?? DEFAULT_PLAY.threshold, margin: saved.margin ?? DEFAULT_PLAY.margin };
-  return new SafetyOrdering(new SafetyView(new ActionCodec(rules), weights), `safety,model=${model}`, play);
+  const net = new SafetyOrdering(new SafetyView(new ActionCodec(rules), weights), `safety,model=${model}`, play);
+  return rootOnly ? new RootSafetyOrdering(net, `safety-root,model=${model}`) : net;
 }

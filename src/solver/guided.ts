@@ -26,7 +26,7 @@ import { UsageError } from "../errors.js";
 import { BestFirst, type MoveRank } from "./best-first.js";
 import type { Weights } from "./walker.js";
 
-export const GUIDED_ORDERS = ["greedy", "safety"] as const;
+export const GUIDED_ORDERS = ["greedy", "safety", "safety-root"] as const;
 export type GuidedOrder = (typeof GUIDED_ORDERS)[number];
 export const NODES_MAX = 100_000;
 /** What the budget counts: positions expanded (children listed), or positions stored (the solver's maxStates). */
@@ -179,7 +179,7 @@ function parseNodes(v: unknown): number {
   return n;
 }
 
-/** Registry factory: order=greedy|safety, nodes=N (default 100), model=DIR (order=safety). */
+/** Registry factory: order=greedy|safety|safety-root, nodes=N (default 100), count, model=DIR (the network orders). */
 export async function createGuidedAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const order = options.order ?? "greedy";
   if (!GUIDED_ORDERS.includes(order as GuidedOrder)) throw new UsageError(`--agent-opt order must be one of ${GUIDED_ORDERS.join(", ")}, got ${String(order)}`);
@@ -187,9 +187,9 @@ export async function createGuidedAgent(options: AgentOptions, rules: Rules): Pr
   const count = options.count ?? "expanded";
   if (!GUIDED_COUNTS.includes(count as GuidedCount)) throw new UsageError(`--agent-opt count must be one of ${GUIDED_COUNTS.join(", ")}, got ${String(count)}`);
   if (order === "greedy") {
-    if (options.model !== undefined) throw new UsageError("--agent-opt model is only read with order=safety");
+    if (options.model !== undefined) throw new UsageError("--agent-opt model is only read with order=safety or safety-root");
     return new GuidedAgent(new GreedyOrdering(), nodes, count as GuidedCount);
   }
   const { createSafetyOrdering } = await import("./guided-safety.js");
-  return new GuidedAgent(createSafetyOrdering(options.model, rules), nodes, count as GuidedCount);
+  return new GuidedAgent(createSafetyOrdering(options.model, rules, order === "safety-root"), nodes, count as GuidedCount);
 }

@@ -55,7 +55,7 @@ describe("guided agent", () => {
   });
 
   it("plays legal games in both orders, the same game for the same deal", async () => {
-    for (const options of [{ order: "greedy", nodes: 30 }, { order: "safety", model: MODEL, nodes: 5 }]) {
+    for (const options of [{ order: "greedy", nodes: 30 }, { order: "safety", model: MODEL, nodes: 5 }, { order: "safety-root", model: MODEL, nodes: 30 }]) {
       const a = game(await guided(options), 5, 80);
       const b = game(await guided(options), 5, 80);
       expect(a.moves.length).toBeGreaterThan(10);
@@ -110,7 +110,7 @@ describe("guided agent", () => {
       [{ nodes: "1e9" }, /nodes must be an integer/],
       [{ count: "all" }, /count must be one of expanded, stored, got all/],
       [{ order: "safety", model: "/nonexistent" }, /no safety network at \/nonexistent/],
-      [{ model: "x" }, /model is only read with order=safety/],
+      [{ model: "x" }, /model is only read with order=safety or safety-root/],
       [{ depth: 3 }, /agent guided has no option "depth"/],
     ] as const) {
       const e = await createAgent("guided", opts, penguin).catch((x: unknown) => x);
@@ -122,7 +122,7 @@ describe("guided agent", () => {
 
   it("the command exits 2 with one line on a bad option", () => {
     for (const [opt, msg] of [
-      ["order=best", /order must be one of greedy, safety, got best/],
+      ["order=best", /order must be one of greedy, safety, safety-root, got best/],
       ["order=safety", /order=safety needs --agent-opt model=DIR/],
     ] as const) {
       const r = spawnSync("node", ["bin/penguin.js", "eval", "--agent", "guided", "--agent-opt", opt, "--deals", "1", "--no-timing"], { encoding: "utf8" });
