@@ -17,6 +17,13 @@ pair() {
 for n in 10 30 100 300; do
   for b in greedy lookahead es safety; do pair guided-greedy-$n-1-1000 $b-1-1000; done
 done
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-1-1000 greedy-1-1000 lookahead-1-1000 es-1-1000 safety-1-1000; do pair guided-safety-root-$n-1-1000 $b; done
+done
+for n in 10 30 100 300; do
+  [ -f "$R/guided-safety-root-$n-1-1000.csv" ] && [ ! -e "$R/guided-safety-root-$n-1-1000.csv.lock" ] && head -n 201 "$R/guided-safety-root-$n-1-1000.csv" > "$R/guided-safety-root-$n-1-200.csv"
+  pair guided-safety-$n-1-200 guided-safety-root-$n-1-200
+done
 for n in 10 30 100 300 1000; do pair guided-greedy-$n-1-200 greedy-1-200; done
 for n in 100 300 1000; do pair guided-greedy-stored-$n-1-200 greedy-1-200; done
 for n in 10 30 100 300; do
@@ -30,6 +37,7 @@ for n in 10 30 100; do
   pair guided-safety-$n-f5-1-200 guided-greedy-$n-f5-1-200
   for b in greedy-f5 lookahead-f5 safety-f5; do pair guided-safety-$n-f5-1-200 $b-1-200; done
 done
+for b in guided-greedy-30-f5-1-49 greedy-f5-1-49 lookahead-f5-1-49 safety-f5-1-49; do pair guided-safety-30-f5-1-49 $b; done
 pair safety-f5-1-1000 greedy-f5-1-1000
 pair safety-f5-1-1000 lookahead-f5-1-1000
 pair safety-f5-1-1000 safety7net-f5-1-1000
