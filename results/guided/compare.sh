@@ -38,6 +38,9 @@ for n in 10 30 100; do
   for b in greedy-f5 lookahead-f5 safety-f5; do pair guided-safety-$n-f5-1-200 $b-1-200; done
 done
 for b in guided-greedy-30-f5-1-49 greedy-f5-1-49 lookahead-f5-1-49 safety-f5-1-49; do pair guided-safety-30-f5-1-49 $b; done
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-f5-1-1000 greedy-f5-1-1000 lookahead-f5-1-1000 safety-f5-1-1000; do pair guided-safety-root-$n-f5-1-1000 $b; done
+done
 pair safety-f5-1-1000 greedy-f5-1-1000
 pair safety-f5-1-1000 lookahead-f5-1-1000
 pair safety-f5-1-1000 safety7net-f5-1-1000
