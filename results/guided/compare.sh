@@ -41,6 +41,8 @@ for b in guided-greedy-30-f5-1-49 greedy-f5-1-49 lookahead-f5-1-49 safety-f5-1-4
 for n in 10 30 100 300; do
   for b in guided-greedy-$n-f5-1-1000 greedy-f5-1-1000 lookahead-f5-1-1000 safety-f5-1-1000; do pair guided-safety-root-$n-f5-1-1000 $b; done
 done
+for b in greedy-1001-10000 es-1001-10000 safety-1001-10000; do pair guided-greedy-300-1001-10000 $b; done
+for b in guided-greedy-300-1001-10000 greedy-1001-10000 es-1001-10000 safety-1001-10000; do pair guided-safety-root-300-1001-10000 $b; done
 pair safety-f5-1-1000 greedy-f5-1-1000
 pair safety-f5-1-1000 lookahead-f5-1-1000
 pair safety-f5-1-1000 safety7net-f5-1-1000
