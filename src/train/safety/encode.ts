@@ -13,6 +13,7 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
+import { encodeStructure } from "./structure.js";
 
 /**
  * Per column: the buried cards (each marked by its height, so their order shows), the run base,
@@ -117,4 +118,16 @@ export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: F
   }
   out[at + 7] = mobile / Math.max(1, s.nCells);
   for (let i = 0; i < ROW; i++) out[at + 8 + i] = row[rowAt + i]!;
+}
+
+/**
+ * The whole input for one candidate (the position after the move, s): columns, flippers,
+ * globals, and with `structure` the structural features after the globals (row width
+ * GLOBAL_WIDTH + STRUCTURE_WIDTH). The one place training and play encode a move.
+ */
+export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean): void {
+  encodeColumns(s, cols, colsAt);
+  encodeFlippers(s, flips, flipsAt);
+  encodeGlobals(s, row, rowAt, globals, globalsAt);
+  if (structure) encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
 }
