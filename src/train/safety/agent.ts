@@ -29,14 +29,8 @@ export interface PlayPolicy {
   readonly shuffle: number;
   /** When no move is safe: moves within this of the least risky one. */
   readonly margin: number;
-  /**
-   * When every fresh move's risk exceeds this, moves back to a position already seen count too
-   * (1: never). Going back whenever no fresh move looked safe made the agent wander; going back
-   * only when every fresh move looks fatal avoids the losing move the guard would force.
-   */
-  readonly back?: number;
 }
-export const DEFAULT_PLAY: PlayPolicy = { threshold: 0.5, shuffle: 0.2, margin: 0.05, back: 1 };
+export const DEFAULT_PLAY: PlayPolicy = { threshold: 0.5, shuffle: 0.2, margin: 0.05 };
 
 /** Encodes the candidate moves of one position and returns their loss probabilities. */
 export class SafetyView {
@@ -54,7 +48,7 @@ export class SafetyView {
     const all = Array.isArray(nets) ? (nets as readonly SafetyWeights[]) : [nets as SafetyWeights];
     const weights = all[0]!;
     for (const w of all)
-      if (w.config.globalWidth !== weights.config.globalWidth || w.config.columns !== weights.config.columns) throw new UsageError("the networks of an ensemble must read the same inputs (same columns and features)");
+      if (w.config.globalWidth !== weights.config.globalWidth || w.config.columns !== weights.config.columns) throw new UsageError("an ensemble's networks must read the same inputs");
     this.view = new ScorerView(codec);
     this.risk = new Float32Array(codec.n);
     this.cols = new Float32Array(weights.config.columns * COLUMN_WIDTH);
@@ -100,7 +94,7 @@ export class SafetyAgent implements Agent {
 
   constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
-    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${(play.back ?? 1) < 1 ? `,back=${play.back}` : ""})`;
+    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle})`;
   }
 
   reset(start: State, seed: number): void {
@@ -118,16 +112,9 @@ export class SafetyAgent implements Agent {
 
   /** The choice rule, on the risks SafetyView just computed. */
   choose(s: State): number {
-    const { guarded: fresh, actionMoves, mask } = this.sv.view;
+    const { guarded, actionMoves } = this.sv.view;
     const risk = this.sv.risk;
-    const A = fresh.length;
-    let guarded = fresh;
-    const back = this.play.back ?? 1;
-    if (back < 1) {
-      let leastFresh = Infinity;
-      for (let a = 0; a < A; a++) if (fresh[a] === 1) leastFresh = Math.min(leastFresh, risk[a]!);
-      if (leastFresh > back) guarded = mask;
-    }
+    const A = guarded.length;
     const cand = this.cand;
     cand.length = 0;
     // Only fresh moves (the guard): letting the network go back to a seen position when it judges
@@ -176,7 +163,6 @@ export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
     threshold: num(options, "threshold", saved.threshold ?? DEFAULT_PLAY.threshold, 0, 1),
     shuffle: num(options, "shuffle", saved.shuffle ?? DEFAULT_PLAY.shuffle, 0, 1),
     margin: num(options, "margin", saved.margin ?? DEFAULT_PLAY.margin, 0, 1),
-    back: num(options, "back", saved.back ?? DEFAULT_PLAY.back!, 0, 1),
   };
   return new SafetyAgent(weights, rules, model, play);
 }

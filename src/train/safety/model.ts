@@ -63,7 +63,7 @@ export function defaultConfig(columns: number, columnHidden: readonly number[] =
   const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0) };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
-    if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads ${attentionHeads} must divide the last column layer size ${H}`);
+    if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
     return { ...c, attentionHeads };
   }
   return c;
@@ -114,35 +114,27 @@ export class JsSafety {
     this.att = new Float32Array(c.columns + 1);
   }
 
-  private dense(l: number, x: Float32Array, xAt: number, n: number, relu: boolean): Float32Array {
+  /** out[r·o …] = x[xAt + r·n …] · W[l] + b[l] for each of `rows` rows of n inputs (o outputs). */
+  private rows(l: number, x: Float32Array, xAt: number, n: number, out: Float32Array, rows: number, relu: boolean): Float32Array {
     const W = this.w.W[l]!;
-    const out = this.bufs[l]!;
-    const o = out.length;
-    out.set(this.w.b[l]!);
-    for (let i = 0; i < n; i++) {
-      const v = x[xAt + i]!;
-      if (v === 0) continue;
-      const row = i * o;
-      for (let j = 0; j < o; j++) out[j] = out[j]! + v * W[row + j]!;
+    const b = this.w.b[l]!;
+    const o = b.length;
+    for (let r = 0; r < rows; r++) {
+      const at = r * o;
+      out.set(b, at);
+      for (let i = 0; i < n; i++) {
+        const v = x[xAt + r * n + i]!;
+        if (v === 0) continue;
+        const row = i * o;
+        for (let j = 0; j < o; j++) out[at + j] = out[at + j]! + v * W[row + j]!;
+      }
+      if (relu) for (let j = at; j < at + o; j++) if (out[j]! < 0) out[j] = 0;
     }
-    if (relu) for (let j = 0; j < o; j++) if (out[j]! < 0) out[j] = 0;
     return out;
   }
 
-  /** out[r·H …] = x[r·H …] · W[l] + b[l] for rows 0 … rows−1 (H × H layers). */
-  private rows(l: number, x: Float32Array, out: Float32Array, rows: number, H: number): void {
-    const W = this.w.W[l]!;
-    const b = this.w.b[l]!;
-    for (let r = 0; r < rows; r++) {
-      const o = r * H;
-      for (let j = 0; j < H; j++) out[o + j] = b[j]!;
-      for (let i = 0; i < H; i++) {
-        const xv = x[o + i]!;
-        if (xv === 0) continue;
-        const row = i * H;
-        for (let j = 0; j < H; j++) out[o + j] = out[o + j]! + xv * W[row + j]!;
-      }
-    }
+  private dense(l: number, x: Float32Array, xAt: number, n: number, relu: boolean): Float32Array {
+    return this.rows(l, x, xAt, n, this.bufs[l]!, 1, relu);
   }
 
   /** One self-attention block over the column tokens and the flipper token, with a residual. */
@@ -152,9 +144,9 @@ export class JsSafety {
     const A = denseLayers(c);
     const T = c.columns + 1;
     this.tok.set(this.dense(A, flips, flipsAt, c.flipperWidth, true), c.columns * H);
-    this.rows(A + 1, this.tok, this.q, T, H);
-    this.rows(A + 2, this.tok, this.k, T, H);
-    this.rows(A + 3, this.tok, this.v, T, H);
+    this.rows(A + 1, this.tok, 0, H, this.q, T, false);
+    this.rows(A + 2, this.tok, 0, H, this.k, T, false);
+    this.rows(A + 3, this.tok, 0, H, this.v, T, false);
     const dh = H / heads;
     const scale = 1 / Math.sqrt(dh);
     const { q, k, v, mix, att } = this;
@@ -177,7 +169,7 @@ export class JsSafety {
         }
       }
     }
-    this.rows(A + 4, mix, q, T, H);
+    this.rows(A + 4, mix, 0, H, q, T, false);
     for (let i = 0; i < T * H; i++) this.tok[i] = this.tok[i]! + q[i]!;
   }
 
@@ -256,10 +248,9 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   if (file.format !== "penguin-safety-net") throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
   const want = defaultConfig(file.config.columns);
   if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || (file.config.globalWidth !== want.globalWidth && !usesStructure(file.config)))
-    throw new UsageError(`${join(dir, "model.json")} was trained with another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}, this build reads ${want.columnWidth}/${want.flipperWidth}/${want.globalWidth} or ${want.globalWidth + STRUCTURE_WIDTH}); retrain it`);
+    throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
   const heads = file.config.attentionHeads ?? 0;
-  const H = file.config.columnHidden[file.config.columnHidden.length - 1] ?? 0;
-  if (heads < 0 || !Number.isInteger(heads) || (heads > 0 && H % heads !== 0)) throw new UsageError(`${join(dir, "model.json")}: attentionHeads ${heads} does not divide the column width ${H}`);
+  if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
   const bytes = readFileSync(join(dir, "weights.bin"));
   if (sha256(bytes) !== file.weightsSha256) throw new UsageError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`);
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));

@@ -16,7 +16,8 @@ export const STRUCTURE_WIDTH = 4 * 6 + 8;
 const colOf = new Int8Array(52);
 const depthOf = new Uint8Array(52);
 
-function locateCards(s: State): void {
+/** Fills the card locations that encode.ts and the features below read. */
+export function locateCards(s: State): void {
   colOf.fill(-2);
   for (let i = 0; i < s.nCells; i++) if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
   for (let c = 0; c < s.nColumns; c++) {
@@ -31,6 +32,8 @@ function locateCards(s: State): void {
 
 const relIndex = (s: State, card: number): number => s.tables.rel[card]! * 4 + suitOf(card);
 const isTop = (s: State, k: number): boolean => colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
+/** Where card k lies (after locateCards): 0 top of a column, 1 buried, 2 flipper, 3 home. */
+export const whereOf = (s: State, k: number): number => (colOf[k] === -1 ? 2 : colOf[k] === -2 ? 3 : isTop(s, k) ? 0 : 1);
 
 /**
  * Flippers needed to uncover the card at height d of column c: the cards above it, split into the
