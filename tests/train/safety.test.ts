@@ -184,20 +184,4 @@ describe("the safety network", () => {
     expect(r1.length).toBeGreaterThan(2);
     r1.forEach((r, i) => expect(r2[i]).toBeCloseTo(r, 6));
   });
-
-  it("averages the logits of an ensemble", () => {
-    const a = initWeights(defaultConfig(7, [16], [16], true, 0), 3);
-    const b = initWeights(defaultConfig(7, [16], [16], true, 4), 4);
-    const codec = new ActionCodec(rules);
-    const s = deal(rules, 7);
-    const logits = (w: typeof a | (typeof a)[]): number[] => {
-      const v = new SafetyView(codec, w);
-      v.look(s, new PositionSet());
-      return Array.from(v.risk).filter((_, k) => v.view.mask[k] === 1).map((r) => Math.log(r / (1 - r)));
-    };
-    const [la, lb, both] = [logits(a), logits(b), logits([a, b])];
-    expect(both.length).toBeGreaterThan(3);
-    both.forEach((z, i) => expect(z).toBeCloseTo((la[i]! + lb[i]!) / 2, 4));
-    expect(() => new SafetyView(codec, [a, initWeights(defaultConfig(7, [16], [16]), 5)])).toThrow(/same inputs/);
-  });
 });

@@ -40,19 +40,14 @@ export class SafetyView {
   private readonly flips = new Float32Array(FLIPPER_WIDTH);
   private readonly globals: Float32Array;
   private readonly structure: boolean;
-  private readonly js: JsSafety[];
+  private readonly js: JsSafety;
   private scratch: State | undefined;
 
-  /** Several networks (an ensemble, same inputs) average their logits. */
-  constructor(readonly codec: ActionCodec, nets: SafetyWeights | readonly SafetyWeights[]) {
-    const all = Array.isArray(nets) ? (nets as readonly SafetyWeights[]) : [nets as SafetyWeights];
-    const weights = all[0]!;
-    for (const w of all)
-      if (w.config.globalWidth !== weights.config.globalWidth || w.config.columns !== weights.config.columns) throw new UsageError("an ensemble's networks must read the same inputs");
+  constructor(readonly codec: ActionCodec, weights: SafetyWeights) {
     this.view = new ScorerView(codec);
     this.risk = new Float32Array(codec.n);
     this.cols = new Float32Array(weights.config.columns * COLUMN_WIDTH);
-    this.js = all.map((w) => new JsSafety(w));
+    this.js = new JsSafety(weights);
     this.globals = new Float32Array(weights.config.globalWidth);
     this.structure = usesStructure(weights.config);
     if (weights.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${weights.config.columns} columns; these rules have ${codec.columns}`);
@@ -72,9 +67,7 @@ export class SafetyView {
       const m = v.actionMoves[a]!;
       applyMove(x, m);
       encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.structure);
-      let z = 0;
-      for (const js of this.js) z += js.logit(this.cols, 0, this.flips, 0, this.globals, 0);
-      this.risk[a] = 1 / (1 + Math.exp(-z / this.js.length));
+      this.risk[a] = 1 / (1 + Math.exp(-this.js.logit(this.cols, 0, this.flips, 0, this.globals, 0)));
       undoMove(x, m);
     }
     return n;
@@ -92,7 +85,7 @@ export class SafetyAgent implements Agent {
   private readonly score = new Float64Array(512);
   private scratch: State | undefined;
 
-  constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
+  constructor(weights: SafetyWeights, rules: Rules, label: string, readonly play: PlayPolicy) {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
     this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle})`;
   }
@@ -151,13 +144,11 @@ function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: n
   return x;
 }
 
-/** Registry factory: model=DIR (or DIR+DIR… an ensemble), and optionally threshold, shuffle, margin (defaults: the first checkpoint's operating point). */
+/** Registry factory: model=DIR, and optionally threshold, shuffle, margin (defaults: the checkpoint's operating point). */
 export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
   const model = options.model;
   if (typeof model !== "string" || model === "") throw new UsageError("the safety agent needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
-  const loaded = model.split("+").map((m) => loadSafety(m));
-  const weights = loaded.map((l) => l.weights);
-  const meta = loaded[0]!.meta;
+  const { weights, meta } = loadSafety(model);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
   const play: PlayPolicy = {
     threshold: num(options, "threshold", saved.threshold ?? DEFAULT_PLAY.threshold, 0, 1),

@@ -141,7 +141,7 @@ export class TfSafety {
 }
 
 /** Plays `count` validation deals with the network at one operating point; returns wins. */
-export function playValidation(rules: Rules, w: SafetyWeights | readonly SafetyWeights[], play: PlayPolicy, from: number, count: number): number {
+export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: number, count: number): number {
   const agent = new SafetyAgent(w, rules, "val", play);
   const runner = new EpisodeRunner(rules, agent);
   let wins = 0;
