@@ -126,7 +126,7 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
   const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
-    const r = playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
+    const r = await playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
     final = {
       deals: { start: o.evalDealStart, count: seeds.length },
       games: r.games,

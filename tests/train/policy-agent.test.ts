@@ -21,7 +21,7 @@ describe("policy agent", () => {
     await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
     const rows: EvalRow[] = [];
     for await (const r of evaluate({ agent: "policy", agentOptions: { model: run }, rules, deals: seedRange(1, 12), maxSteps: 500, timing: false })) rows.push(r);
-    const mine = playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
+    const mine = await playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
     expect(rows.map((r) => r.cardsHome)).toEqual(mine.results.map((r) => r.cardsHome));
     expect(rows.map((r) => r.won)).toEqual(mine.results.map((r) => r.won));
     expect(rows[0]!.agent).toMatch(/^policy\(/);
