@@ -12,7 +12,8 @@ import { Adam, ADAM_DEFAULTS } from "./adam.js";
 import { backendInfo, initBackend, tf, type BackendName } from "./backend.js";
 import { loadBcData, trainBc } from "./bc.js";
 import { checkpointPath, CheckpointError, loadCheckpoint } from "./checkpoint.js";
-import { validateOptions, type TrainOptions } from "./config.js";
+import { dealSplit, validateOptions, type TrainOptions } from "./config.js";
+import { checkSplit } from "./splits.js";
 import { TrainContext, type TrainerState } from "./context.js";
 import type { SolveFn } from "./dataset.js";
 import { buildPolicyNet, trainableVariables, type PolicyNet } from "./model.js";
@@ -89,11 +90,10 @@ function netShape(o: TrainOptions): { obsSize: number; actions: number } {
 }
 
 export function describeDeals(o: TrainOptions): object {
-  const ppo = o.algo === "ppo" || o.thenPpoSteps > 0;
   return {
-    note: "seeds of deal(rules, seed) (seedrandom); training and evaluation ranges are disjoint",
-    train: o.algo === "bc" ? { start: o.trainDealStart, count: o.trainDeals, validationDeals: o.bcValidationDeals, ppoFrom: ppo ? o.trainDealStart : undefined } : { start: o.trainDealStart, count: "unbounded (PPO plays seeds upward)" },
-    eval: { start: o.evalDealStart, count: o.evalDeals, duringTraining: Math.min(o.evalDuring, o.evalDeals) },
+    ...checkSplit(dealSplit(o)),
+    ...(o.algo === "bc" ? { bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals` } : {}),
+    learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
   };
 }
 

@@ -71,8 +71,8 @@ describe("training runs", () => {
     expect(trained.meanCardsHome).toBeGreaterThan(untrained.meanCardsHome + 5);
     expect(trained.wins).toBeGreaterThanOrEqual(untrained.wins);
     const cfg = JSON.parse(readFileSync(join(out, "deals.json"), "utf8"));
-    expect(cfg.train.start).toBe(o.trainDealStart);
-    expect(cfg.eval.start).toBe(1);
+    expect(cfg.training).toBe(`${o.trainDealStart}–${o.trainDealStart + o.trainDeals + o.daggerRounds * o.daggerDeals - 1}`);
+    expect(cfg.evaluation).toBe(`1–${o.evalDeals}`);
     expect(readFileSync(join(out, "curve.svg"), "utf8")).toMatch(/^<svg/);
   });
 

@@ -21,7 +21,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
+import { rulesLabel } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { FEATURES } from "../../agents/features.js";
 import { ActionCodec } from "../../env/actions.js";
@@ -35,56 +35,10 @@ import { FEATURE_ROW_NAMES, ROW } from "../scorer/features.js";
 import { buildScorer, saveScorer, tunedRowWeights, type ScorerNet } from "../scorer/model.js";
 import { ScorePool, type ScoreTask } from "./pool.js";
 import { stopRequested } from "../stop.js";
+import { ES_DEFAULTS, type EsOptions } from "./options.js";
+import { checkSplit, type DealSplit } from "../splits.js";
 
-export interface EsOptions {
-  out: string;
-  /** The rule set played (any of the family; the starting weights are greedy(tuned)'s either way). */
-  rules: Rules;
-  seed: number;
-  /** Wall-clock budget in minutes (0 = none); the run stops after the generation that crosses it. */
-  minutes: number;
-  /** Generations to run (0 = until the budget). */
-  generations: number;
-  /** Antithetic pairs per generation. */
-  pop: number;
-  /** Fresh training deals per generation, played by every member. */
-  deals: number;
-  /** Replay the same `deals` training deals every generation (to check the optimiser can fit a fixed set). */
-  fixedDeals: boolean;
-  sigma: number;
-  lr: number;
-  /** constant, or linear: the step size falls linearly to 0 over `generations` (needs generations > 0). */
-  lrSchedule: "constant" | "linear";
-  /** Move cap of a training game (a won game takes under 200 moves). */
-  maxSteps: number;
-  valDeals: number;
-  valEvery: number;
-  workers: number;
-  trainStart: number;
-  valStart: number;
-  quiet: boolean;
-}
-
-export const ES_DEFAULTS: EsOptions = {
-  out: "runs/es",
-  rules: resolveRules("penguin"),
-  seed: 1,
-  minutes: 25,
-  generations: 0,
-  pop: 10,
-  deals: 60,
-  fixedDeals: false,
-  sigma: 0.3,
-  lr: 0.1,
-  lrSchedule: "constant",
-  maxSteps: 400,
-  valDeals: 200,
-  valEvery: 4,
-  workers: 1,
-  trainStart: 2_000_000,
-  valStart: 1_500_000,
-  quiet: false,
-};
+export { ES_DEFAULTS, type EsOptions };
 
 /** Move cap of validation games: the evaluation's (src/eval/play.ts DEFAULT_MAX_STEPS). */
 const VAL_MAX_STEPS = 1000;
@@ -183,9 +137,13 @@ function checkOptions(o: EsOptions): void {
   if (o.lrSchedule === "linear" && o.generations === 0) throw new UsageError("--es-lr-schedule linear decays over --es-generations: give it a number of generations");
   if (!(o.minutes >= 0)) throw new UsageError(`--max-minutes must be ≥ 0, got ${o.minutes}`);
   if (o.minutes === 0 && o.generations === 0) throw new UsageError("give the run an end: --es-generations N or --max-minutes M");
-  if (o.trainStart <= 1000 || o.valStart <= 1000) throw new UsageError("ES training and validation deal seeds must lie above the evaluation seeds 1-1000");
-  const overlap = o.valStart < o.trainStart ? o.valStart + o.valDeals > o.trainStart : o.trainStart + o.deals * Math.max(1, o.generations) > o.valStart;
-  if (overlap) throw new UsageError("ES validation deals must not overlap the training deals");
+  checkSplit(esSplit(o));
+}
+
+/** Training deals: `deals` fresh ones per generation from trainStart (or the same `deals` ones); validation from valStart. */
+export function esSplit(o: EsOptions): DealSplit {
+  const count = o.fixedDeals ? o.deals : o.generations > 0 ? o.deals * o.generations : undefined;
+  return { training: { from: o.trainStart, ...(count !== undefined ? { count } : {}) }, validation: { from: o.valStart, count: o.valDeals } };
 }
 
 /** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
@@ -238,7 +196,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   const A = new ActionCodec(rules).n;
   if (!saved) {
     writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "es", options: o, ...backendInfo(), rules: rulesLabel(rules), actions: A, columns: FEATURE_ROW_NAMES, provenance: provenance([rules.preset]) }, null, 2) + "\n");
-    writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.fixedDeals ? [o.trainStart, o.trainStart + o.deals - 1] : `${o.trainStart} upwards, ${o.deals} fresh deals per generation`, validation: [o.valStart, o.valStart + o.valDeals - 1], evaluation: [1, 1000] }, null, 2) + "\n");
+    writeAtomic(join(o.out, "deals.json"), JSON.stringify(checkSplit(esSplit(o)), null, 2) + "\n");
   }
   log(`${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`);
 
