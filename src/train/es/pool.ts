@@ -1,11 +1,11 @@
 /**
- * Scores weight vectors on deals, in this thread or on the project's worker pool (src/train/pool.ts).
+ * Scores weight vectors on deals, in this thread or on the project's worker pool (src/util/pool.ts).
  * Every task's result depends only on its weights and seeds, and results are put back in task
  * order, so a run gives the same numbers for any number of workers.
  */
 import type { Rules } from "../../engine/rules.js";
 import { builtModuleUrl } from "../../eval/worker-url.js";
-import { TaskPool } from "../pool.js";
+import { TaskPool } from "../../util/pool.js";
 import { LinearPlayer } from "./fitness.js";
 
 export interface ScoreTask {

@@ -1,6 +1,6 @@
 /** A worker thread of ScorePool (always the built .js; see src/eval/worker-url.ts). */
 import type { Rules } from "../../engine/rules.js";
-import { serveTasks } from "../pool.js";
+import { serveTasks } from "../../util/pool.js";
 import { LinearPlayer } from "./fitness.js";
 import type { ScoreResult, ScoreTask } from "./pool.js";
 
