@@ -159,10 +159,19 @@ export function validateOptions(o: TrainOptions): void {
  * bcValidationDeals of the solved ones are its validation set); PPO plays training seeds upward
  * without end. The learning curve and the final figure play the evaluation seeds.
  */
-export function dealSplit(o: TrainOptions): DealSplit {
+function dealSplit(o: TrainOptions): DealSplit {
   const bcOnly = o.algo === "bc" && o.thenPpoSteps === 0;
   return {
     training: { from: o.trainDealStart, ...(bcOnly ? { count: o.trainDeals + o.daggerRounds * o.daggerDeals } : {}) },
     evaluation: { from: o.evalDealStart, count: o.evalDeals },
+  };
+}
+
+/** The run's deals.json: the checked split, and which deals validation and the learning curve use. */
+export function describeDeals(o: TrainOptions): object {
+  return {
+    ...checkSplit(dealSplit(o)),
+    ...(o.algo === "bc" ? { bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals` } : {}),
+    learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
   };
 }

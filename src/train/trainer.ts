@@ -11,8 +11,7 @@ import { Adam, ADAM_DEFAULTS } from "./adam.js";
 import { initBackend, type BackendName } from "./backend.js";
 import { loadBcData, trainBc } from "./bc.js";
 import { checkpointPath, CheckpointError, loadCheckpoint } from "./checkpoint.js";
-import { dealSplit, validateOptions, type TrainOptions } from "./config.js";
-import { checkSplit } from "./splits.js";
+import { describeDeals, validateOptions, type TrainOptions } from "./config.js";
 import { TrainContext, type TrainerState } from "./context.js";
 import type { SolveFn } from "./dataset.js";
 import { buildPolicyNet, trainableVariables, type PolicyNet } from "./model.js";
@@ -86,14 +85,6 @@ export async function resume(dir: string, overrides: Partial<TrainOptions> = {},
 
 function netShape(o: TrainOptions): { obsSize: number; actions: number } {
   return { obsSize: new PolicyFeatures(o.rules, o.features).size, actions: new ActionCodec(o.rules).n };
-}
-
-export function describeDeals(o: TrainOptions): object {
-  return {
-    ...checkSplit(dealSplit(o)),
-    ...(o.algo === "bc" ? { bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals` } : {}),
-    learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
-  };
 }
 
 async function continueRun(ctx: TrainContext, backend: BackendName, hooks: TrainHooks): Promise<TrainResult> {

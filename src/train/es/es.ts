@@ -142,7 +142,7 @@ function checkOptions(o: EsOptions): void {
 }
 
 /** Training deals: `deals` fresh ones per generation from trainStart (or the same `deals` ones); validation from valStart. */
-export function esSplit(o: EsOptions): DealSplit {
+function esSplit(o: EsOptions): DealSplit {
   const count = o.fixedDeals ? o.deals : o.generations > 0 ? o.deals * o.generations : undefined;
   return { training: { from: o.trainStart, ...(count !== undefined ? { count } : {}) }, validation: { from: o.valStart, count: o.valDeals } };
 }
