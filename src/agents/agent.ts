@@ -20,6 +20,12 @@ export interface AgentInput {
    * `codec.fillMask(state, mask, actionMoves)` writes it. Saves agents a second move generation.
    */
   readonly actionMoves?: Int32Array;
+  /**
+   * Optional: the legal action ids in the engine's move order (`codec.fillMask`'s `order`), and
+   * how many there are: the order every player breaks score ties in.
+   */
+  readonly order?: Int32Array;
+  readonly legal?: number;
   /** Which of the games played side by side this is (EpisodeRunner.playMany); 0 when one at a time. */
   readonly game?: number;
 }

@@ -68,16 +68,16 @@ export function guardActions(
 
 /**
  * The tie-break: the candidate with the highest score among those allowed (allowed[c] === 1), the
- * first on ties, candidates taken in `order` (engine move order; without it 0..count-1). Returns
- * the candidate, or -1 when none is allowed.
+ * first on ties, candidates taken in `order` (engine move order; without it 0..count-1); score
+ * and allowed of candidate c sit at `offset + c`. Returns the candidate, or -1 when none is allowed.
  */
-export function bestAllowed(score: ArrayLike<number>, allowed: Uint8Array, count: number, order?: Int32Array): number {
+export function bestAllowed(score: ArrayLike<number>, allowed: Uint8Array, count: number, order?: Int32Array, offset = 0): number {
   let best = -1;
   let bestV = -Infinity;
   for (let k = 0; k < count; k++) {
     const c = order ? order[k]! : k;
-    if (allowed[c] !== 1) continue;
-    const v = score[c]!;
+    if (allowed[offset + c] !== 1) continue;
+    const v = score[offset + c]!;
     if (best < 0 || v > bestV) {
       best = c;
       bestV = v;

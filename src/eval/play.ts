@@ -9,7 +9,7 @@
  * that declares `concurrentGames` tells the games apart by `AgentInput.game`; any other agent
  * plays them one after another. Either way each game's moves are those `play` gives.
  */
-import { applyMove } from "../engine/moves.js";
+import { applyMove, MAX_MOVES } from "../engine/moves.js";
 import type { Rules } from "../engine/rules.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "../env/actions.js";
@@ -39,7 +39,7 @@ class Table {
   readonly mask: Uint8Array;
   readonly actionMoves: Int32Array;
   readonly observation: Float32Array;
-  readonly input: { state: State } & Omit<AgentInput, "state">;
+  readonly input: { state: State; legal: number } & Omit<AgentInput, "state" | "legal">;
   moves = 0;
   index = -1;
   actions: number[] | undefined;
@@ -55,6 +55,8 @@ class Table {
       observation: this.observation,
       codec,
       actionMoves: this.actionMoves,
+      order: new Int32Array(MAX_MOVES),
+      legal: 0,
       game,
     };
   }
@@ -72,7 +74,7 @@ class Table {
   ready(maxSteps: number): boolean {
     const s = this.input.state;
     if (s.isWon() || this.moves >= maxSteps) return false;
-    if (this.runner.codec.fillMask(s, this.mask, this.actionMoves) === 0) return false;
+    if ((this.input.legal = this.runner.codec.fillMask(s, this.mask, this.actionMoves, this.input.order)) === 0) return false;
     this.runner.encoder?.encode(s, this.observation);
     return true;
   }

@@ -14,7 +14,7 @@ import { UsageError } from "../errors.js";
 import { booleanValue } from "../util/flag.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
-import { guardActions, PositionSet } from "../agents/position-set.js";
+import { bestAllowed, guardActions, PositionSet } from "../agents/position-set.js";
 import { ActionCodec } from "../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { initBackend } from "./backend.js";
@@ -89,8 +89,13 @@ export class PolicyAgent implements Agent {
     }
     inferBatch(this.net, this.obs, n, this.logits);
     for (let i = 0; i < n; i++) {
-      const game = inputs[i]!.game ?? 0;
-      const a = chooseMasked(this.logits, i * A, A, this.masks, i * A, this.sample ? this.rngs[game] : undefined);
+      const input = inputs[i]!;
+      const game = input.game ?? 0;
+      // Argmax with the shared tie-break (engine move order) when the caller gives the order.
+      const a =
+        !this.sample && input.order && input.legal !== undefined
+          ? bestAllowed(this.logits, this.masks, input.legal, input.order, i * A)
+          : chooseMasked(this.logits, i * A, A, this.masks, i * A, this.sample ? this.rngs[game] : undefined);
       if (a < 0) throw new Error("policy agent: no legal action in this position");
       out[i] = a;
     }

@@ -74,6 +74,8 @@ describe("the never-repeat guard", () => {
     allowed[1] = 0;
     expect(bestAllowed(score, allowed, 5)).toBe(2);
     expect(bestAllowed(score, new Uint8Array(5), 5)).toBe(-1);
+    // Scores and flags of a block at an offset (one row of a batch).
+    expect(bestAllowed([9, 9, ...score], new Uint8Array([1, 1, 1, 1, 1, 1, 1]), 5, Int32Array.from([4, 3, 2, 1, 0]), 2)).toBe(4);
   });
 });
 
