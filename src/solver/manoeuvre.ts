@@ -99,9 +99,10 @@ function stash(walk: Walker, c: number): boolean {
   const s = walk.s;
   const card = s.cards[c * COLUMN_CAP + s.len[c]! - 1]!;
   let m = -1;
+  // Into the first free flipper is always legal (the column keeps a card: see playManoeuvre).
   for (let i = 0; i < s.nCells && m < 0; i++) if (s.cells[i] === NO_CARD) m = makeMove(c, CELL0 + i, 1, card);
   for (let d = 0; d < s.nColumns && m < 0; d++) if (s.len[d] === 0) m = makeMove(c, d, 1, card, true);
-  if (m < 0 || !isLegal(s, m)) return false;
+  if (m < 0 || (m & (1 << 22) && !isLegal(s, m))) return false;
   walk.apply(m);
   walk.autoplayAfter(m);
   return true;

@@ -71,20 +71,18 @@ const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", orde
 /** A short racer of the FreeCell plan: 20,000 positions at most. */
 const racer = (name: string, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget: 20_000, race: true });
 /**
- * FreeCell: lean depth-first searches with manoeuvres find most wins in a few hundred
- * positions; depth-first in move-class order and patient best-first cover most of the rest.
- * Turn lengths found by simulating races from each strategy's own count on MS 1-1000 and
- * checked on MS 1001-2000 (docs/solver.md). A turn of 1 position is a pause.
+ * FreeCell: patient best-first wins most deals (it costs the least per position), lean searches
+ * with manoeuvres and depth-first in move-class order win most of the rest in a few hundred
+ * positions. Turn lengths from simulated races (each strategy's own count per deal) on MS
+ * 1-2000 (docs/solver.md); a turn of 1 position is a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("lean", { strategy: "depth-first", weights: W_EVEN, order: "manoeuvre", lean: true, slice: [250, 1, 500] }),
-  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [200, 25, 400] }),
-  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [4000, 1, 50] }),
-  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [250, 4000, 150] }),
-  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [75, 25, 700] }),
-  racer("lean-dig", { strategy: "depth-first", weights: [8, 10, 10, 5, 8], order: "manoeuvre", lean: true, slice: [500, 500, 700] }),
-  racer("dfs-even", { strategy: "depth-first", weights: W_EVEN, slice: [200, 1000, 400] }),
-  { ...COMPLETE, slice: [100, 100, 4000] },
+  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [2000, 1000] }),
+  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [1, 150, 1] }),
+  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [500, 75, 25] }),
+  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [200, 200, 1] }),
+  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [25, 2000, 200] }),
+  { ...COMPLETE, slice: [400, 1, 1, 1, 1, 1, 4000] },
 ];
 
 /**
