@@ -12,7 +12,7 @@
  * suit foundations).
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0, FOUNDATION, homeMove, isLegal, makeMove } from "../engine/moves.js";
+import { CELL0, FOUNDATION, groupCap, homeMove, isLegal, makeMove } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { Walker } from "./walker.js";
 
@@ -109,7 +109,7 @@ function stash(walk: Walker, c: number): boolean {
 }
 
 /**
- * Plays manoeuvre `code` on the walker, move by move, each checked legal. Returns false when it
+ * Plays manoeuvre `code` on the walker, move by move, each one legal. Returns false when it
  * could not be finished (the caller takes the walker back); a safe foundation move on the way
  * that already did the manoeuvre's work ends it early with true.
  */
@@ -125,8 +125,13 @@ export function playManoeuvre(walk: Walker, code: number): boolean {
   while (s.len[c]! > i + k) if (!stash(walk, c)) return false;
   // A safe foundation move on the way may have sent the card home already.
   if (s.len[c]! <= i || s.cards[c * COLUMN_CAP + i] !== card) return dst === FOUNDATION;
+  if (s.len[c] !== i + k) return false;
+  // The run is whole and in build order (it was one when listed, and only cards above it
+  // moved), so the move is legal when its card still lies there and the rules let k cards go.
+  const onto = dst === FOUNDATION ? 0 : s.len[dst]! === j + 1 ? s.cards[dst * COLUMN_CAP + j]! : -1;
+  if (onto < 0 || (dst !== FOUNDATION && (s.tables.buildOn[card * 52 + onto] !== 1 || k > groupCap(s, dst)))) return false;
   const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, k, card);
-  if (m < 0 || s.len[c] !== i + k || !isLegal(s, m)) return false;
+  if (m < 0) return false;
   walk.apply(m);
   walk.autoplayAfter(m);
   return true;
