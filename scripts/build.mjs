@@ -4,15 +4,15 @@
  * modules, minified to keep the package under 400 kB, source maps beside it: the package does not
  * ship them, so run from a clone, or with `node --enable-source-maps` on a local build, to get
  * stack traces in source terms); the `.d.ts` files come from tsc (types only, without comments,
- * for the same reason). dist/src is the package; dist/experiments and the
+ * for the same reason, and only those the public entry points reach). dist/src is the package; dist/experiments and the
  * experiment test fixtures are built too, because worker threads load built `.js` only.
  *
  *   node scripts/build.mjs          full build (dist/ is emptied first)
  *   node scripts/build.mjs --js     JavaScript only, in place (fast; tests and scripts use it)
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -42,4 +42,28 @@ await build({
 if (!jsOnly) {
   const tsc = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  pruneDeclarations(join(root, "dist/src"), ["index.d.ts", "train/index.d.ts"]);
+}
+
+/**
+ * Keeps only the `.d.ts` files that the public entry points reach through their imports: the
+ * others describe internal modules no consumer can name, and would cost package size.
+ */
+function pruneDeclarations(dir, entries) {
+  const keep = new Set();
+  const stack = entries.map((e) => resolve(dir, e));
+  while (stack.length > 0) {
+    const file = stack.pop();
+    if (keep.has(file)) continue;
+    keep.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s+|import\()\s*["'](\.[^"']+)["']/g)) {
+      const target = join(dirname(file), m[1]).replace(/\.js$/, "") + ".d.ts";
+      if (!existsSync(target)) throw new Error(`build: ${file} imports ${m[1]}, which has no declaration`);
+      stack.push(target);
+    }
+  }
+  for (const f of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const path = resolve(dir, f);
+    if (f.endsWith(".d.ts") && !keep.has(path)) rmSync(path);
+  }
 }
