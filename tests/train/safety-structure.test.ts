@@ -42,3 +42,29 @@ describe("structural features", () => {
     }
   });
 });
+
+describe("safety checkpoints", () => {
+  it("load with or without the structural features and attention, and refuse another encoding", async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { defaultConfig, initWeights, loadSafety, saveSafety, usesStructure } = await import("../../src/train/safety/model.js");
+    const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
+    const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
+    try {
+      for (const [structure, heads] of [[false, 0], [true, 4]] as const) {
+        const w = initWeights(defaultConfig(7, [16], [8], structure, heads), 2);
+        saveSafety(dir, w, { play: { threshold: 0.3 } });
+        const back = loadSafety(dir).weights;
+        expect(usesStructure(back.config)).toBe(structure);
+        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0));
+        expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(w.W.map((x) => Array.from(x.subarray(0, 5))));
+      }
+      const file = join(dir, "model.json");
+      writeFileSync(file, readFileSync(file, "utf8").replace(`"globalWidth": ${GLOBAL_WIDTH + STRUCTURE_WIDTH}`, `"globalWidth": ${GLOBAL_WIDTH + 1}`));
+      expect(() => loadSafety(dir)).toThrow(/another position encoding/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
