@@ -8,6 +8,7 @@ const SLOW = [
   "tests/train/es.test.ts",
   "tests/train/train.test.ts",
   "tests/train/scorer.test.ts",
+  "tests/train/algos-cli.test.ts",
   "tests/experiments/merge-resume.test.ts",
   "tests/engine/property-family.test.ts",
 ];

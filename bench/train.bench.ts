@@ -110,7 +110,7 @@ export default async function (): Promise<Record<string, Figures>> {
   for (const b of backends.filter((b) => b !== "cpu")) {
     await useBackend(b);
     const net = buildPolicyNet({ obsSize: size, actions: 126, hidden: TRAIN_DEFAULTS.hidden, seed: 1, features: TRAIN_DEFAULTS.features });
-    const play = playPolicy(net, rules, Array.from({ length: 100 }, (_, i) => i + 1), { maxSteps: 200 });
+    const play = await playPolicy(net, rules, Array.from({ length: 100 }, (_, i) => i + 1), { maxSteps: 200 });
     net.model.dispose();
     fig[`${b}PolicyPlayMovesPerSec`] = Math.round(play.results.reduce((n, r) => n + r.moves, 0) / play.seconds);
     for (const [k, v] of Object.entries(await ppoThroughput())) fig[`${b}${k[0]!.toUpperCase()}${k.slice(1)}`] = v;

@@ -20,6 +20,14 @@ export interface AgentInput {
    * `codec.fillMask(state, mask, actionMoves)` writes it. Saves agents a second move generation.
    */
   readonly actionMoves?: Int32Array;
+  /**
+   * Optional: the legal action ids in the engine's move order (`codec.fillMask`'s `order`), and
+   * how many there are: the order every player breaks score ties in.
+   */
+  readonly order?: Int32Array;
+  readonly legal?: number;
+  /** Which of the games played side by side this is (EpisodeRunner.playMany); 0 when one at a time. */
+  readonly game?: number;
 }
 
 export interface Agent {
@@ -27,8 +35,13 @@ export interface Agent {
   readonly name: string;
   /** True when act() reads `observation` (the policy network); others skip its encoding. */
   readonly needsObservation?: boolean;
-  /** A new episode starts from `start`; `seed` drives any random choice of the agent. */
-  reset(start: State, seed: number): void;
+  /**
+   * True when the agent keeps several games apart by `AgentInput.game` (reset with the same
+   * index), so that playMany can ask it about many games in one actBatch call.
+   */
+  readonly concurrentGames?: boolean;
+  /** A new episode starts from `start`; `seed` drives any random choice of the agent; `game` as in AgentInput. */
+  reset(start: State, seed: number, game?: number): void;
   /** Returns a legal action id (mask[a] === 1). */
   act(input: AgentInput): number;
   /** Optional batched form (one network call for many environments); fills out[i] for inputs[i]; callers await it. */

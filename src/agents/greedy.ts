@@ -3,12 +3,12 @@
  * loops: a move back to a position already seen in the episode is played only when every legal
  * move leads to one (positions are told apart by the engine's 64-bit hash).
  */
-import { generateMoves, MAX_MOVES, applyMove, undoMove } from "../engine/moves.js";
+import { generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
 import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
-import { PositionSet } from "./position-set.js";
+import { bestAllowed, markFresh, PositionSet } from "./position-set.js";
 
 export class GreedyAgent implements Agent {
   readonly name: string;
@@ -18,6 +18,7 @@ export class GreedyAgent implements Agent {
   private scratch: State | undefined;
   private readonly moves = new Int32Array(MAX_MOVES);
   private readonly score = new Float64Array(MAX_MOVES);
+  private readonly fresh = new Uint8Array(MAX_MOVES);
 
   constructor(options: AgentOptions = {}) {
     const spec = heuristicSpec(options);
@@ -38,19 +39,8 @@ export class GreedyAgent implements Agent {
     const n = generateMoves(x, this.moves);
     if (n === 0) throw new Error("greedy agent asked to act with no legal move");
     this.scorer.scoreMoves(x, this.moves, n, this.score);
-    let best = -1;
-    let bestFresh = -1;
-    for (let i = 0; i < n; i++) {
-      const sc = this.score[i]!;
-      if (best < 0 || sc > this.score[best]!) best = i;
-      if (bestFresh >= 0 && sc <= this.score[bestFresh]!) continue;
-      const m = this.moves[i]!;
-      applyMove(x, m);
-      const fresh = !this.seen.has(x.hashLo, x.hashHi);
-      undoMove(x, m);
-      if (fresh) bestFresh = i;
-    }
-    return actionOf(input, this.moves[bestFresh >= 0 ? bestFresh : best]!);
+    if (markFresh(x, this.moves, n, this.seen, this.fresh) === 0) this.fresh.fill(1, 0, n);
+    return actionOf(input, this.moves[bestAllowed(this.score, this.fresh, n)]!);
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {

@@ -1,53 +1,87 @@
 /**
- * A set of 64-bit position hashes (the engine's incremental hashLo/hashHi), open addressing on a
- * Uint32Array: agents record every position of an episode without allocating per step.
+ * The never-repeat guard that every player of the harness uses: a move whose result is a position
+ * already seen in this game is played only when every legal move is one. A winning line never
+ * needs a repeated position (cut the cycle out and it still wins), so the guard never removes a
+ * win; it stops a player from shuffling a card between flippers for ever.
+ *
+ * One tie-break goes with it: among moves of equal score the first in the engine's move order
+ * (generateMoves) is played. Players that choose by action id get that order from
+ * `ActionCodec.fillMask`'s `order` output.
  */
-export class PositionSet {
-  private keys = new Uint32Array(2 * 1024);
-  /** 1 when slot i is used (a hash of 0,0 is a valid key, so occupancy is kept apart). */
-  private used = new Uint8Array(1024);
-  private count = 0;
+import { applyMove, undoMove } from "../engine/moves.js";
+import { PositionSet } from "../engine/position-set.js";
+import type { State } from "../engine/state.js";
 
-  get size(): number {
-    return this.count;
-  }
+export { PositionSet };
 
-  clear(): void {
-    if (this.count === 0) return;
-    this.used.fill(0);
-    this.count = 0;
+/**
+ * Marks fresh[i] = 1 for each of the n moves whose result is not in `seen`, else 0; returns how
+ * many are fresh. `s` is changed and restored (apply + undo).
+ */
+export function markFresh(s: State, moves: Int32Array, n: number, seen: PositionSet, fresh: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const m = moves[i]!;
+    applyMove(s, m);
+    const f = !seen.has(s.hashLo, s.hashHi);
+    undoMove(s, m);
+    fresh[i] = f ? 1 : 0;
+    if (f) count++;
   }
+  return count;
+}
 
-  private slot(lo: number, hi: number): number {
-    const mask = this.used.length - 1;
-    let i = (Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> 0) & mask;
-    while (this.used[i] === 1 && (this.keys[2 * i] !== lo || this.keys[2 * i + 1] !== hi)) i = (i + 1) & mask;
-    return i;
+/**
+ * The guard on an action mask: writes into `out` (which may be `mask` itself) the legal actions
+ * whose result is not in `seen`; when every legal action repeats, `out` keeps them all. Returns the
+ * number of fresh actions (0 = all repeat). `actionMoves` holds each legal action's engine move
+ * (ActionCodec.fillMask); `s` is changed and restored.
+ */
+export function guardActions(
+  s: State,
+  mask: Uint8Array,
+  maskOffset: number,
+  n: number,
+  actionMoves: Int32Array,
+  seen: PositionSet,
+  out: Uint8Array = mask,
+  outOffset: number = maskOffset,
+): number {
+  let fresh = 0;
+  // 2 marks "legal but a repeat" until we know whether anything is fresh.
+  for (let a = 0; a < n; a++) {
+    if (mask[maskOffset + a] !== 1) {
+      out[outOffset + a] = 0;
+      continue;
+    }
+    const m = actionMoves[a]!;
+    applyMove(s, m);
+    const repeat = seen.has(s.hashLo, s.hashHi);
+    undoMove(s, m);
+    out[outOffset + a] = repeat ? 2 : 1;
+    if (!repeat) fresh++;
   }
+  const keep = fresh === 0 ? 1 : 0;
+  for (let a = 0; a < n; a++) if (out[outOffset + a] === 2) out[outOffset + a] = keep;
+  return fresh;
+}
 
-  has(lo: number, hi: number): boolean {
-    return this.used[this.slot(lo >>> 0, hi >>> 0)] === 1;
+/**
+ * The tie-break: the candidate with the highest score among those allowed (allowed[c] === 1), the
+ * first on ties, candidates taken in `order` (engine move order; without it 0..count-1); score
+ * and allowed of candidate c sit at `offset + c`. Returns the candidate, or -1 when none is allowed.
+ */
+export function bestAllowed(score: ArrayLike<number>, allowed: Uint8Array, count: number, order?: Int32Array, offset = 0): number {
+  let best = -1;
+  let bestV = -Infinity;
+  for (let k = 0; k < count; k++) {
+    const c = order ? order[k]! : k;
+    if (allowed[offset + c] !== 1) continue;
+    const v = score[offset + c]!;
+    if (best < 0 || v > bestV) {
+      best = c;
+      bestV = v;
+    }
   }
-
-  /** Adds the hash; returns false when it was already there. */
-  add(lo: number, hi: number): boolean {
-    lo >>>= 0;
-    hi >>>= 0;
-    const i = this.slot(lo, hi);
-    if (this.used[i] === 1) return false;
-    this.used[i] = 1;
-    this.keys[2 * i] = lo;
-    this.keys[2 * i + 1] = hi;
-    if (++this.count * 2 > this.used.length) this.grow();
-    return true;
-  }
-
-  private grow(): void {
-    const oldKeys = this.keys;
-    const oldUsed = this.used;
-    this.keys = new Uint32Array(oldKeys.length * 2);
-    this.used = new Uint8Array(oldUsed.length * 2);
-    this.count = 0;
-    for (let i = 0; i < oldUsed.length; i++) if (oldUsed[i] === 1) this.add(oldKeys[2 * i]!, oldKeys[2 * i + 1]!);
-  }
+  return best;
 }

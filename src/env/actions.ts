@@ -69,9 +69,10 @@ export class ActionCodec {
 
   /**
    * Fills mask (length n) with 1 for each legal action and returns how many; optionally writes
-   * the engine move of each legal action into `actionMoves` (indexed by action id).
+   * the engine move of each legal action into `actionMoves` (indexed by action id), and the legal
+   * action ids in the engine's move order into `order` (the order every player breaks ties in).
    */
-  fillMask(s: State, mask: Uint8Array, actionMoves?: Int32Array): number {
+  fillMask(s: State, mask: Uint8Array, actionMoves?: Int32Array, order?: Int32Array): number {
     mask.fill(0);
     this.seen.fill(0);
     const n = generateMoves(s, this.moves);
@@ -80,6 +81,7 @@ export class ActionCodec {
       const a = this.encodeInOrder(m);
       mask[a] = 1;
       if (actionMoves) actionMoves[a] = m;
+      if (order) order[i] = a;
     }
     return n;
   }

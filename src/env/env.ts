@@ -85,7 +85,7 @@ import { RULE_OPTION_KEYS, type Rules } from "../engine/rules.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "./actions.js";
 import { ObservationEncoder } from "./observation.js";
-import { PositionSet } from "./positions.js";
+import { PositionSet } from "../engine/position-set.js";
 import { renderState } from "./render.js";
 import { resolveEnvOptions, type EnvOptions, type EnvSettings, type EnvSpec } from "./registry.js";
 
@@ -176,7 +176,7 @@ export class PenguinEnv {
     this.actionMoves = new Int32Array(Math.max(this.codec.n, MAX_MOVES));
     this.info = { actionMask: mask, legalActions: 0, cardsHome: 0, steps: 0, won: false, repeated: false, seed: 0, episodeReturn: 0 };
     this.result = { observation: this.observation, reward: 0, terminated: false, truncated: false, info: this.info };
-    this.seen = settings.truncateOnRepeat ? new PositionSet(settings.maxSteps + 1) : undefined;
+    this.seen = settings.truncateOnRepeat ? new PositionSet(Math.min(settings.maxSteps + 1, 4096)) : undefined;
   }
 
   get id(): string {
@@ -244,7 +244,7 @@ export class PenguinEnv {
     const home = s.cardsHome();
     info.cardsHome = home;
     info.won = home === 52;
-    if (track) info.repeated = this.seen ? this.seen.add(s.hashLo, s.hashHi) : false;
+    if (track) info.repeated = this.seen ? !this.seen.add(s.hashLo, s.hashHi) : false;
     info.legalActions = this.codec.fillMask(s, info.actionMask, this.actionMoves);
     this.encoder.encode(s, this.observation, 0);
     const r = this.result;

@@ -4,13 +4,13 @@
  * reset with the deal's own seed), so a row never depends on which worker played it or on what
  * that worker played before: the rows are the same for any W.
  */
-import { Worker } from "node:worker_threads";
 import { rulesLabel, type Rules } from "../engine/rules.js";
 import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
 import { DEFAULT_MAX_STEPS, EpisodeRunner } from "./play.js";
 import { builtModuleUrl } from "./worker-url.js";
+import { TaskPool } from "../util/pool.js";
 
 export interface EvalSpec {
   /** Registry name: random, greedy, lookahead, solver, policy, … */
@@ -88,81 +88,30 @@ export async function* evaluate(spec: EvalSpec): AsyncGenerator<EvalRow> {
   yield* evaluateInWorkers(spec, workers);
 }
 
-/** Messages between the pool and a worker (see worker.ts). */
-export type ToWorker = { type: "init"; spec: Omit<EvalSpec, "deals" | "workers"> } | { type: "play"; start: number; deals: DealRef[] };
-export type FromWorker = { type: "ready" } | { type: "rows"; rows: EvalRow[] } | { type: "error"; message: string; usage: boolean };
+/** What a worker is set up with, and one task: a chunk of deals from index `start` (see worker.ts). */
+export type WorkerSpec = Omit<EvalSpec, "deals" | "workers">;
+export interface ChunkTask {
+  readonly start: number;
+  readonly deals: DealRef[];
+}
 
 async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<EvalRow> {
   const { deals } = spec;
   // Small chunks keep the workers evenly busy and rows flowing in order.
   const chunk = Math.max(1, Math.min(8, Math.ceil(deals.length / (n * 16))));
-  let next = 0;
-  const done = new Map<number, EvalRow>();
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
+  const tasks = Math.ceil(deals.length / chunk);
+  const init: WorkerSpec = { agent: spec.agent, agentOptions: spec.agentOptions, rules: spec.rules, maxSteps: spec.maxSteps, timing: spec.timing };
+  const pool = new TaskPool<WorkerSpec, ChunkTask, EvalRow[]>(builtModuleUrl(new URL("./worker.js", import.meta.url)), init, n, "eval");
+  const taskAt = (t: number): ChunkTask => {
+    const start = t * chunk;
+    const list: DealRef[] = [];
+    for (let i = start; i < Math.min(deals.length, start + chunk); i++) list.push(deals.at(i)!);
+    return { start, deals: list };
   };
-  const pool: Worker[] = [];
-  // Rows wait in `done` until every earlier one is in; a window keeps a slow deal from letting
-  // the others run (and buffer) arbitrarily far ahead.
-  const window = n * chunk * 32;
-  let consumed = 0;
-  const idle: Worker[] = [];
-  const feed = (w: Worker): void => {
-    if (next >= deals.length) return;
-    if (next - consumed >= window) {
-      idle.push(w);
-      return;
-    }
-    const start = next;
-    next = Math.min(deals.length, next + chunk);
-    const chunkDeals: DealRef[] = [];
-    for (let i = start; i < next; i++) chunkDeals.push(deals.at(i)!);
-    w.postMessage({ type: "play", start, deals: chunkDeals } satisfies ToWorker);
-  };
-  const init: ToWorker = { type: "init", spec: { agent: spec.agent, agentOptions: spec.agentOptions, rules: spec.rules, maxSteps: spec.maxSteps, timing: spec.timing } };
-  for (let i = 0; i < n; i++) {
-    const w = new Worker(builtModuleUrl(new URL("./worker.js", import.meta.url)));
-    pool.push(w);
-    w.on("message", (m: FromWorker) => {
-      if (m.type === "ready") feed(w);
-      else if (m.type === "rows") {
-        for (const r of m.rows) done.set(r.index, r);
-        feed(w);
-      } else {
-        failure ??= m.usage ? Object.assign(new Error(m.message), { name: "UsageError" }) : new Error(m.message);
-      }
-      notify();
-    });
-    w.on("error", (e) => {
-      failure ??= e;
-      notify();
-    });
-    w.postMessage(init);
-  }
   try {
-    for (let i = 0; i < deals.length; i++) {
-      while (!done.has(i)) {
-        if (failure) throw await asUsage(failure);
-        await new Promise<void>((r) => (wake = r));
-      }
-      const row = done.get(i)!;
-      done.delete(i);
-      consumed = i + 1;
-      while (idle.length > 0 && next - consumed < window) feed(idle.pop()!);
-      yield row;
-    }
+    // A window keeps a slow deal from letting the others run (and buffer) arbitrarily far ahead.
+    for await (const rows of pool.ordered(tasks, taskAt, n * 32)) yield* rows;
   } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
+    await pool.close();
   }
-}
-
-/** Rethrows a worker's UsageError as the real class, so the CLI prints one line and exits 2. */
-async function asUsage(e: Error): Promise<Error> {
-  if (e.name !== "UsageError") return e;
-  const { UsageError } = await import("../errors.js");
-  return new UsageError(e.message);
 }

@@ -7,15 +7,14 @@
  * from the parent when the walker stands there, the common case), and the winning line is read
  * back along the parents.
  *
- * Meta-moves (option `meta`): besides every legal move, a child may be a whole manoeuvre that
- * clears the cards above a card into free flippers and then plays that card home or onto
- * another column, as one step. Atomic moves are always there too, so a run that empties its
- * queue has still visited every reachable node.
+ * Manoeuvres (option `meta`, manoeuvre.ts): besides every legal move, a child may be several
+ * moves with one purpose. Single moves are always there too, so a run that empties its queue
+ * has still visited every reachable node.
  */
-import { NO_CARD } from "../engine/card.js";
-import { CELL0, FOUNDATION, generateMoves, homeMove, makeMove, MAX_MOVES } from "../engine/moves.js";
+import { generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
+import { hasManoeuvres, leftOut, listManoeuvres, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -24,6 +23,8 @@ export interface BestFirstOptions {
   readonly meta: boolean;
   /** Score taken off per step from the start: 0 is greedy, more trades speed for shorter lines. */
   readonly stepCost: number;
+  /** Leave out single moves into a flipper (manoeuvre.ts: leftOut); no longer complete. */
+  readonly lean: boolean;
   /** Order by scores of the moves instead of the walker's position score (see MoveRank). */
   readonly rank?: MoveRank;
 }
@@ -69,7 +70,6 @@ export class BestFirst {
   private heapScore: Int32Array = new Int32Array(1024);
   private heapLen = 0;
   private readonly scratch = new Int32Array(MAX_MOVES);
-  private readonly tops = new Int8Array(52);
   /** After a win: the node expanded and the moves from it (on the walker's path). */
   private winFrom = -1;
 
@@ -135,12 +135,13 @@ export class BestFirst {
       const m = this.scratch[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
+      if (this.opt.lean && leftOut(s, m)) continue;
       walk.apply(m);
       walk.autoplayAfter(m);
       const r = this.child(id, rank ? this.prio[id]! + Math.round(this.moveScore[i]!) : undefined);
       if (r !== null) return r;
     }
-    return this.opt.meta && !rank ? this.metaMoves(id) : null;
+    return this.opt.meta && !rank ? this.manoeuvres(id) : null;
   }
 
   /** Records the walker's position as a child of `id` (with priority `ranked`, if ranked), then steps back to `id`. */
@@ -160,65 +161,20 @@ export class BestFirst {
     return null;
   }
 
-  /**
-   * For each card with k ≥ 1 cards above it and at least k free flippers: the cards above go to
-   * flippers one by one, then the card goes home, or onto a column whose last card takes it.
-   */
-  private metaMoves(id: number): RunEnd | null {
+  /** The manoeuvres of node `id` (manoeuvre.ts), each recorded as a child. */
+  private manoeuvres(id: number): RunEnd | null {
     const walk = this.walk;
-    const s = walk.s;
-    const fc = s.tables.foundationCard;
-    const targets = s.tables.targets;
-    // Where a move may carry base cards home with it or must name its foundation, the engine's
-    // own move lists are the only source of legal moves: no meta-moves there.
-    if (s.tables.autoHome || s.tables.rankHome) return null;
-    const free = s.freeCells();
-    if (free === 0) return null;
-    const tops = this.tops;
-    tops.fill(-1);
-    for (let c = 0; c < s.nColumns; c++) if (s.len[c]! > 0) tops[s.cards[c * COLUMN_CAP + s.len[c]! - 1]!] = c;
-    for (let c = 0; c < s.nColumns; c++) {
-      const n = s.len[c]!;
-      const b = c * COLUMN_CAP;
-      for (let k = 1; k <= free && k < n; k++) {
-        const card = s.cards[b + n - 1 - k]!;
-        let dst = fc[(card & 3) * 14 + s.found[card & 3]!] === card ? FOUNDATION : -1;
-        for (let j = 0; dst < 0 && j < 2; j++) {
-          const t = targets[card * 2 + j]!;
-          if (t >= 0 && tops[t]! >= 0 && tops[t] !== c) dst = tops[t]!;
-        }
-        if (dst < 0) continue;
-        const r = this.carry(id, c, k, card, dst);
-        if (r !== null) return r;
+    if (!hasManoeuvres(walk.s)) return null;
+    const n = listManoeuvres(walk.s, this.scratch);
+    for (let i = 0; i < n; i++) {
+      if (!playManoeuvre(walk, this.scratch[i]!)) {
+        walk.undoTo(0);
+        continue;
       }
+      const r = this.child(id);
+      if (r !== null) return r;
     }
     return null;
-  }
-
-  /** Plays one meta-move from node `id` (see metaMoves) and records it as a child. */
-  private carry(id: number, c: number, k: number, card: number, dst: number): RunEnd | null {
-    const walk = this.walk;
-    const s = walk.s;
-    // `card` sits at depth d; a card above it (or `card` itself, once uncovered) may go home by
-    // itself on the way.
-    const d = s.len[c]! - 1 - k;
-    while (s.len[c]! - 1 > d) {
-      let cell = 0;
-      while (cell < s.nCells && s.cells[cell] !== NO_CARD) cell++;
-      if (cell === s.nCells) {
-        walk.undoTo(0);
-        return null;
-      }
-      const m = makeMove(c, CELL0 + cell, 1, s.cards[c * COLUMN_CAP + s.len[c]! - 1]!);
-      walk.apply(m);
-      walk.autoplayAfter(m);
-    }
-    if (s.len[c]! - 1 === d) {
-      const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, 1, card);
-      walk.apply(m);
-      walk.autoplayAfter(m);
-    }
-    return this.child(id);
   }
 
   private store(parent: number, prio: number): number {

@@ -7,6 +7,7 @@
  */
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
+import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -14,6 +15,7 @@ import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from 
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
 /** run() may also stop early, resumable, once its table holds `stopAt` positions. */
 export type RunStop = RunEnd | "paused";
+export type DfsOrder = "score" | "engine" | "static" | "manoeuvre";
 
 /**
  * A move's class, higher first, read off the move and position without playing it: home;
@@ -55,12 +57,14 @@ export class DepthFirst {
   private readonly scores = new Int32Array(MAX_MOVES);
 
   /**
-   * `scored`: children are tried best first by the walker's score (each child is played out and
-   * looked up once to score it). Off: in the engine's order, looked up only when entered, which
-   * costs about half as much per node; order does not matter to a search that has to visit
-   * every node anyway to prove a deal lost.
+   * `score`: children are tried best first by the walker's score (each child is played out and
+   * looked up once to score it); `manoeuvre`: the same, with the manoeuvres (manoeuvre.ts) among
+   * the children. `engine`: in the engine's order, looked up only when entered, which costs
+   * about half as much per node; order does not matter to a search that has to visit every node
+   * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
+   * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: "score" | "engine" | "static" = "score", shared?: { left: number }) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false) {
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
   }
@@ -90,8 +94,13 @@ export class DepthFirst {
       const next = this.fNext[f]!;
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
-      walk.apply(m);
-      walk.autoplayAfter(m);
+      if ((m & MANOEUVRE) === 0) {
+        walk.apply(m);
+        walk.autoplayAfter(m);
+      } else if (!playManoeuvre(walk, m)) {
+        walk.undoTo(this.fPath[f]!);
+        continue;
+      }
       const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
       if (r === PRESENT) {
         walk.undoTo(this.fPath[f]!);
@@ -112,7 +121,7 @@ export class DepthFirst {
    * the winning child applied) when a child is won, null when the stack budget is spent.
    */
   private expand(): boolean | null {
-    if (this.order !== "score") return this.expandPlain();
+    if (this.order !== "score" && this.order !== "manoeuvre") return this.expandPlain();
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, this.scratch);
@@ -123,6 +132,7 @@ export class DepthFirst {
       const m = this.scratch[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
+      if (this.lean && leftOut(s, m)) continue;
       walk.apply(m);
       walk.autoplayAfter(m);
       if (s.isWon()) return true;
@@ -130,6 +140,17 @@ export class DepthFirst {
         this.insertKid(k++, m, walk.score());
       }
       walk.undoTo(here);
+    }
+    if (this.order === "manoeuvre" && hasManoeuvres(s)) {
+      const e = listManoeuvres(s, this.scratch);
+      for (let i = 0; i < e; i++) {
+        const m = this.scratch[i]!;
+        if (playManoeuvre(walk, m)) {
+          if (s.isWon()) return true;
+          if (!this.table.has(walk.key.keyLo, walk.key.keyHi)) this.insertKid(k++, m, walk.score());
+        }
+        walk.undoTo(here);
+      }
     }
     return this.pushFrame(this.kids, k, here);
   }

@@ -147,7 +147,7 @@ export class GuidedAgent implements Agent {
       applyMove(x, m);
       if (x.isWon()) return m;
       // Room for every child of every expanded position, so the node budget binds first.
-      const search = new BestFirst(x, left * MAX_MOVES + 1, UNUSED_WEIGHTS, { meta: false, stepCost: 0, rank: this.ordering });
+      const search = new BestFirst(x, left * MAX_MOVES + 1, UNUSED_WEIGHTS, { meta: false, stepCost: 0, lean: false, rank: this.ordering });
       const stored = this.count === "stored";
       const end = search.run(Infinity, stored ? left : Infinity, stored ? Infinity : left);
       left -= stored ? search.table.size : search.expanded;

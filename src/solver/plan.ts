@@ -6,6 +6,7 @@
  * within its budget; a plan without one answers only "solved" or "unknown".
  */
 import type { Rules } from "../engine/rules.js";
+import type { DfsOrder } from "./depth-first.js";
 import type { Weights } from "./walker.js";
 
 export type Strategy = "depth-first" | "best-first";
@@ -18,23 +19,30 @@ export interface PlanStep {
   readonly weights: Weights;
   /** Most positions this entry may examine (capped by what the plan's maxStates leaves); default all that is left. */
   readonly budget?: number;
-  /** Best-first only: add meta-moves (cards above a card carried to flippers, then the card home or onto a column); ignored under penguin-beak-home and rank foundations. */
+  /** Best-first only: add manoeuvres (manoeuvre.ts: the cards in the way to flippers, then a card home or a run onto the card it builds on); ignored under penguin-beak-home and rank foundations. */
   readonly meta?: boolean;
+  /**
+   * Leave out single moves of a card into a flipper unless it empties a column (they still
+   * happen inside manoeuvres): far fewer children, but the search is no longer complete, so a
+   * lean entry may not be marked `complete`.
+   */
+  readonly lean?: boolean;
   /** Best-first only: score taken off per step from the start (default 0, greedy). */
   readonly stepCost?: number;
   /**
-   * Depth-first only: children best first by score (default); in the engine's order (about half
-   * the cost per node); or `static`, by a move class read off the move without playing it.
+   * Depth-first only: children best first by score (default); the same with manoeuvres among
+   * them (`manoeuvre`); in the engine's order (about half the cost per node); or `static`, by a
+   * move class read off the move without playing it.
    */
-  readonly order?: "score" | "engine" | "static";
+  readonly order?: DfsOrder;
   /**
    * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
    * Solver's soft threads): the first to win ends the plan, so a deal costs about the number of
    * racers times what its best strategy needs.
    */
   readonly race?: boolean;
-  /** Positions per turn when racing (default 1,000). */
-  readonly slice?: number;
+  /** Positions per turn when racing (default 1,000), or a list: one per turn, the last repeating. */
+  readonly slice?: number | readonly number[];
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
 }
@@ -48,15 +56,9 @@ export const WEIGHT_SETS: readonly Weights[] = [
 ];
 
 const W_BEST: Weights = [20, 8, 16, 6, 6];
+const W_EVEN: Weights = [10, 10, 10, 5, 5];
 /** Best-first, greedy: most deals of every rule set fall to it first. */
 const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: W_BEST, budget: 40_000, race: true };
-/** Best-first paying three points a step: wins that need a patient opening, where greedy goes astray. */
-const BEST_PATIENT: PlanStep = { name: "best-first-patient", strategy: "best-first", weights: W_BEST, stepCost: 3, budget: 40_000, race: true };
-/**
- * Depth-first in move-class order (home, flipper to column, uncovering moves, ...): children are
- * not played out to be scored, so each node is cheap; wins many easy deals first.
- */
-const DFS_STATIC: PlanStep = { name: "dfs-static", strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", budget: 40_000, slice: 250, race: true };
 const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
@@ -66,13 +68,30 @@ const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weig
  */
 const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
+/** A short racer of the FreeCell plan: 20,000 positions at most. */
+const racer = (name: string, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget: 20_000, race: true });
 /**
- * Default plans, tuned on Microsoft deals 1–100 of each rule set (docs/solver.md). Each is one
+ * FreeCell: patient best-first wins most deals (it costs the least per position), lean searches
+ * with manoeuvres and depth-first in move-class order win most of the rest in a few hundred
+ * positions. Turn lengths from simulated races (each strategy's own count per deal) on MS
+ * 1-2000 (docs/solver.md); a turn of 1 position is a pause.
+ */
+const FREECELL: SolvePlan = [
+  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [2000, 1000] }),
+  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [1, 150, 1] }),
+  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [500, 75, 25] }),
+  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [200, 200, 1] }),
+  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [25, 2000, 200] }),
+  { ...COMPLETE, slice: [400, 1, 1, 1, 1, 1, 4000] },
+];
+
+/**
+ * Default plans, tuned on Microsoft deals 1–100 of each rule set (FreeCell: 1–2000; docs/solver.md). Each is one
  * race whose last entry is the complete search.
  */
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
-  alternate: [DFS_STATIC, BEST, BEST_PATIENT, COMPLETE],
+  alternate: FREECELL,
   /** Baker's Game, Eight Off, Seahaven Towers: many deals are lost, the proofs are the work. */
   suit: [BEST, COMPLETE_PLAIN],
   /** Penguin and its variants. */
@@ -101,6 +120,9 @@ export function checkPlan(plan: SolvePlan): void {
     if (p.strategy !== "depth-first" && p.strategy !== "best-first") throw new RangeError(`plan ${p.name}: strategy must be depth-first or best-first, got ${String(p.strategy)}`);
     if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) throw new RangeError(`plan ${p.name}: give 5 finite weights`);
     if (p.budget !== undefined && !(Number.isInteger(p.budget) && p.budget >= 1)) throw new RangeError(`plan ${p.name}: budget must be a positive integer`);
-    if (p.slice !== undefined && !(Number.isInteger(p.slice) && p.slice >= 1)) throw new RangeError(`plan ${p.name}: slice must be a positive integer`);
+    const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
+    if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(Number.isInteger(n) && n >= 1)))
+      throw new RangeError(`plan ${p.name}: slice must be a positive integer or a list of them`);
+    if (p.lean && p.complete) throw new RangeError(`plan ${p.name}: a lean search leaves moves out, so it cannot be complete`);
   }
 }

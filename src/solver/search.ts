@@ -83,6 +83,15 @@ interface Racer {
   readonly step: PlanStep;
   readonly budget: number;
   search: BestFirst | DepthFirst | undefined;
+  /** Turns this racer has had. */
+  turns: number;
+}
+
+/** Positions racer r searches in its next turn: its slice, or the next of its list of turns (the last repeats). */
+function turnLength(r: Racer): number {
+  const slice = r.step.slice ?? RACE_SLICE;
+  if (typeof slice === "number") return slice;
+  return slice[Math.min(r.turns++, slice.length - 1)]!;
 }
 
 /** The line a plan entry found, replayed through the engine, shortened where that can help. */
@@ -102,8 +111,8 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
 
 function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
   return step.strategy === "best-first"
-    ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0 }, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared);
+    ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0, lean: step.lean ?? false }, shared)
+    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false);
 }
 
 function sameRules(a: Rules, b: Rules): boolean {
@@ -142,7 +151,7 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
     if (room < 1) break;
     // The racers' tables draw on one budget; a racer is built only when its first turn comes.
     const shared = { left: room };
-    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined }));
+    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0 }));
     const stored = (): number => states + room - shared.left;
     i = j;
     let live = racers;
@@ -150,7 +159,7 @@ export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOption
       for (const r of live) {
         by = r.step.name;
         r.search ??= startSearch(position, r.step, r.budget, shared);
-        const turn = live.length > 1 ? Math.min(r.step.slice ?? RACE_SLICE, shared.left) : shared.left;
+        const turn = live.length > 1 ? Math.min(turnLength(r), shared.left) : shared.left;
         const end = r.search.run(deadline, r.search.table.size + turn);
         if (end === "paused") continue;
         if (end === "solved") return { result: "solved", moves: checkedLine(position, r.step, r.search.line()), states: stored(), ms: elapsed(), by };

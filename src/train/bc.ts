@@ -166,7 +166,7 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
         };
         if (ctx.shouldEval() || endOfStage) {
           const v = lossOn(ctx, samples, val, unpacker);
-          const e = ctx.evaluateDuring();
+          const e = await ctx.evaluateDuring();
           Object.assign(row, { val_loss: v.loss, val_accuracy: v.accuracy, eval_win_rate: e.winRate, eval_cards_home: e.cards });
           ctx.run.log(
             `${row.phase} update ${ctx.st.update}: loss ${(acc.loss / acc.n).toFixed(4)} acc ${(acc.accuracy / acc.n).toFixed(3)} val_acc ${v.accuracy.toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% of ${Math.min(o.evalDuring, o.evalDeals)} deals, cards ${e.cards.toFixed(1)}, ${Math.round(row.samples_per_s as number)} samples/s`,

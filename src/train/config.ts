@@ -5,6 +5,7 @@
 import { type Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { FEATURE_KINDS, type FeatureKind } from "./features.js";
+import { checkSplit, TRAIN_DEAL_START_POLICY, type DealSplit } from "./splits.js";
 
 export type Algo = "ppo" | "bc";
 
@@ -91,7 +92,7 @@ export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
   seed: 1,
   hidden: [256, 256],
   features: "env",
-  trainDealStart: 1_000_001,
+  trainDealStart: TRAIN_DEAL_START_POLICY,
   trainDeals: 3000,
   evalDealStart: 1,
   evalDeals: 1000,
@@ -149,12 +150,28 @@ export function validateOptions(o: TrainOptions): void {
   if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1)) throw new UsageError(`--hidden must list positive layer sizes, e.g. 256,256; got ${o.hidden.join(",")}`);
   if (!FEATURE_KINDS.includes(o.features)) throw new UsageError(`--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`);
   if ((o.envs * o.rolloutSteps) % o.minibatches !== 0) throw new UsageError(`--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`);
-  const evalEnd = o.evalDealStart + o.evalDeals;
-  // PPO plays training seeds upward without end, so they must all lie above the evaluation range.
-  const trainEnd = o.algo === "bc" && o.thenPpoSteps === 0 ? o.trainDealStart + o.trainDeals + o.daggerRounds * o.daggerDeals : Infinity;
-  if (o.trainDealStart < evalEnd && o.evalDealStart < trainEnd)
-    throw new UsageError(
-      `training deals (from ${o.trainDealStart}) overlap the evaluation deals ${o.evalDealStart}..${evalEnd - 1}; put --train-deal-start at ${evalEnd} or above`,
-    );
+  checkSplit(dealSplit(o));
   if (o.bcValidationDeals >= o.trainDeals && o.algo === "bc") throw new UsageError(`--bc-validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`);
+}
+
+/**
+ * The run's deals: BC solves trainDeals training seeds and DAgger plays the next ones (the last
+ * bcValidationDeals of the solved ones are its validation set); PPO plays training seeds upward
+ * without end. The learning curve and the final figure play the evaluation seeds.
+ */
+function dealSplit(o: TrainOptions): DealSplit {
+  const bcOnly = o.algo === "bc" && o.thenPpoSteps === 0;
+  return {
+    training: { from: o.trainDealStart, ...(bcOnly ? { count: o.trainDeals + o.daggerRounds * o.daggerDeals } : {}) },
+    evaluation: { from: o.evalDealStart, count: o.evalDeals },
+  };
+}
+
+/** The run's deals.json: the checked split, and which deals validation and the learning curve use. */
+export function describeDeals(o: TrainOptions): object {
+  return {
+    ...checkSplit(dealSplit(o)),
+    ...(o.algo === "bc" ? { bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals` } : {}),
+    learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
+  };
 }

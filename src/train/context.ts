@@ -25,9 +25,9 @@ export interface PpoProgress {
   update: number;
   envSteps: number;
   rng: RngState;
-  /** Each sub-env's episode (PenguinEnv.serialize()) and its seen positions. */
+  /** Each sub-env's episode (PenguinEnv.serialize()) and its seen positions ([lo, hi] hashes). */
   envs: string[];
-  seen: number[][];
+  seen: [number, number][][];
 }
 
 export interface TrainerState {
@@ -73,8 +73,8 @@ export class TrainContext {
   }
 
   /** Win rate and cards home on the first evalDuring evaluation deals (the learning curve). */
-  evaluateDuring(): { winRate: number; cards: number } {
-    const r = playPolicy(this.net, this.rules, this.evalSeeds(this.o.evalDuring), { maxSteps: this.o.maxSteps, repeatGuard: this.o.repeatGuard });
+  async evaluateDuring(): Promise<{ winRate: number; cards: number }> {
+    const r = await playPolicy(this.net, this.rules, this.evalSeeds(this.o.evalDuring), { maxSteps: this.o.maxSteps, repeatGuard: this.o.repeatGuard });
     return { winRate: r.winRate, cards: r.meanCardsHome };
   }
 

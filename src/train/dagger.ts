@@ -36,7 +36,7 @@ export async function collectDagger(ctx: TrainContext, round: number, solve: Sol
   const t0 = performance.now();
   const start = daggerDealStart(ctx, round);
   const seeds = Array.from({ length: o.daggerDeals }, (_, i) => start + i);
-  const played = playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard, recordActions: true });
+  const played = await playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard, recordActions: true });
   const rng = new Rng(`${o.seed}/dagger/${round}`);
   const codec = new ActionCodec(ctx.rules);
   const mask = new Uint8Array(codec.n);

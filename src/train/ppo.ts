@@ -11,7 +11,8 @@ import type { TrainContext } from "./context.js";
 import { computeGae, scheduledLr } from "./gae.js";
 import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "./masked.js";
 import { forward, inferBatch } from "./model.js";
-import { guardMask, positionKey } from "./play.js";
+import { guardActions, PositionSet } from "../agents/position-set.js";
+import { CheckpointError } from "./checkpoint.js";
 import { Rng } from "./rng.js";
 
 export function makeVecEnv(ctx: TrainContext): VecEnv {
@@ -42,13 +43,23 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
   const vec = makeVecEnv(ctx);
   vec.reset({ seed: o.trainDealStart });
   const rng = new Rng(`${o.seed}/ppo`);
-  const seen: Set<number>[] = vec.envs.map((e) => new Set([positionKey(e.state)]));
+  const seen = vec.envs.map((e) => {
+    const set = new PositionSet();
+    set.addState(e.state);
+    return set;
+  });
   if (ctx.st.ppo) {
     // Resume: every sub-env continues the very episode it was in at the checkpoint.
     const p = ctx.st.ppo;
     rng.setState(p.rng);
     p.envs.forEach((text, i) => vec.envs[i]!.restore(JSON.parse(text)));
-    p.seen.forEach((keys, i) => (seen[i] = new Set(keys)));
+    p.seen.forEach((pairs, i) => {
+      seen[i]!.clear();
+      for (const pair of pairs) {
+        if (!Array.isArray(pair)) throw new CheckpointError(`damaged checkpoint ${ctx.run.checkpointDir}: its PPO episodes were saved by an older version (53-bit position keys); start a new run`);
+        seen[i]!.add(pair[0]!, pair[1]!);
+      }
+    });
   }
   const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, rng: rng.getState(), envs: [], seen: [] });
 
@@ -94,8 +105,8 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
         for (let i = 0; i < N; i++) {
           const env = vec.envs[i]!;
           const off = (row + i) * A;
-          // Keep the env's own mask when every legal action repeats: the episode then runs to its step limit.
-          if (guardMask(env.state, masks, off, A, env.actionMoves, seen[i]!) === 0) masks.set(vec.masks.subarray(i * A, (i + 1) * A), off);
+          // When every legal action repeats, the guard keeps them all: the episode then runs to its step limit.
+          guardActions(env.state, masks, off, A, env.actionMoves, seen[i]!);
         }
       inferBatch(ctx.net, obs.subarray(row * O, (row + N) * O), N, logits, stepValues);
       for (let i = 0; i < N; i++) {
@@ -114,9 +125,9 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
           episodes++;
           wins += vec.finalWon[i]!;
           returns += vec.finalReturns[i]!;
-          seen[i] = new Set();
+          seen[i]!.clear();
         }
-        seen[i]!.add(positionKey(vec.envs[i]!.state));
+        seen[i]!.addState(vec.envs[i]!.state);
       }
     }
     fillRows(mObs, 0);
@@ -197,7 +208,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
     };
     const last = p.update === updates;
     if (ctx.shouldEval() || last) {
-      const e = ctx.evaluateDuring();
+      const e = await ctx.evaluateDuring();
       Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
       ctx.run.log(
         `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} return ${episodes ? (returns / episodes).toFixed(3) : "-"} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(batch / rollSecs)} env steps/s ${Math.round((batch * o.ppoEpochs) / updSecs)} samples/s`,
@@ -205,7 +216,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
     }
     p.rng = rng.getState();
     p.envs = vec.envs.map((e) => e.serialize());
-    p.seen = seen.map((s) => Array.from(s));
+    p.seen = seen.map((s) => s.entries());
     if (await ctx.endUpdate(row, last)) return true;
   }
   return false;

@@ -1,14 +1,19 @@
 /**
- * A run's folder: config.json, metrics.csv (one row per update), curve.svg (learning curve),
- * checkpoint/ (see checkpoint.ts), final.json (held-out evaluation) and train.log. Every file is
- * written to a temporary name and renamed, so a kill never leaves half a file.
+ * The run folder of every `penguin train` algorithm: config.json (options, rules, backend,
+ * provenance), deals.json (the deal split), metrics.csv (one row per update or generation, the
+ * algorithm's own columns), train.log, curve.svg (learning curve), checkpoint/ and the state a
+ * resume continues from, each with its SHA-256. Every file is written to a
+ * temporary name and renamed, so a kill never leaves half a file.
  */
 import { UsageError } from "../errors.js";
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
+import { rulesLabel, type Rules } from "../engine/rules.js";
+import { provenance } from "../env/provenance.js";
+import { backendInfo } from "./backend.js";
 import { renderSvg } from "./curve.js";
-import { writeAtomic } from "./files.js";
+import { sha256, writeAtomic } from "./files.js";
 
 export const METRIC_COLUMNS = [
   "phase",
@@ -46,12 +51,62 @@ function cell(v: number | string | undefined): string {
   return Number.isInteger(v) ? String(v) : v.toPrecision(6);
 }
 
-export class RunFolder {
-  rows: MetricRow[] = [];
+export class RunFolder<C extends string = MetricName> {
+  rows: Partial<Record<C, number | string>>[] = [];
   /** Log to train.log only, not to stdout (tests). */
   quiet = false;
-  constructor(readonly dir: string) {
+  /** `columns`: the algorithm's metrics.csv header (default: PPO's and BC's). */
+  constructor(
+    readonly dir: string,
+    readonly columns: readonly C[] = METRIC_COLUMNS as unknown as readonly C[],
+  ) {
     mkdirSync(dir, { recursive: true });
+  }
+
+  /** config.json: the algorithm, its options and rules, the backend, the time and the provenance. */
+  writeConfig(algo: string, rules: Rules, fields: object): void {
+    this.writeJson("config.json", { algo, ...fields, rulesLabel: rulesLabel(rules), ...backendInfo(), created: new Date().toISOString(), provenance: provenance([rules.preset]) });
+  }
+
+  /**
+   * Writes `value` to `name` with its SHA-256 in the same file (one atomic write, so a kill leaves
+   * the old state or the new one), and a resume refuses an edited state.
+   */
+  writeHashed(name: string, value: unknown): void {
+    const text = JSON.stringify(value);
+    writeAtomic(join(this.dir, name), `{"sha256":"${sha256(text)}","state":${text}}\n`);
+  }
+
+  /** Reads a file of writeHashed, checking its hash; undefined when it is not there. */
+  readHashed<T>(name: string): T | undefined {
+    const p = join(this.dir, name);
+    if (!existsSync(p)) return undefined;
+    let parsed: { sha256?: unknown; state?: unknown };
+    try {
+      parsed = JSON.parse(readFileSync(p, "utf8")) as typeof parsed;
+    } catch {
+      throw new UsageError(`damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`);
+    }
+    if (typeof parsed.sha256 !== "string" || parsed.state === undefined) throw new UsageError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
+    if (sha256(JSON.stringify(parsed.state)) !== parsed.sha256)
+      throw new UsageError(`damaged run ${this.dir}: ${name} does not match its recorded SHA-256 (modified); start a new run or restore the file`);
+    return parsed.state as T;
+  }
+
+  /** The numeric rows of metrics.csv as written (on resume). */
+  readMetrics(): Partial<Record<C, number>>[] {
+    const p = join(this.dir, "metrics.csv");
+    if (!existsSync(p)) return [];
+    const [head, ...lines] = readFileSync(p, "utf8").trim().split("\n");
+    const cols = (head ?? "").split(",");
+    return lines.map((line) => {
+      const cells = line.split(",");
+      const r: Partial<Record<C, number>> = {};
+      cols.forEach((c, i) => {
+        if (cells[i] !== undefined && cells[i] !== "") r[c as C] = Number(cells[i]);
+      });
+      return r;
+    });
   }
 
   get checkpointDir(): string {
@@ -78,27 +133,27 @@ export class RunFolder {
     }
   }
 
-  addRow(row: MetricRow): void {
+  addRow(row: Partial<Record<C, number | string>>): void {
     this.rows.push(row);
     this.writeMetrics();
   }
 
   /** Keeps the first n rows (on resume: the rows the checkpoint had seen). */
-  truncate(n: number, rows: MetricRow[]): void {
+  truncate(n: number, rows: Partial<Record<C, number | string>>[]): void {
     this.rows = rows.slice(0, n);
     this.writeMetrics();
   }
 
   writeMetrics(): void {
-    const lines = [METRIC_COLUMNS.join(",")];
-    for (const r of this.rows) lines.push(METRIC_COLUMNS.map((c) => cell(r[c])).join(","));
+    const lines = [this.columns.join(",")];
+    for (const r of this.rows) lines.push(this.columns.map((c) => cell(r[c])).join(","));
     writeAtomic(join(this.dir, "metrics.csv"), lines.join("\n") + "\n");
   }
 
   /** Learning curve: evaluation win rate and training loss against wall time, as SVG. */
   async writeCurve(title: string): Promise<void> {
     const values: { wall_s: number; value: number; series: string }[] = [];
-    for (const r of this.rows) {
+    for (const r of this.rows as MetricRow[]) {
       const w = Number(r.wall_s);
       if (r.eval_win_rate !== undefined && r.eval_win_rate !== "") values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
       if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "") values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });

@@ -6,13 +6,12 @@ import { join } from "node:path";
 import { rulesLabel } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
-import { provenance } from "../env/provenance.js";
 import { PolicyFeatures } from "./features.js";
 import { Adam, ADAM_DEFAULTS } from "./adam.js";
-import { backendInfo, initBackend, tf, type BackendName } from "./backend.js";
+import { initBackend, type BackendName } from "./backend.js";
 import { loadBcData, trainBc } from "./bc.js";
 import { checkpointPath, CheckpointError, loadCheckpoint } from "./checkpoint.js";
-import { validateOptions, type TrainOptions } from "./config.js";
+import { describeDeals, validateOptions, type TrainOptions } from "./config.js";
 import { TrainContext, type TrainerState } from "./context.js";
 import type { SolveFn } from "./dataset.js";
 import { buildPolicyNet, trainableVariables, type PolicyNet } from "./model.js";
@@ -60,7 +59,7 @@ export async function train(o: TrainOptions, hooks: TrainHooks = {}): Promise<Tr
   run.quiet = hooks.quiet ?? false;
   const net = buildPolicyNet({ ...netShape(o), hidden: o.hidden, seed: o.seed, features: o.features });
   const st: TrainerState = { phase: o.algo === "bc" ? "bc" : "ppo", update: 0, rows: [], wallSeconds: 0 };
-  run.writeJson("config.json", { ...o, rulesLabel: rulesLabel(o.rules), ...backendInfo(), created: new Date().toISOString(), provenance: provenance([o.rules.preset]) });
+  run.writeConfig(o.algo, o.rules, o);
   run.writeJson("deals.json", describeDeals(o));
   run.log(`penguin train --algo ${o.algo} on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`);
   return continueRun(new TrainContext(o, run, net, makeAdam(net, o), st), backend, hooks);
@@ -86,15 +85,6 @@ export async function resume(dir: string, overrides: Partial<TrainOptions> = {},
 
 function netShape(o: TrainOptions): { obsSize: number; actions: number } {
   return { obsSize: new PolicyFeatures(o.rules, o.features).size, actions: new ActionCodec(o.rules).n };
-}
-
-export function describeDeals(o: TrainOptions): object {
-  const ppo = o.algo === "ppo" || o.thenPpoSteps > 0;
-  return {
-    note: "seeds of deal(rules, seed) (seedrandom); training and evaluation ranges are disjoint",
-    train: o.algo === "bc" ? { start: o.trainDealStart, count: o.trainDeals, validationDeals: o.bcValidationDeals, ppoFrom: ppo ? o.trainDealStart : undefined } : { start: o.trainDealStart, count: "unbounded (PPO plays seeds upward)" },
-    eval: { start: o.evalDealStart, count: o.evalDeals, duringTraining: Math.min(o.evalDuring, o.evalDeals) },
-  };
 }
 
 async function continueRun(ctx: TrainContext, backend: BackendName, hooks: TrainHooks): Promise<TrainResult> {
@@ -126,7 +116,7 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
   const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
-    const r = playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
+    const r = await playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
     final = {
       deals: { start: o.evalDealStart, count: seeds.length },
       games: r.games,

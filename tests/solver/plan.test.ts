@@ -13,6 +13,12 @@ const STRATEGIES: readonly PlanStep[] = [
   { name: "dfs-scored", strategy: "depth-first", weights: [20, 12, 20, 3, 3], complete: true },
   { name: "dfs-engine-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", complete: true },
   { name: "dfs-static-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", complete: true },
+  { name: "dfs-manoeuvre", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", complete: true },
+];
+// Lean entries leave single moves into a flipper out: never complete.
+const LEAN: readonly PlanStep[] = [
+  { name: "lean-dfs", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", lean: true },
+  { name: "lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true },
 ];
 
 type Case = readonly [label: string, start: () => State, winnable: boolean];
@@ -48,6 +54,35 @@ describe("search strategies, each alone", () => {
         if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
       }
     });
+});
+
+describe("lean searches", () => {
+  for (const step of LEAN)
+    it(`${step.name}: never "unsolvable", and wins the won deals of the sample with a line that replays`, () => {
+      for (const [label, start, winnable] of CASES) {
+        const s = start();
+        const r = solve(s, { plan: [step], maxStates: 400_000 });
+        // Lost deals: the search runs dry, which proves nothing when moves were left out.
+        expect(r.result, `${step.name} on ${label}`).toBe(winnable ? "solved" : "unknown");
+        if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+      }
+    });
+
+  it("a lean entry cannot be marked complete, and turn lists must hold positive integers", () => {
+    const s = dealMs(resolveRules("freecell"), 1);
+    expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
+    for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
+  });
+
+  it("a race follows each entry's list of turns", () => {
+    // The first racer gets 1 position a turn, so the second (same search) wins first.
+    const s = dealMs(resolveRules("freecell"), 1);
+    const step = STRATEGIES[3]!;
+    const r = solve(s, { plan: [{ ...step, name: "slow", race: true, slice: [1] }, { ...step, name: "fast", race: true, slice: [1, 5000] }] });
+    expect(r).toMatchObject({ result: "solved", by: "fast" });
+    const r2 = solve(s, { plan: [{ ...step, name: "slow", race: true, slice: [5000] }, { ...step, name: "fast", race: true, slice: [1] }] });
+    expect(r2).toMatchObject({ result: "solved", by: "slow" });
+  });
 });
 
 describe("plans", () => {

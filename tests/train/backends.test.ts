@@ -36,7 +36,7 @@ describe("checkpoints across backends", () => {
     const obs = Float32Array.from({ length: 2 * size }, (_, i) => ((i * 29) % 13) / 13);
     const here = new Float32Array(2 * 126);
     inferBatch(net, obs, 2, here);
-    const games = playPolicy(net, rules, [1, 2, 3], { maxSteps: 60, recordActions: true }).results;
+    const games = (await playPolicy(net, rules, [1, 2, 3], { maxSteps: 60, recordActions: true })).results;
     const dir = join(scratchDir(`backend-${from}-${to}`), "checkpoint");
     await saveCheckpoint(dir, net, undefined, {});
 
@@ -47,7 +47,7 @@ describe("checkpoints across backends", () => {
     // The same weights give the same outputs up to the last bits of float32 arithmetic...
     for (let i = 0; i < here.length; i++) expect(Math.abs(there[i]! - here[i]!)).toBeLessThan(1e-4);
     // ...and, with no near-ties among these logits, the same games move for move.
-    const again = playPolicy(back, rules, [1, 2, 3], { maxSteps: 60, recordActions: true }).results;
+    const again = (await playPolicy(back, rules, [1, 2, 3], { maxSteps: 60, recordActions: true })).results;
     expect(again.map((g) => g.actions)).toEqual(games.map((g) => g.actions));
     expect(games[0]!.actions!.length).toBeGreaterThan(0);
     await useBackend(backends[0]!);

@@ -21,10 +21,24 @@ describe("policy agent", () => {
     await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
     const rows: EvalRow[] = [];
     for await (const r of evaluate({ agent: "policy", agentOptions: { model: run }, rules, deals: seedRange(1, 12), maxSteps: 500, timing: false })) rows.push(r);
-    const mine = playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
+    const mine = await playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
     expect(rows.map((r) => r.cardsHome)).toEqual(mine.results.map((r) => r.cardsHome));
     expect(rows.map((r) => r.won)).toEqual(mine.results.map((r) => r.won));
     expect(rows[0]!.agent).toMatch(/^policy\(/);
+  });
+
+  it("plays each game the same alone or side by side with others (playMany), sampling included", async () => {
+    await initBackend();
+    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env").size, actions: 126, hidden: [16], seed: 5, features: "env" });
+    const seeds = Array.from({ length: 9 }, (_, i) => 1_000_001 + i);
+    for (const sample of [false, true]) {
+      const one = await playPolicy(net, rules, seeds, { maxSteps: 120, sample, batch: 1, recordActions: true });
+      const many = await playPolicy(net, rules, seeds, { maxSteps: 120, sample, batch: 4, recordActions: true });
+      expect(many.results).toEqual(one.results);
+      // Each game's actions replay through the engine to its recorded outcome.
+      expect(one.results.every((g) => g.actions!.length === g.moves)).toBe(true);
+    }
+    net.model.dispose();
   });
 
   it("refuses a model trained for other rules, and a missing model", async () => {

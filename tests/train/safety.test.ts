@@ -126,32 +126,39 @@ describe("penguin dataset", () => {
 });
 
 describe("the safety network", () => {
-  it("plays the weights it trained: the JavaScript forward pass equals the tf one", async () => {
+  it.each([
+    ["mean and max pooling", false, 0],
+    ["structural features and attention", true, 2],
+  ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
     const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
     const { initBackend, tf } = await import("../../src/train/backend.js");
     const { JsSafety } = await import("../../src/train/safety/model.js");
-    const { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
+    const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/train/safety/encode.js");
     await initBackend();
     const data = loadDataset([join(dir, "a")]);
-    const w = initWeights(defaultConfig(7, [16, 8], [12]), 5);
-    const enc = new BatchEncoder(rules, data);
+    const w = initWeights(defaultConfig(7, [16, 8], [12], structure, heads), 5);
+    const enc = new BatchEncoder(rules, data, w.config);
+    const GW = enc.globalWidth;
     const B = 24;
     const cols = new Float32Array(B * 7 * COLUMN_WIDTH);
     const flips = new Float32Array(B * FLIPPER_WIDTH);
-    const globals = new Float32Array(B * GLOBAL_WIDTH);
+    const globals = new Float32Array(B * GW);
     for (let r = 0; r < B; r++) enc.encode(r * 7, r, cols, flips, globals);
     const net = new TfSafety(w);
-    const z = tf.tidy(() => net.forward(tf.tensor2d(cols, [B * 7, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GLOBAL_WIDTH]), B));
+    const z = tf.tidy(() => net.forward(tf.tensor2d(cols, [B * 7, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GW]), B));
     const tfLogits = Array.from(z.dataSync());
     z.dispose();
     net.dispose();
     const js = new JsSafety(w);
-    for (let r = 0; r < B; r++) expect(js.logit(cols, r * 7 * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * GLOBAL_WIDTH)).toBeCloseTo(tfLogits[r]!, 4);
+    for (let r = 0; r < B; r++) expect(js.logit(cols, r * 7 * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * GW)).toBeCloseTo(tfLogits[r]!, 4);
     expect(new Set(tfLogits.map((v) => v.toFixed(4))).size).toBeGreaterThan(3);
   });
 
-  it("scores a move the same whatever the order of the columns and flippers", () => {
-    const w = initWeights(defaultConfig(7, [16], [16]), 3);
+  it.each([
+    ["mean and max pooling", false, 0],
+    ["structural features and attention", true, 4],
+  ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
+    const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
     const codec = new ActionCodec(rules);
     const s = deal(rules, 42);
     // Play a few moves so flippers hold cards.

@@ -9,16 +9,11 @@ import { HEURISTIC_PRESETS, MoveScorer } from "../../src/agents/heuristic.js";
 import { FEATURES } from "../../src/agents/features.js";
 import { PositionSet } from "../../src/agents/position-set.js";
 import { ActionCodec } from "../../src/env/actions.js";
-import { evaluate } from "../../src/eval/evaluate.js";
-import { seedRange } from "../../src/eval/deals.js";
 import { initBackend, tf } from "../../src/train/backend.js";
 import { Rng } from "../../src/train/rng.js";
 import { ScorerView } from "../../src/train/scorer/agent.js";
-import { trainScorer } from "../../src/train/scorer/dagger.js";
 import { GREEDY_FEATURES, ROW } from "../../src/train/scorer/features.js";
 import { buildScorer, forward, JsScorer, loadScorer, saveScorer, ScorerCheckpointError } from "../../src/train/scorer/model.js";
-import { parseScorerArgs } from "../../src/train/scorer/main.js";
-import { UsageError } from "../../src/errors.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -124,44 +119,5 @@ describe("action-scorer", () => {
     truncateSync(join(dir, "weights.bin"), 100);
     await expect(loadScorer(dir)).rejects.toThrow(ScorerCheckpointError);
     await expect(loadScorer(dir)).rejects.toThrow(/weights\.bin does not match its recorded SHA-256/);
-  });
-
-  it("a tiny DAgger run raises agreement with the expert on held-out positions; the agent plays through evaluate()", async () => {
-    const out = scratchDir("scorer-run");
-    const res = await trainScorer({
-      out,
-      seed: 2,
-      minutes: 2,
-      init: "zero",
-      hidden: [16],
-      depth: 2,
-      width: 2,
-      dealsRound0: 6,
-      dealsPerRound: 4,
-      rounds: 2,
-      epochs: 3,
-      batch: 64,
-      lr: 3e-3,
-      maxSteps: 150,
-      valDeals: 4,
-      valPositionDeals: 3,
-      quiet: true,
-    });
-    const first = res.rows[0]!.val_acc!;
-    const last = res.rows.at(-1)!.val_acc!;
-    expect(res.rows.length).toBe(3);
-    expect(last).toBeGreaterThan(first + 0.1);
-    const rows = [];
-    for await (const row of evaluate({ agent: "scorer", agentOptions: { model: out }, rules, deals: seedRange(1, 3), timing: false })) rows.push(row);
-    expect(rows.map((r) => r.deal)).toEqual(["1", "2", "3"]);
-    expect(rows[0]!.agent).toBe(`scorer(${out})`);
-    expect(rows.every((r) => r.moves > 0)).toBe(true);
-  });
-
-  it("the training entry parses its flags and refuses bad ones with a UsageError", () => {
-    expect(parseScorerArgs(["--deals-round0", "5", "--hidden", "8,4", "--teacher", "rollout", "--quiet"])).toEqual({ dealsRound0: 5, hidden: [8, 4], teacher: "rollout", quiet: true });
-    expect(() => parseScorerArgs(["--teacher", "solver"])).toThrow(UsageError);
-    expect(() => parseScorerArgs(["--hidden", "8,x"])).toThrow(UsageError);
-    expect(() => parseScorerArgs(["--bogus", "1"])).toThrow(/allowed: .*--minutes/);
   });
 });

@@ -22,7 +22,10 @@ describe("penguin train: numbers, resume and signals", () => {
       [["--gamma", "2"], /--gamma must be a number from 0 to 1, got 2/],
       [["--max-minutes", "-1"], /--max-minutes must be a number from 0/],
       [["--checkpoint-every", "0"], /--checkpoint-every must be an integer from 1/],
-      [["--bc-batch", "0"], /--bc-batch must be an integer from 1/],
+      [["--algo", "bc", "--bc-batch", "0"], /--bc-batch must be an integer from 1/],
+      [["--lr-schedule", "cosine"], /--lr-schedule must be linear or constant, got cosine/],
+      [["--hidden", "16,x"], /--hidden must be layer sizes from 1 to 4096/],
+      [["--es-pop", "3"], /Unknown arguments?: es-pop/],
       [["--rollout-steps", "1e9"], /--rollout-steps must be an integer from 1 to 100000/],
     ];
     for (const [args, msg] of cases) {

@@ -62,17 +62,17 @@ describe("training runs", () => {
     const out = scratchDir("bc-improve");
     const o = tinyOptions(out, { hidden: [64], trainDeals: 16, bcValidationDeals: 1, bcEpochs: 8, bcBatch: 64, bcLr: 3e-3, evalEvery: 0, checkpointEvery: 1000 });
     const seeds = Array.from({ length: 15 }, (_, i) => o.trainDealStart + i);
-    const untrained = playPolicy(buildPolicyNet({ obsSize: new PolicyFeatures(rules, o.features).size, actions: 126, hidden: o.hidden, seed: o.seed, features: o.features }), rules, seeds, { maxSteps: 200 });
+    const untrained = await playPolicy(buildPolicyNet({ obsSize: new PolicyFeatures(rules, o.features).size, actions: 126, hidden: o.hidden, seed: o.seed, features: o.features }), rules, seeds, { maxSteps: 200 });
     const r = await train(o, { skipFinalEval: true, quiet: true });
-    const trained = playPolicy(r.net, rules, seeds, { maxSteps: 200 });
+    const trained = await playPolicy(r.net, rules, seeds, { maxSteps: 200 });
     const rows = readFileSync(join(out, "metrics.csv"), "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
     const loss = (row: string[]): number => Number(row[METRIC_COLUMNS.indexOf("loss")]);
     expect(loss(rows[rows.length - 1]!)).toBeLessThan(loss(rows[0]!) * 0.7);
     expect(trained.meanCardsHome).toBeGreaterThan(untrained.meanCardsHome + 5);
     expect(trained.wins).toBeGreaterThanOrEqual(untrained.wins);
     const cfg = JSON.parse(readFileSync(join(out, "deals.json"), "utf8"));
-    expect(cfg.train.start).toBe(o.trainDealStart);
-    expect(cfg.eval.start).toBe(1);
+    expect(cfg.training).toBe(`${o.trainDealStart}–${o.trainDealStart + o.trainDeals + o.daggerRounds * o.daggerDeals - 1}`);
+    expect(cfg.evaluation).toBe(`1–${o.evalDeals}`);
     expect(readFileSync(join(out, "curve.svg"), "utf8")).toMatch(/^<svg/);
   });
 

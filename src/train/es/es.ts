@@ -19,72 +19,25 @@
  * the Adam moments after each generation, and fitness depends only on weights and deal seeds, so
  * a resumed run, or one with a different number of workers, reaches the same weights.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
+import { rulesLabel } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { FEATURES } from "../../agents/features.js";
 import { ActionCodec } from "../../env/actions.js";
-import { provenance } from "../../env/provenance.js";
 import { wilson } from "../../eval/stats.js";
-import { backendInfo, initBackend, tf } from "../backend.js";
-import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
+import { initBackend, tf } from "../backend.js";
+import { RunFolder } from "../run.js";
 import { writeLineCurve, type CurvePoint } from "../curve.js";
 import { Rng } from "../rng.js";
 import { FEATURE_ROW_NAMES, ROW } from "../scorer/features.js";
 import { buildScorer, saveScorer, tunedRowWeights, type ScorerNet } from "../scorer/model.js";
 import { ScorePool, type ScoreTask } from "./pool.js";
 import { stopRequested } from "../stop.js";
+import { ES_DEFAULTS, type EsOptions } from "./options.js";
+import { checkSplit, type DealSplit } from "../splits.js";
 
-export interface EsOptions {
-  out: string;
-  /** The rule set played (any of the family; the starting weights are greedy(tuned)'s either way). */
-  rules: Rules;
-  seed: number;
-  /** Wall-clock budget in minutes (0 = none); the run stops after the generation that crosses it. */
-  minutes: number;
-  /** Generations to run (0 = until the budget). */
-  generations: number;
-  /** Antithetic pairs per generation. */
-  pop: number;
-  /** Fresh training deals per generation, played by every member. */
-  deals: number;
-  /** Replay the same `deals` training deals every generation (to check the optimiser can fit a fixed set). */
-  fixedDeals: boolean;
-  sigma: number;
-  lr: number;
-  /** constant, or linear: the step size falls linearly to 0 over `generations` (needs generations > 0). */
-  lrSchedule: "constant" | "linear";
-  /** Move cap of a training game (a won game takes under 200 moves). */
-  maxSteps: number;
-  valDeals: number;
-  valEvery: number;
-  workers: number;
-  trainStart: number;
-  valStart: number;
-  quiet: boolean;
-}
-
-export const ES_DEFAULTS: EsOptions = {
-  out: "runs/es",
-  rules: resolveRules("penguin"),
-  seed: 1,
-  minutes: 25,
-  generations: 0,
-  pop: 10,
-  deals: 60,
-  fixedDeals: false,
-  sigma: 0.3,
-  lr: 0.1,
-  lrSchedule: "constant",
-  maxSteps: 400,
-  valDeals: 200,
-  valEvery: 4,
-  workers: 1,
-  trainStart: 2_000_000,
-  valStart: 1_500_000,
-  quiet: false,
-};
+export { ES_DEFAULTS, type EsOptions };
 
 /** Move cap of validation games: the evaluation's (src/eval/play.ts DEFAULT_MAX_STEPS). */
 const VAL_MAX_STEPS = 1000;
@@ -105,6 +58,8 @@ export interface EsState {
   seconds: number;
 }
 
+/** The state a resume continues from (with its SHA-256 in es-state.json.sha256). */
+const STATE = "es-state.json";
 const COLUMNS = ["generation", "deals", "games", "mean_fitness", "best_member_fitness", "val_win_rate", "games_per_s", "wall_s"] as const;
 type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
 
@@ -183,24 +138,24 @@ function checkOptions(o: EsOptions): void {
   if (o.lrSchedule === "linear" && o.generations === 0) throw new UsageError("--es-lr-schedule linear decays over --es-generations: give it a number of generations");
   if (!(o.minutes >= 0)) throw new UsageError(`--max-minutes must be ≥ 0, got ${o.minutes}`);
   if (o.minutes === 0 && o.generations === 0) throw new UsageError("give the run an end: --es-generations N or --max-minutes M");
-  if (o.trainStart <= 1000 || o.valStart <= 1000) throw new UsageError("ES training and validation deal seeds must lie above the evaluation seeds 1-1000");
-  const overlap = o.valStart < o.trainStart ? o.valStart + o.valDeals > o.trainStart : o.trainStart + o.deals * Math.max(1, o.generations) > o.valStart;
-  if (overlap) throw new UsageError("ES validation deals must not overlap the training deals");
+  checkSplit(esSplit(o));
+}
+
+/** Training deals: `deals` fresh ones per generation from trainStart (or the same `deals` ones); validation from valStart. */
+function esSplit(o: EsOptions): DealSplit {
+  const count = o.fixedDeals ? o.deals : o.generations > 0 ? o.deals * o.generations : undefined;
+  return { training: { from: o.trainStart, ...(count !== undefined ? { count } : {}) }, validation: { from: o.valStart, count: o.valDeals } };
 }
 
 /** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
 export async function trainEs(partial: Partial<EsOptions> = {}, resume = false): Promise<EsResult> {
   let o: EsOptions = { ...ES_DEFAULTS, ...partial };
-  const statePath = join(o.out, "es-state.json");
+  const statePath = join(o.out, STATE);
   let saved: EsState | undefined;
   if (resume) {
-    if (!existsSync(statePath)) throw new UsageError(`${o.out} has no es-state.json to resume from`);
-    let cfg: { algo?: string; options?: EsOptions; columns?: string[] };
-    try {
-      cfg = JSON.parse(readFileSync(join(o.out, "config.json"), "utf8"));
-    } catch {
-      throw new UsageError(`damaged ES run ${o.out}: config.json is missing or not valid JSON`);
-    }
+    if (!existsSync(statePath)) throw new UsageError(`${o.out} has no ${STATE} to resume from`);
+    const cfg = new RunFolder(o.out).readJson<{ algo?: string; options?: EsOptions; columns?: string[] }>("config.json");
+    if (!cfg) throw new UsageError(`damaged ES run ${o.out}: config.json is missing`);
     if (cfg.algo !== "es" || !cfg.options) throw new UsageError(`${o.out} is not an ES run (config.json has no ES options)`);
     if (JSON.stringify(cfg.columns) !== JSON.stringify(FEATURE_ROW_NAMES)) throw new UsageError(`the ES run in ${o.out} was trained on other action-row columns than this build computes`);
     const G = partial.generations ?? cfg.options.generations;
@@ -208,11 +163,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       throw new UsageError(`the run's step size decays over ${cfg.options.generations} generations: it cannot be resumed with another --es-generations`);
     // The run's own options win, except where it lives, the budget and the workers, which a resume may change.
     o = { ...ES_DEFAULTS, ...cfg.options, out: o.out, minutes: partial.minutes ?? cfg.options.minutes, workers: partial.workers ?? cfg.options.workers, generations: G, quiet: o.quiet };
-    try {
-      saved = JSON.parse(readFileSync(statePath, "utf8")) as EsState;
-    } catch {
-      throw new UsageError(`damaged ES state ${statePath}: not valid JSON`);
-    }
+    saved = new RunFolder(o.out).readHashed<EsState>(STATE)!;
     const words = (a: unknown, n: number): boolean => Array.isArray(a) && a.length === n && a.every((x) => typeof x === "number" && Number.isFinite(x));
     const ok =
       saved.version === 1 &&
@@ -232,13 +183,14 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   const t0 = performance.now() - (saved?.seconds ?? 0) * 1000;
   const elapsed = (): number => (performance.now() - t0) / 1000;
   const backend = await initBackend();
-  mkdirSync(o.out, { recursive: true });
-  const log = runLog(o.out, o.quiet);
+  const run = new RunFolder(o.out, COLUMNS);
+  run.quiet = o.quiet;
+  const log = (line: string): void => run.log(line);
   const rules = o.rules;
   const A = new ActionCodec(rules).n;
   if (!saved) {
-    writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "es", options: o, ...backendInfo(), rules: rulesLabel(rules), actions: A, columns: FEATURE_ROW_NAMES, provenance: provenance([rules.preset]) }, null, 2) + "\n");
-    writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.fixedDeals ? [o.trainStart, o.trainStart + o.deals - 1] : `${o.trainStart} upwards, ${o.deals} fresh deals per generation`, validation: [o.valStart, o.valStart + o.valDeals - 1], evaluation: [1, 1000] }, null, 2) + "\n");
+    run.writeConfig("es", rules, { options: o, actions: A, columns: FEATURE_ROW_NAMES });
+    run.writeJson("deals.json", checkSplit(esSplit(o)));
   }
   log(`${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`);
 
@@ -253,23 +205,11 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   let nextSeed = saved?.nextSeed ?? o.trainStart;
   let best = saved?.best ?? { generation: -1, winRate: -1 };
   const bestTheta = Float64Array.from(saved?.bestTheta ?? new Array<number>(ROW).fill(0));
-  const rows: Row[] = [];
-  const metricsPath = join(o.out, "metrics.csv");
-  if (saved && existsSync(metricsPath)) {
-    // Keep the rows up to the saved generation (a killed run may have written none after it).
-    const lines = readFileSync(metricsPath, "utf8").trim().split("\n").slice(1);
-    for (const line of lines) {
-      const cells = line.split(",");
-      const r: Row = {};
-      COLUMNS.forEach((c, i) => {
-        if (cells[i] !== undefined && cells[i] !== "") r[c] = Number(cells[i]);
-      });
-      if ((r.generation ?? Infinity) < generation) rows.push(r);
-    }
-  }
+  // On resume, the rows up to the saved generation (a killed run may have written some after it).
+  const rows: Row[] = saved ? run.readMetrics().filter((r) => (r.generation ?? Infinity) < generation) : [];
   const record = async (row: Row): Promise<void> => {
     rows.push(row);
-    writeMetricsCsv(metricsPath, COLUMNS, rows, 6);
+    run.truncate(rows.length, rows);
     await writeCurve(o.out, rows);
   };
   const pool = new ScorePool(rules, o.workers);
@@ -290,7 +230,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   };
   const saveState = (): void => {
     const st: EsState = { version: 1, generation, nextSeed, theta: [...theta], adamM: [...m], adamV: [...v], rng: rng.getState(), best, bestTheta: [...bestTheta], games, seconds: elapsed() };
-    writeAtomic(statePath, JSON.stringify(st) + "\n");
+    run.writeHashed(STATE, st);
   };
 
   let games = saved?.games ?? 0;
@@ -403,7 +343,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     validationSeeds: [o.valStart, o.valStart + o.valDeals - 1],
     weights: Object.fromEntries(FEATURE_ROW_NAMES.map((n, j) => [n, Number(weightsOf(theta, w0, scale)[j]!.toPrecision(6))])),
   };
-  writeAtomic(join(o.out, "summary.json"), JSON.stringify(summary, null, 2) + "\n");
+  run.writeJson("summary.json", summary);
   log(`done: ${generation} generations in ${summary.seconds.toFixed(0)} s; checkpoint = generation ${best.generation} (validation ${(best.winRate * 100).toFixed(1)}%)`);
   return { generations: generation, bestGeneration: best.generation, bestValidationWinRate: best.winRate, theta, seconds: summary.seconds, games };
 }

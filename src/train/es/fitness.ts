@@ -1,17 +1,17 @@
 /**
  * How the evolution-strategies trainer scores a weight vector: the linear action-scorer (a weight
- * per column of the scorer's action rows, src/train/scorer/features.ts) plays deals exactly as
- * `penguin eval --agent scorer` plays them (argmax over the legal, non-repeating actions, lowest
- * id on ties), and each deal earns 1 for a win, else a little partial credit for cards home, so
- * that generations where few deals are won still tell better weights from worse.
+ * per column of the scorer's action rows, src/train/scorer/features.ts) plays deals through the
+ * evaluation library's game loop exactly as `penguin eval --agent scorer` plays them (the best
+ * legal, non-repeating action; the shared tie-break), and each deal earns 1 for a win, else a
+ * little partial credit for cards home, so that generations where few deals are won still tell
+ * better weights from worse.
  */
 import { deal } from "../../engine/deal.js";
-import { applyMove } from "../../engine/moves.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
-import { PositionSet } from "../../agents/position-set.js";
 import { ActionCodec } from "../../env/actions.js";
-import { ScorerView } from "../scorer/agent.js";
+import { EpisodeRunner } from "../../eval/play.js";
+import { ScorerAgent, type RowScorer } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 
 /** Credit of a lost deal per card home, as a share of a win's 1 (52 cards home in a loss: 0.3). */
@@ -22,24 +22,25 @@ export interface GameResult {
   cardsHome: number;
 }
 
+/** Scores a row as w · row. */
+class Linear implements RowScorer {
+  w: Float64Array = new Float64Array(ROW);
+  logit(rows: Float32Array, offset: number): number {
+    let v = 0;
+    for (let j = 0; j < ROW; j++) v += rows[offset + j]! * this.w[j]!;
+    return v;
+  }
+}
+
 /** Plays deals with linear weights over the action rows; one per thread, reused for every game. */
 export class LinearPlayer {
-  private readonly view: ScorerView;
-  private readonly seen = new PositionSet();
-  /** Scores a row as w · row; the same argmax as the scorer agent's (ScorerView.choose). */
-  private readonly linear: { w: Float64Array; logit(rows: Float32Array, offset: number): number } = {
-    w: new Float64Array(ROW),
-    logit(rows: Float32Array, offset: number): number {
-      let v = 0;
-      for (let j = 0; j < ROW; j++) v += rows[offset + j]! * this.w[j]!;
-      return v;
-    },
-  };
+  private readonly linear = new Linear();
+  private readonly runner: EpisodeRunner;
   /** Dealt start positions by seed: the same few deals are replayed by every member of a generation. */
   private readonly starts = new Map<number, State>();
 
   constructor(readonly rules: Rules) {
-    this.view = new ScorerView(new ActionCodec(rules));
+    this.runner = new EpisodeRunner(rules, new ScorerAgent(this.linear, new ActionCodec(rules), "es-linear"));
   }
 
   play(w: Float64Array, seed: number, maxSteps: number): GameResult {
@@ -50,18 +51,9 @@ export class LinearPlayer {
       start = deal(this.rules, seed);
       this.starts.set(seed, start);
     }
-    const s = start.clone();
-    const { view, seen } = this;
-    seen.clear();
-    seen.add(s.hashLo, s.hashHi);
     this.linear.w = w;
-    for (let step = 0; step < maxSteps && !s.isWon(); step++) {
-      if (view.look(s, seen) === 0) break;
-      const best = view.choose(this.linear);
-      applyMove(s, view.actionMoves[best]!);
-      seen.add(s.hashLo, s.hashHi);
-    }
-    return { won: s.isWon(), cardsHome: s.cardsHome() };
+    const g = this.runner.play(start, seed, maxSteps);
+    return { won: g.won, cardsHome: g.cardsHome };
   }
 
   /** Sum over `seeds` of 1 per win, CARD_CREDIT per card home in a loss; and the number of wins. */

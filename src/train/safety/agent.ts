@@ -19,8 +19,8 @@ import { ActionCodec } from "../../env/actions.js";
 import { Rng } from "../rng.js";
 import { ScorerView } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
-import { COLUMN_WIDTH, encodeColumns, encodeFlippers, encodeGlobals, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
-import { JsSafety, loadSafety, type SafetyWeights } from "./model.js";
+import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
+import { JsSafety, loadSafety, usesStructure, type SafetyWeights } from "./model.js";
 
 export interface PlayPolicy {
   /** Moves with a predicted loss probability at most this count as safe. */
@@ -38,7 +38,8 @@ export class SafetyView {
   readonly risk: Float32Array;
   private readonly cols: Float32Array;
   private readonly flips = new Float32Array(FLIPPER_WIDTH);
-  private readonly globals = new Float32Array(GLOBAL_WIDTH);
+  private readonly globals: Float32Array;
+  private readonly structure: boolean;
   private readonly js: JsSafety;
   private scratch: State | undefined;
 
@@ -47,6 +48,8 @@ export class SafetyView {
     this.risk = new Float32Array(codec.n);
     this.cols = new Float32Array(weights.config.columns * COLUMN_WIDTH);
     this.js = new JsSafety(weights);
+    this.globals = new Float32Array(weights.config.globalWidth);
+    this.structure = usesStructure(weights.config);
     if (weights.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${weights.config.columns} columns; these rules have ${codec.columns}`);
   }
 
@@ -63,9 +66,7 @@ export class SafetyView {
       if (v.mask[a] !== 1) continue;
       const m = v.actionMoves[a]!;
       applyMove(x, m);
-      encodeColumns(x, this.cols, 0);
-      encodeFlippers(x, this.flips, 0);
-      encodeGlobals(x, v.rows, a * ROW, this.globals, 0);
+      encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.structure);
       this.risk[a] = 1 / (1 + Math.exp(-this.js.logit(this.cols, 0, this.flips, 0, this.globals, 0)));
       undoMove(x, m);
     }

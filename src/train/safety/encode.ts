@@ -13,6 +13,7 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
+import { encodeStructure, locateCards, whereOf } from "./structure.js";
 
 /**
  * Per column: the buried cards (each marked by its height, so their order shows), the run base,
@@ -27,21 +28,10 @@ export const GLOBAL_WIDTH = 8 + ROW;
 
 const rel = (s: State, c: number): number => s.tables.rel[c]! * 4 + suitOf(c);
 
-/** Where each card (by relative index) lies: 0 top of a column, 1 buried in a column, 2 flipper, 3 foundation. */
-const where = new Uint8Array(52);
-function locate(s: State): void {
-  where.fill(3);
-  for (let i = 0; i < s.nCells; i++) if (s.cells[i] !== NO_CARD) where[rel(s, s.cells[i]!)] = 2;
-  for (let c = 0; c < s.nColumns; c++) {
-    const n = s.len[c]!;
-    for (let d = 0; d < n; d++) where[rel(s, s.cards[c * COLUMN_CAP + d]!)] = d === n - 1 ? 0 : 1;
-  }
-}
-
 /** Writes the column rows of `s` into cols[at … at + nColumns·COLUMN_WIDTH) (zeroed first). */
 export function encodeColumns(s: State, cols: Float32Array, at: number): void {
   cols.fill(0, at, at + s.nColumns * COLUMN_WIDTH);
-  locate(s);
+  locateCards(s);
   // The next card each foundation wants, by relative index (−1 when complete).
   const want = [-1, -1, -1, -1];
   for (let f = 0; f < 4; f++) if (s.found[f]! < 13) want[f] = s.found[f]! * 4 + f;
@@ -81,10 +71,10 @@ export function encodeColumns(s: State, cols: Float32Array, at: number): void {
     // The run base goes onto the next higher card of its suit (none for the top rank: an empty column).
     const baseRel = rel(s, base);
     const up = baseRel + 4;
-    cols[num + 9 + (up < 52 ? where[up]! : 3)] = 1;
+    cols[num + 9 + (up < 52 ? whereOf(s, up) : 3)] = 1;
     // The top card takes the next lower card of its suit: where is that one?
     const down = rel(s, s.cards[b + n - 1]!) - 4;
-    cols[num + 13 + (down >= 0 ? where[down]! : 3)] = 1;
+    cols[num + 13 + (down >= 0 ? whereOf(s, down) : 3)] = 1;
   }
 }
 
@@ -106,15 +96,27 @@ export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: F
   out[at + 5] = s.emptyColumns() / s.nColumns;
   out[at + 6] = s.isWon() ? 1 : 0;
   // Flipper cards that could leave now (onto a column's top card, or home).
-  locate(s);
+  locateCards(s);
   let mobile = 0;
   for (let i = 0; i < s.nCells; i++) {
     const c = s.cells[i]!;
     if (c === NO_CARD) continue;
     const k = rel(s, c);
     const f = suitOf(c);
-    if (s.found[f]! * 4 + f === k || (k + 4 < 52 && where[k + 4] === 0)) mobile++;
+    if (s.found[f]! * 4 + f === k || (k + 4 < 52 && whereOf(s, k + 4) === 0)) mobile++;
   }
   out[at + 7] = mobile / Math.max(1, s.nCells);
   for (let i = 0; i < ROW; i++) out[at + 8 + i] = row[rowAt + i]!;
+}
+
+/**
+ * The whole input for one candidate (the position after the move, s): columns, flippers,
+ * globals, and with `structure` the structural features after the globals (row width
+ * GLOBAL_WIDTH + STRUCTURE_WIDTH). The one place training and play encode a move.
+ */
+export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean): void {
+  encodeColumns(s, cols, colsAt);
+  encodeFlippers(s, flips, flipsAt);
+  encodeGlobals(s, row, rowAt, globals, globalsAt);
+  if (structure) encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
 }

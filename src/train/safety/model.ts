@@ -11,6 +11,7 @@ import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
+import { STRUCTURE_WIDTH } from "./structure.js";
 
 export interface SafetyConfig {
   readonly columns: number;
@@ -19,6 +20,12 @@ export interface SafetyConfig {
   readonly columnWidth: number;
   readonly flipperWidth: number;
   readonly globalWidth: number;
+  /**
+   * Heads of one self-attention block over the column embeddings and a flipper token (absent or 0:
+   * none, the first design). It lets each column see what the others hold: which buried card
+   * waits for which.
+   */
+  readonly attentionHeads?: number;
 }
 
 /** Layers in order: column layers, then head layers, then the output (1 unit). */
@@ -41,12 +48,29 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     shapes.push([width, h]);
     width = h;
   }
+  // Attention weights come last, so the dense layers keep their indices: flipper token, Q, K, V, output.
+  if (c.attentionHeads) {
+    const H = c.columnHidden[c.columnHidden.length - 1]!;
+    shapes.push([c.flipperWidth, H], [H, H], [H, H], [H, H], [H, H]);
+  }
   return shapes;
 }
 
-export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64]): SafetyConfig {
-  return { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH };
+/** Number of dense layers (column, head, output) before the attention weights. */
+export const denseLayers = (c: SafetyConfig): number => c.columnHidden.length + c.headHidden.length + 1;
+
+export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], structure = false, attentionHeads = 0): SafetyConfig {
+  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0) };
+  if (attentionHeads > 0) {
+    const H = columnHidden[columnHidden.length - 1]!;
+    if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
+    return { ...c, attentionHeads };
+  }
+  return c;
 }
+
+/** The network reads the structural features (structure.ts) after the globals. */
+export const usesStructure = (c: SafetyConfig): boolean => c.globalWidth === GLOBAL_WIDTH + STRUCTURE_WIDTH;
 
 /** Seeded Glorot-uniform weights, zero biases. */
 export function initWeights(config: SafetyConfig, seed: number): SafetyWeights {
@@ -66,48 +90,112 @@ export class JsSafety {
   private readonly nCol: number;
   private readonly bufs: Float32Array[];
   private readonly pooled: Float32Array;
+  /** Column embeddings, then the flipper token (attention only): (columns + 1) × H. */
+  private readonly tok: Float32Array;
+  private readonly q: Float32Array;
+  private readonly k: Float32Array;
+  private readonly v: Float32Array;
+  private readonly mix: Float32Array;
+  private readonly att: Float32Array;
 
   constructor(readonly w: SafetyWeights) {
-    this.nCol = w.config.columnHidden.length;
-    const shapes = layerShapes(w.config);
+    const c = w.config;
+    this.nCol = c.columnHidden.length;
+    const shapes = layerShapes(c);
     this.bufs = shapes.map(([, o]) => new Float32Array(o));
-    const last = w.config.columnHidden[this.nCol - 1]!;
-    this.pooled = new Float32Array(2 * last + w.config.flipperWidth + w.config.globalWidth);
+    const H = c.columnHidden[this.nCol - 1]!;
+    this.pooled = new Float32Array(2 * H + c.flipperWidth + c.globalWidth);
+    const T = (c.columns + 1) * H;
+    this.tok = new Float32Array(T);
+    this.q = new Float32Array(T);
+    this.k = new Float32Array(T);
+    this.v = new Float32Array(T);
+    this.mix = new Float32Array(T);
+    this.att = new Float32Array(c.columns + 1);
+  }
+
+  /** out[r·o …] = x[xAt + r·n …] · W[l] + b[l] for each of `rows` rows of n inputs (o outputs). */
+  private rows(l: number, x: Float32Array, xAt: number, n: number, out: Float32Array, rows: number, relu: boolean): Float32Array {
+    const W = this.w.W[l]!;
+    const b = this.w.b[l]!;
+    const o = b.length;
+    for (let r = 0; r < rows; r++) {
+      const at = r * o;
+      out.set(b, at);
+      for (let i = 0; i < n; i++) {
+        const v = x[xAt + r * n + i]!;
+        if (v === 0) continue;
+        const row = i * o;
+        for (let j = 0; j < o; j++) out[at + j] = out[at + j]! + v * W[row + j]!;
+      }
+      if (relu) for (let j = at; j < at + o; j++) if (out[j]! < 0) out[j] = 0;
+    }
+    return out;
   }
 
   private dense(l: number, x: Float32Array, xAt: number, n: number, relu: boolean): Float32Array {
-    const W = this.w.W[l]!;
-    const out = this.bufs[l]!;
-    const o = out.length;
-    out.set(this.w.b[l]!);
-    for (let i = 0; i < n; i++) {
-      const v = x[xAt + i]!;
-      if (v === 0) continue;
-      const row = i * o;
-      for (let j = 0; j < o; j++) out[j] = out[j]! + v * W[row + j]!;
+    return this.rows(l, x, xAt, n, this.bufs[l]!, 1, relu);
+  }
+
+  /** One self-attention block over the column tokens and the flipper token, with a residual. */
+  private attend(flips: Float32Array, flipsAt: number, H: number): void {
+    const c = this.w.config;
+    const heads = c.attentionHeads!;
+    const A = denseLayers(c);
+    const T = c.columns + 1;
+    this.tok.set(this.dense(A, flips, flipsAt, c.flipperWidth, true), c.columns * H);
+    this.rows(A + 1, this.tok, 0, H, this.q, T, false);
+    this.rows(A + 2, this.tok, 0, H, this.k, T, false);
+    this.rows(A + 3, this.tok, 0, H, this.v, T, false);
+    const dh = H / heads;
+    const scale = 1 / Math.sqrt(dh);
+    const { q, k, v, mix, att } = this;
+    for (let h = 0; h < heads; h++) {
+      const off = h * dh;
+      for (let i = 0; i < T; i++) {
+        let top = -Infinity;
+        for (let j = 0; j < T; j++) {
+          let d = 0;
+          for (let e = 0; e < dh; e++) d += q[i * H + off + e]! * k[j * H + off + e]!;
+          att[j] = d * scale;
+          if (att[j]! > top) top = att[j]!;
+        }
+        let sum = 0;
+        for (let j = 0; j < T; j++) sum += att[j] = Math.exp(att[j]! - top);
+        for (let e = 0; e < dh; e++) {
+          let m = 0;
+          for (let j = 0; j < T; j++) m += att[j]! * v[j * H + off + e]!;
+          mix[i * H + off + e] = m / sum;
+        }
+      }
     }
-    if (relu) for (let j = 0; j < o; j++) if (out[j]! < 0) out[j] = 0;
-    return out;
+    this.rows(A + 4, mix, 0, H, q, T, false);
+    for (let i = 0; i < T * H; i++) this.tok[i] = this.tok[i]! + q[i]!;
   }
 
   logit(cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number): number {
     const c = this.w.config;
     const H = c.columnHidden[this.nCol - 1]!;
+    for (let k = 0; k < c.columns; k++) {
+      let x = this.dense(0, cols, colsAt + k * c.columnWidth, c.columnWidth, true);
+      for (let l = 1; l < this.nCol; l++) x = this.dense(l, x, 0, x.length, true);
+      this.tok.set(x, k * H);
+    }
+    if (c.attentionHeads) this.attend(flips, flipsAt, H);
     const p = this.pooled;
     p.fill(0, 0, H);
     p.fill(-Infinity, H, 2 * H);
     for (let k = 0; k < c.columns; k++) {
-      let x = this.dense(0, cols, colsAt + k * c.columnWidth, c.columnWidth, true);
-      for (let l = 1; l < this.nCol; l++) x = this.dense(l, x, 0, x.length, true);
       for (let j = 0; j < H; j++) {
-        p[j] = p[j]! + x[j]! / c.columns;
-        if (x[j]! > p[H + j]!) p[H + j] = x[j]!;
+        const x = this.tok[k * H + j]!;
+        p[j] = p[j]! + x / c.columns;
+        if (x > p[H + j]!) p[H + j] = x;
       }
     }
     p.set(flips.subarray(flipsAt, flipsAt + c.flipperWidth), 2 * H);
     p.set(globals.subarray(globalsAt, globalsAt + c.globalWidth), 2 * H + c.flipperWidth);
     let x: Float32Array = p;
-    const L = this.w.W.length;
+    const L = denseLayers(c);
     for (let l = this.nCol; l < L; l++) x = this.dense(l, x, 0, x.length, l < L - 1);
     return x[0]!;
   }
@@ -159,8 +247,10 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   }
   if (file.format !== "penguin-safety-net") throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
   const want = defaultConfig(file.config.columns);
-  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || file.config.globalWidth !== want.globalWidth)
-    throw new UsageError(`${join(dir, "model.json")} was trained with another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}, this build uses ${want.columnWidth}/${want.flipperWidth}/${want.globalWidth}); retrain it`);
+  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || (file.config.globalWidth !== want.globalWidth && !usesStructure(file.config)))
+    throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
+  const heads = file.config.attentionHeads ?? 0;
+  if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
   const bytes = readFileSync(join(dir, "weights.bin"));
   if (sha256(bytes) !== file.weightsSha256) throw new UsageError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`);
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));

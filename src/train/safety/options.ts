@@ -7,17 +7,19 @@ export const SAFETY_NUMBERS: Readonly<Record<string, NumberSpec>> = {
   "safety-epochs": { describe: "safety: passes over the training moves", default: 3, min: 0.001, max: 1000 },
   "safety-batch": { describe: "safety: minibatch size", default: 256, min: 1, max: 65536, int: true },
   "safety-lr": { describe: "safety: Adam learning rate (annealed to a tenth)", default: 1e-3, min: 0, max: 1, minExclusive: true },
-  "lost-weight": { describe: "safety: weight of a losing move in the loss (a safe move weighs 1)", default: 20, min: 0, max: 1e6, minExclusive: true },
-  "keep-safe": { describe: "safety: share of positions without a losing move that are trained on", default: 0.3, min: 0, max: 1 },
-  "safety-val-deals": { describe: "safety: validation deals played after each epoch (seeds 500,000 up)", default: 200, min: 1, max: 100_000, int: true },
+  "lost-weight": { describe: "safety: loss weight of a losing move (a safe one weighs 1)", default: 20, min: 0, max: 1e6, minExclusive: true },
+  "keep-safe": { describe: "safety: share of positions with no losing move kept", default: 0.3, min: 0, max: 1 },
+  "safety-val-deals": { describe: "safety: validation deals per half epoch (seeds 500,000 up)", default: 200, min: 1, max: 100_000, int: true },
+  "attention-heads": { describe: "safety: attention heads over columns and flippers (0: none)", default: 0, min: 0, max: 64, int: true },
   "safety-shuffle": { describe: "safety: share of moves played at random among the safe ones", default: 0.2, min: 0, max: 1 },
 };
 export const SAFETY_STRINGS = {
   data: { type: "string", describe: "safety: dataset folders of penguin dataset, comma-separated" },
-  thresholds: { type: "string", default: "0.1,0.2,0.3,0.5", describe: "safety: loss-probability cut-offs tried on the validation deals (the best is kept)" },
+  thresholds: { type: "string", default: "0.1,0.2,0.3,0.5", describe: "safety: risk cut-offs tried on validation deals (best kept)" },
   "column-hidden": { type: "string", default: "64,64", describe: "safety: per-column layer sizes" },
   "head-hidden": { type: "string", default: "128,64", describe: "safety: head layer sizes" },
-  init: { type: "string", describe: "safety: start from this network (run or checkpoint folder), e.g. for a DAgger round" },
+  "safety-features": { type: "string", default: "structure", describe: "safety: structure (digging costs, blockers) or basic" },
+  init: { type: "string", describe: "safety: start from this network (run or checkpoint folder)" },
 } as const;
 export const SAFETY_FLAGS = [...Object.keys(SAFETY_NUMBERS), ...Object.keys(SAFETY_STRINGS)];
 
@@ -32,8 +34,12 @@ export function safetyOptions(a: Readonly<Record<string, unknown>>, out: string,
   if (data.length === 0) throw new UsageError("--algo safety needs --data DIR[,DIR…] (folders written by penguin dataset)");
   const thresholds = String(a.thresholds).split(",").map((t) => Number(t.trim()));
   if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new UsageError(`--thresholds must be numbers from 0 to 1, got ${String(a.thresholds)}`);
+  const features = String(a["safety-features"] ?? "structure");
+  if (features !== "structure" && features !== "basic") throw new UsageError(`--safety-features must be structure or basic, got ${features}`);
   return {
     data,
+    structure: features === "structure",
+    attentionHeads: (a["attention-heads"] as number | undefined) ?? 0,
     out,
     seed,
     epochs: a["safety-epochs"] as number,

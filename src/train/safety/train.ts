@@ -23,8 +23,8 @@ import { ActionFeatures, ROW } from "../scorer/features.js";
 import { checkDisjoint, checkOutsideHeldOut, VALIDATION_DEAL_START } from "../splits.js";
 import { SafetyAgent, type PlayPolicy } from "./agent.js";
 import { loadDataset, type SafetyData } from "./dataset.js";
-import { COLUMN_WIDTH, encodeColumns, encodeFlippers, encodeGlobals, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
-import { defaultConfig, initWeights, layerShapes, loadSafety, saveSafety, type SafetyWeights } from "./model.js";
+import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
+import { defaultConfig, denseLayers, initWeights, layerShapes, loadSafety, saveSafety, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 import { provenance } from "../../env/provenance.js";
 
 export interface SafetyTrainOptions {
@@ -39,6 +39,10 @@ export interface SafetyTrainOptions {
   readonly keepSafe: number;
   readonly columnHidden: readonly number[];
   readonly headHidden: readonly number[];
+  /** Read the structural features (structure.ts) too. */
+  readonly structure: boolean;
+  /** Heads of the attention block over the columns (0: mean and max pooling only). */
+  readonly attentionHeads: number;
   readonly valDeals: number;
   readonly thresholds: readonly number[];
   readonly shuffle: number;
@@ -57,7 +61,13 @@ export class BatchEncoder {
   private readonly row = new Float32Array(ROW);
   private readonly afterU: Unpacker;
 
-  constructor(readonly rules: Rules, readonly data: SafetyData) {
+  /** Floats per globals row: GLOBAL_WIDTH, plus STRUCTURE_WIDTH when the network reads the structural features. */
+  readonly globalWidth: number;
+  private readonly structure: boolean;
+
+  constructor(readonly rules: Rules, readonly data: SafetyData, config: SafetyConfig) {
+    this.globalWidth = config.globalWidth;
+    this.structure = usesStructure(config);
     this.unpacker = new Unpacker(rules);
     this.afterU = new Unpacker(rules);
   }
@@ -70,9 +80,7 @@ export class BatchEncoder {
     this.features.fill(before, this.one, this.oneMove, 1, this.row, 0);
     const after = this.afterU.state(this.data.after[k * PACK_STRIDE]!);
     unpackState(this.data.after, k * PACK_STRIDE, after);
-    encodeColumns(after, cols, r * after.nColumns * COLUMN_WIDTH);
-    encodeFlippers(after, flips, r * FLIPPER_WIDTH);
-    encodeGlobals(after, this.row, 0, globals, r * GLOBAL_WIDTH);
+    encodeCandidate(after, this.row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.structure);
   }
 }
 
@@ -93,15 +101,37 @@ export class TfSafety {
     let x: tf.Tensor2D = cols;
     for (let l = 0; l < nc; l++) x = tf.relu(tf.add(tf.matMul(x, this.W[l]!), this.b[l]!)) as tf.Tensor2D;
     const H = c.columnHidden[nc - 1]!;
-    const x3 = tf.reshape(x, [B, c.columns, H]);
+    let x3 = tf.reshape(x, [B, c.columns, H]) as tf.Tensor3D;
+    if (c.attentionHeads) x3 = this.attend(x3, flips, B);
     let h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
-    const L = this.W.length;
+    const L = denseLayers(c);
     for (let l = nc; l < L; l++) {
       h = tf.add(tf.matMul(h, this.W[l]!), this.b[l]!) as tf.Tensor2D;
       if (l < L - 1) h = tf.relu(h);
     }
     return tf.reshape(h, [B]);
   }
+  /** The attention block of JsSafety.attend, batched: tokens [B, columns + 1, H] → column tokens [B, columns, H]. */
+  private attend(x3: tf.Tensor3D, flips: tf.Tensor2D, B: number): tf.Tensor3D {
+    const c = this.w.config;
+    const A = denseLayers(c);
+    const H = c.columnHidden[c.columnHidden.length - 1]!;
+    const heads = c.attentionHeads!;
+    const dh = H / heads;
+    const T = c.columns + 1;
+    const f = tf.reshape(tf.relu(tf.add(tf.matMul(flips, this.W[A]!), this.b[A]!)), [B, 1, H]);
+    const tok = tf.concat([x3, f], 1);
+    const flat = tf.reshape(tok, [B * T, H]) as tf.Tensor2D;
+    const proj = (l: number): tf.Tensor4D => tf.transpose(tf.reshape(tf.add(tf.matMul(flat, this.W[l]!), this.b[l]!), [B, T, heads, dh]), [0, 2, 1, 3]);
+    const q = proj(A + 1);
+    const k = proj(A + 2);
+    const v = proj(A + 3);
+    const att = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)));
+    const mix = tf.reshape(tf.transpose(tf.matMul(att, v), [0, 2, 1, 3]), [B * T, H]) as tf.Tensor2D;
+    const out = tf.add(tok, tf.reshape(tf.add(tf.matMul(mix, this.W[A + 4]!), this.b[A + 4]!), [B, T, H]));
+    return tf.slice(out, [0, 0, 0], [B, c.columns, H]) as tf.Tensor3D;
+  }
+
   read(): SafetyWeights {
     return { config: this.w.config, W: this.W.map((v) => Float32Array.from(v.dataSync())), b: this.b.map((v) => Float32Array.from(v.dataSync())) };
   }
@@ -158,15 +188,16 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
   const trainIdx = Int32Array.from(train);
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training moves in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
   log(`safety: backend ${backend}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} moves (${lostTrain} lost), ${val.length} validation moves`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden);
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads);
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
-  const enc = new BatchEncoder(rules, data);
+  const enc = new BatchEncoder(rules, data, start.config);
+  const GW = enc.globalWidth;
   const B = o.batch;
   const cols = new Float32Array(B * C * COLUMN_WIDTH);
   const flips = new Float32Array(B * FLIPPER_WIDTH);
-  const globals = new Float32Array(B * GLOBAL_WIDTH);
+  const globals = new Float32Array(B * GW);
   const y = new Float32Array(B);
   const wt = new Float32Array(B);
   const fill = (idx: ArrayLike<number>, from: number, n: number): void => {
@@ -188,7 +219,7 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     for (let i = 0; i < val.length; i += B) {
       const n = Math.min(B, val.length - i);
       fill(val, i, n);
-      const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, n * C * COLUMN_WIDTH), [n * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, n * FLIPPER_WIDTH), [n, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, n * GLOBAL_WIDTH), [n, GLOBAL_WIDTH]), n));
+      const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, n * C * COLUMN_WIDTH), [n * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, n * FLIPPER_WIDTH), [n, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, n * GW), [n, GW]), n));
       const zs = z.dataSync();
       z.dispose();
       for (let r = 0; r < n; r++) {
@@ -257,13 +288,13 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     for (let i = 0; i + B <= perm.length && step < totalSteps; i += B) {
       fill(perm, i, B);
       const [loss] = adam.minimize(() => {
-        const z = net.forward(tf.tensor2d(cols, [B * C, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GLOBAL_WIDTH]), B);
+        const z = net.forward(tf.tensor2d(cols, [B * C, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GW]), B);
         return { loss: lossOf(z, tf.tensor1d(y), tf.tensor1d(wt)), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
       lossAcc += loss!;
       lossN++;
-      if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}: inputs finite ${cols.every(Number.isFinite)} ${flips.every(Number.isFinite)} ${globals.every(Number.isFinite)}`);
+      if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}`);
       if (step % 200 === 0) {
         const cpu = cpuNow() - cpu0;
         const sps = ((step * B - samples0) / cpu);

@@ -1,34 +1,38 @@
 /**
  * The action-scorer as an Agent (`penguin eval --agent scorer --agent-opt model=DIR`): argmax of
- * the network's logit over the legal actions, with greedy's never-loop guard (PositionSet of the
- * episode's positions): an action leading back to a position already seen is played only when
- * every legal action does. No search: one network evaluation per legal action per move.
+ * the network's logit over the legal actions, with the never-repeat guard and tie-break every
+ * player shares (src/agents/position-set.ts). No search: one network evaluation per legal action
+ * per move.
  */
-import { applyMove, undoMove, MAX_MOVES } from "../../engine/moves.js";
+import { MAX_MOVES } from "../../engine/moves.js";
 import { type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";
-import { PositionSet } from "../../agents/position-set.js";
+import { bestAllowed, guardActions, PositionSet } from "../../agents/position-set.js";
 import { ActionCodec } from "../../env/actions.js";
 import { initBackend } from "../backend.js";
 import { ActionFeatures, ROW } from "./features.js";
 import { JsScorer, loadScorer, type ScorerNet } from "./model.js";
 
-/**
- * One decision's worth of buffers: the legal mask, the guarded mask (legal and not a repeat,
- * or plain legal when every action repeats), each action's move, the feature block and logits.
- */
 /** Anything that scores one action row: the network (JsScorer), or plain linear weights (ES). */
 export interface RowScorer {
   logit(rows: Float32Array, offset: number): number;
 }
 
+/**
+ * One decision's worth of buffers: the legal mask, the guarded mask (the never-repeat guard of
+ * src/agents/position-set.ts), each action's move, the legal ids in engine move order, the
+ * feature block and logits.
+ */
 export class ScorerView {
   readonly mask: Uint8Array;
   readonly guarded: Uint8Array;
   readonly actionMoves: Int32Array;
+  /** Legal action ids in the engine's move order (the tie-break order); `legal` of them. */
+  readonly order: Int32Array;
+  legal = 0;
   readonly rows: Float32Array;
   readonly logits: Float32Array;
   private readonly features = new ActionFeatures();
@@ -39,6 +43,7 @@ export class ScorerView {
     this.mask = new Uint8Array(A);
     this.guarded = new Uint8Array(A);
     this.actionMoves = new Int32Array(Math.max(A, MAX_MOVES));
+    this.order = new Int32Array(MAX_MOVES);
     this.rows = new Float32Array(A * ROW);
     this.logits = new Float32Array(A);
   }
@@ -49,54 +54,33 @@ export class ScorerView {
     let x = this.scratch;
     if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
     else x.copyFrom(s);
-    const n = this.codec.fillMask(x, this.mask, this.actionMoves);
-    let fresh = 0;
-    for (let a = 0; a < A; a++) {
-      this.guarded[a] = 0;
-      if (this.mask[a] !== 1) continue;
-      const m = this.actionMoves[a]!;
-      applyMove(x, m);
-      if (!seen.has(x.hashLo, x.hashHi)) {
-        this.guarded[a] = 1;
-        fresh++;
-      }
-      undoMove(x, m);
-    }
-    if (fresh === 0) this.guarded.set(this.mask);
+    const n = (this.legal = this.codec.fillMask(x, this.mask, this.actionMoves, this.order));
+    guardActions(x, this.mask, 0, A, this.actionMoves, seen, this.guarded, 0);
     this.features.fill(x, this.mask, this.actionMoves, A, this.rows, 0);
     return n;
   }
 
-  /** Argmax of the logits over the guarded mask (lowest id on ties); -1 when nothing is legal. */
+  /** The best-scored guarded action (the one tie-break: first in engine move order); -1 when nothing is legal. */
   choose(js: RowScorer): number {
-    let best = -1;
-    let bestV = -Infinity;
-    for (let a = 0; a < this.codec.n; a++) {
-      if (this.guarded[a] !== 1) continue;
-      const v = js.logit(this.rows, a * ROW);
-      this.logits[a] = v;
-      if (v > bestV) {
-        bestV = v;
-        best = a;
-      }
+    for (let k = 0; k < this.legal; k++) {
+      const a = this.order[k]!;
+      if (this.guarded[a] === 1) this.logits[a] = js.logit(this.rows, a * ROW);
     }
-    return best;
+    return bestAllowed(this.logits, this.guarded, this.legal, this.order);
   }
 }
 
+/** Plays the best-scored legal action by any RowScorer: the trained network, or ES's linear weights. */
 export class ScorerAgent implements Agent {
-  readonly name: string;
   private readonly seen = new PositionSet();
   private readonly view: ScorerView;
-  private readonly js: JsScorer;
 
-  constructor(readonly net: ScorerNet, rules: Rules, label: string) {
-    const codec = new ActionCodec(rules);
-    if (net.config.actions !== codec.n)
-      throw new UsageError(`the scorer ${label} was trained for ${net.config.actions} actions; these rules have ${codec.n}`);
+  constructor(
+    readonly scorer: RowScorer,
+    codec: ActionCodec,
+    readonly name: string,
+  ) {
     this.view = new ScorerView(codec);
-    this.js = new JsScorer(net);
-    this.name = `scorer(${label})`;
   }
 
   reset(start: State): void {
@@ -107,8 +91,8 @@ export class ScorerAgent implements Agent {
   act(input: AgentInput): number {
     const s = input.state;
     this.seen.add(s.hashLo, s.hashHi);
-    if (this.view.look(s, this.seen) === 0) throw new Error("scorer agent asked to act with no legal move");
-    return this.view.choose(this.js);
+    if (this.view.look(s, this.seen) === 0) throw new Error(`${this.name} asked to act with no legal move`);
+    return this.view.choose(this.scorer);
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
@@ -116,10 +100,17 @@ export class ScorerAgent implements Agent {
   }
 }
 
+/** The trained network as a ScorerAgent (checks that it was trained for these rules). */
+export function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
+  const codec = new ActionCodec(rules);
+  if (net.config.actions !== codec.n) throw new UsageError(`the scorer ${label} was trained for ${net.config.actions} actions; these rules have ${codec.n}`);
+  return new ScorerAgent(new JsScorer(net), codec, `scorer(${label})`);
+}
+
 /** Agent factory for the registry (name "scorer"): option `model` = run folder or checkpoint folder. */
 export async function createScorerAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const model = options.model;
   if (typeof model !== "string" || model === "") throw new UsageError("the scorer agent needs --agent-opt model=DIR (a run folder of src/train/scorer/main.ts)");
   await initBackend();
-  return new ScorerAgent(await loadScorer(model), rules, model);
+  return scorerAgent(await loadScorer(model), rules, model);
 }

@@ -1,0 +1,138 @@
+/**
+ * Manoeuvres: several engine moves played as one step of a search, each with a purpose (in the
+ * spirit of Freecell Solver's meta-moves). The cards in the way go one by one to free flippers
+ * (then to empty columns, where any card may fill one), and then
+ * - a card that is next on its foundation goes home, or
+ * - a run (a column's cards in build order, as long as it goes) goes onto the card it builds
+ *   on, wherever that card lies in another column.
+ * A manoeuvre is one int (bit 30 set, so it never equals an engine move of these rules):
+ * bits 0-3 source column, 4-9 depth of the card or run head, 10-15 cards moved, 16-20
+ * destination (a column or FOUNDATION), 21-26 depth of the card it goes onto.
+ * Only for rules where the engine's single moves say everything (no base cards carried home,
+ * suit foundations).
+ */
+import { NO_CARD } from "../engine/card.js";
+import { CELL0, FOUNDATION, groupCap, homeMove, isLegal, makeMove } from "../engine/moves.js";
+import { COLUMN_CAP, type State } from "../engine/state.js";
+import type { Walker } from "./walker.js";
+
+export const MANOEUVRE = 1 << 30;
+
+/** Whether these rules can have manoeuvres at all. */
+export function hasManoeuvres(s: State): boolean {
+  return !s.tables.autoHome && !s.tables.rankHome && s.nCells > 0;
+}
+
+const colOf = new Int8Array(52);
+const depthOf = new Int8Array(52);
+
+/**
+ * A single move into a flipper from a column of two cards or more: what a `lean` search leaves
+ * out, since a manoeuvre makes such a move only on the way to a purpose (as Freecell Solver's
+ * fast presets do). Not complete then: a win that needs a card parked for later is missed.
+ */
+export function leftOut(s: State, m: number): boolean {
+  const to = (m >> 5) & 31;
+  return to >= CELL0 && to < FOUNDATION && s.len[m & 31]! > 1;
+}
+
+/**
+ * Writes the manoeuvres of position `s` that need at least one card moved out of the way into
+ * `out` (the ones that need none are engine moves) and returns how many.
+ */
+export function listManoeuvres(s: State, out: Int32Array): number {
+  let n = 0;
+  const free = s.freeCells();
+  const empties = s.tables.emptyMode === 1 ? s.emptyColumns() : 0;
+  const room = free + empties;
+  if (room === 0) return 0;
+  const cards = s.cards;
+  const buildOn = s.tables.buildOn;
+  const fc = s.tables.foundationCard;
+  colOf.fill(-1);
+  for (let c = 0; c < s.nColumns; c++)
+    for (let d = 0, b = c * COLUMN_CAP; d < s.len[c]!; d++) {
+      colOf[cards[b + d]!] = c;
+      depthOf[cards[b + d]!] = d;
+    }
+  for (let c = 0; c < s.nColumns; c++) {
+    const len = s.len[c]!;
+    const b = c * COLUMN_CAP;
+    // A buried card next on its foundation (the nearest to the top only).
+    for (let d = len - 2; d >= 0 && len - 1 - d <= room; d--) {
+      const card = cards[b + d]!;
+      if (fc[(card & 3) * 14 + s.found[card & 3]!] !== card) continue;
+      out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16);
+      break;
+    }
+    // Runs, bottom up; each onto the card it builds on in another column.
+    for (let i = 0; i < len; ) {
+      let e = i;
+      while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+      const head = cards[b + i]!;
+      const k = e - i + 1;
+      for (let j = 0; j < 2; j++) {
+        const t = s.tables.targets[head * 2 + j]!;
+        if (t < 0) break;
+        const ds = colOf[t]!;
+        if (ds < 0 || ds === c) continue;
+        const away = s.len[ds]! - 1 - depthOf[t]! + (len - 1 - e);
+        if (away === 0 || away > room || k > capAfter(s, free, empties, away)) continue;
+        out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depthOf[t]! << 21);
+      }
+      i = e + 1;
+    }
+  }
+  return n;
+}
+
+/** Largest group the rules let move onto a column once `away` cards took flippers, then empty columns. */
+function capAfter(s: State, free: number, empties: number, away: number): number {
+  const f = free - Math.min(free, away);
+  const e = empties - (away - (free - f));
+  const mode = s.tables.groupMode;
+  return mode === 0 ? 64 : mode === 2 ? 1 : mode === 3 ? f + 1 : (f + 1) << e;
+}
+
+/** Moves the last card of column c to the first free flipper, else the first empty column; false if neither is legal. */
+function stash(walk: Walker, c: number): boolean {
+  const s = walk.s;
+  const card = s.cards[c * COLUMN_CAP + s.len[c]! - 1]!;
+  let m = -1;
+  // Into the first free flipper is always legal (the column keeps a card: see playManoeuvre).
+  for (let i = 0; i < s.nCells && m < 0; i++) if (s.cells[i] === NO_CARD) m = makeMove(c, CELL0 + i, 1, card);
+  for (let d = 0; d < s.nColumns && m < 0; d++) if (s.len[d] === 0) m = makeMove(c, d, 1, card, true);
+  if (m < 0 || (m & (1 << 22) && !isLegal(s, m))) return false;
+  walk.apply(m);
+  walk.autoplayAfter(m);
+  return true;
+}
+
+/**
+ * Plays manoeuvre `code` on the walker, move by move, each one legal. Returns false when it
+ * could not be finished (the caller takes the walker back); a safe foundation move on the way
+ * that already did the manoeuvre's work ends it early with true.
+ */
+export function playManoeuvre(walk: Walker, code: number): boolean {
+  const s = walk.s;
+  const c = code & 15;
+  const i = (code >> 4) & 63;
+  const k = (code >> 10) & 63;
+  const dst = (code >> 16) & 31;
+  const j = (code >> 21) & 63;
+  const card = s.cards[c * COLUMN_CAP + i]!;
+  if (dst !== FOUNDATION) while (s.len[dst]! > j + 1) if (!stash(walk, dst)) return false;
+  while (s.len[c]! > i + k) if (!stash(walk, c)) return false;
+  // A safe foundation move on the way may have sent the card home already.
+  if (s.len[c]! <= i || s.cards[c * COLUMN_CAP + i] !== card) return dst === FOUNDATION;
+  if (s.len[c] !== i + k) return false;
+  // The run is whole and in build order (it was one when listed, and only cards above it
+  // moved), so the move is legal when its card still lies there and the rules let k cards go.
+  const onto = dst === FOUNDATION ? 0 : s.len[dst]! === j + 1 ? s.cards[dst * COLUMN_CAP + j]! : -1;
+  if (onto < 0 || (dst !== FOUNDATION && (s.tables.buildOn[card * 52 + onto] !== 1 || k > groupCap(s, dst)))) return false;
+  const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, k, card);
+  if (m < 0) return false;
+  walk.apply(m);
+  walk.autoplayAfter(m);
+  return true;
+}

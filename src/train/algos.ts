@@ -1,0 +1,136 @@
+/**
+ * The algorithms of `penguin train <algo>`, each with its one typed options spec: the command
+ * builds its flags, its help and its checks from these, and maps the parsed flags onto the
+ * algorithm's options object. No TensorFlow.js is loaded here, so `penguin --help` stays fast.
+ */
+import { TRAIN_DEFAULTS as D } from "./config.js";
+import { FEATURE_KINDS } from "./features.js";
+import { ES_DEFAULTS as E } from "./es/options.js";
+import type { OptionSpecs } from "./options.js";
+import { SAFETY_NUMBERS, SAFETY_STRINGS } from "./safety/options.js";
+
+export type AlgoName = "ppo" | "bc" | "es" | "safety";
+
+export interface AlgoSpec {
+  readonly name: AlgoName;
+  readonly describe: string;
+  /** Its own flags (the command adds --out, --resume and, with `rules`, the rule options). */
+  readonly options: OptionSpecs;
+  /** Plays deals, so it takes the rule options. */
+  readonly rules: boolean;
+  /** Flags a resumed run may change (any other is refused); undefined: the algorithm does not resume. */
+  readonly resumable?: readonly string[];
+  /** Where it is documented. */
+  readonly docs: string;
+}
+
+/** Flags every algorithm takes. */
+const COMMON: OptionSpecs = {
+  seed: { describe: "seeds weights, sampling and shuffling", default: D.seed, min: -(2 ** 31), max: 2 ** 31 - 1, int: true },
+  "max-minutes": { describe: "wall-clock budget (0 = none); the run then stops and evaluates", default: 0, min: 0, max: 1e6 },
+};
+
+/** The policy network and its evaluation: PPO and behaviour cloning share them. */
+const POLICY: OptionSpecs = {
+  hidden: { type: "sizes", describe: "hidden layer sizes", default: D.hidden },
+  features: { type: "string", describe: "network input: env is the environment's own observation (as VecEnv gives it); env+slots adds the column-end cards and the legal mask", default: D.features, choices: FEATURE_KINDS },
+  "train-deal-start": { describe: "first training deal seed", default: D.trainDealStart, min: 10_001, max: 2 ** 31 - 1, int: true, key: "trainDealStart" },
+  "eval-deal-start": { describe: "first held-out evaluation deal seed", default: D.evalDealStart, min: 1, max: 2 ** 31 - 1, int: true },
+  "eval-deals": { describe: "held-out deals of the final evaluation", default: D.evalDeals, min: 0, max: 10_000_000, int: true },
+  "eval-during": { describe: "evaluation deals played for the learning curve", default: D.evalDuring, min: 0, max: 10_000_000, int: true },
+  "eval-every": { describe: "updates between curve evaluations", default: D.evalEvery, min: 1, max: 1e6, int: true },
+  "checkpoint-every": { describe: "updates between checkpoints", default: D.checkpointEvery, min: 1, max: 1e6, int: true },
+  "max-steps": { describe: "move limit per game", default: D.maxSteps, min: 1, max: 100_000, int: true },
+  "repeat-guard": { type: "boolean", describe: "the never-repeat guard in play and PPO rollouts (--no-repeat-guard to turn off)", default: D.repeatGuard },
+};
+
+/** PPO's update; behaviour cloning uses it too for --then-ppo-steps. */
+const PPO_UPDATE: OptionSpecs = {
+  envs: { describe: "PPO: parallel environments", default: D.envs, min: 1, max: 4096, int: true },
+  "rollout-steps": { describe: "PPO: steps per env per update", default: D.rolloutSteps, min: 1, max: 100_000, int: true },
+  "ppo-epochs": { describe: "PPO: passes per update", default: D.ppoEpochs, min: 1, max: 1000, int: true },
+  minibatches: { describe: "PPO: minibatches per pass", default: D.minibatches, min: 1, max: 1e6, int: true },
+  lr: { describe: "PPO learning rate", default: D.ppoLr, min: 0, max: 1, minExclusive: true, key: "ppoLr" },
+  "lr-schedule": { type: "string", describe: "PPO learning-rate schedule", default: D.lrSchedule, choices: ["linear", "constant"] },
+  gamma: { describe: "PPO discount", default: D.gamma, min: 0, max: 1 },
+  "gae-lambda": { describe: "PPO GAE lambda", default: D.gaeLambda, min: 0, max: 1 },
+  clip: { describe: "PPO clip range", default: D.clip, min: 0, max: 10, minExclusive: true },
+  "ent-coef": { describe: "PPO entropy bonus", default: D.entCoef, min: 0, max: 100 },
+  "vf-coef": { describe: "PPO value-loss weight", default: D.vfCoef, min: 0, max: 100 },
+  "max-grad-norm": { describe: "PPO gradient clipping (0 = off)", default: D.maxGradNorm, min: 0, max: 1e6 },
+  reward: { type: "string", describe: "PPO reward: cards (1/52 per card home) or win", default: D.reward, choices: ["cards", "win"] },
+};
+
+const PPO: AlgoSpec = {
+  name: "ppo",
+  describe: "masked PPO on the vector environment",
+  docs: "docs/train.md",
+  rules: true,
+  resumable: [],
+  options: { ...COMMON, ...POLICY, "total-steps": { describe: "PPO: environment steps", default: D.totalSteps, min: 1, max: 1e9, int: true }, ...PPO_UPDATE },
+};
+
+const BC: AlgoSpec = {
+  name: "bc",
+  describe: "behaviour cloning from the exact solver's solutions, then DAgger rounds (and optionally PPO)",
+  docs: "docs/train.md",
+  rules: true,
+  resumable: [],
+  options: {
+    ...COMMON,
+    ...POLICY,
+    "train-deals": { describe: "BC: training deals to solve", default: D.trainDeals, min: 1, max: 10_000_000, int: true },
+    "bc-epochs": { describe: "BC: passes over the solver lines", default: D.bcEpochs, min: 0, max: 1000 },
+    "bc-batch": { describe: "BC: minibatch size", default: D.bcBatch, min: 1, max: 65536, int: true },
+    "bc-lr": { describe: "BC: learning rate", default: D.bcLr, min: 0, max: 1, minExclusive: true },
+    "bc-validation-deals": { describe: "BC: training deals held out for validation loss", default: D.bcValidationDeals, min: 0, max: 1e6, int: true },
+    "bc-batches-per-update": { describe: "BC: minibatches per metrics row", default: D.bcBatchesPerUpdate, min: 1, max: 1e6, int: true },
+    "dagger-rounds": { describe: "BC: DAgger rounds (policy plays, solver labels its positions)", default: D.daggerRounds, min: 0, max: 1000, int: true },
+    "dagger-deals": { describe: "BC: fresh training deals per DAgger round", default: D.daggerDeals, min: 1, max: 1e6, int: true },
+    "dagger-states": { describe: "BC: positions per game sent to the solver", default: D.daggerStates, min: 1, max: 10_000, int: true },
+    "dagger-max-states": { describe: "BC: solver budget per DAgger position", default: D.daggerMaxStates, min: 1, max: 2 ** 28, int: true },
+    "dagger-epochs": { describe: "BC: epochs over all data after each round", default: D.daggerEpochs, min: 0, max: 1000 },
+    "solver-max-states": { describe: "BC: solver budget per training deal", default: D.solverMaxStates, min: 1, max: 2 ** 28, int: true },
+    "solver-timeout-ms": { describe: "BC: solver time per training deal", default: D.solverTimeoutMs, min: 1, max: 1e8 },
+    "cache-dir": { type: "string", describe: "where solver solutions are cached", default: D.cacheDir },
+    "then-ppo-steps": { describe: "BC: PPO fine-tuning steps afterwards", default: D.thenPpoSteps, min: 0, max: 1e9, int: true },
+    ...PPO_UPDATE,
+  },
+};
+
+const ES: AlgoSpec = {
+  name: "es",
+  describe: "evolution strategies on the linear action-scorer, from greedy(tuned)'s weights",
+  docs: "docs/train-es.md",
+  rules: true,
+  resumable: ["max-minutes", "es-generations", "workers"],
+  options: {
+    ...COMMON,
+    workers: { describe: "ES: worker threads that play the generation's games", default: E.workers, min: 1, max: 64, int: true },
+    "es-pop": { describe: "ES: antithetic pairs per generation", default: E.pop, min: 1, max: 10_000, int: true, key: "pop" },
+    "es-deals": { describe: "ES: fresh training deals per generation", default: E.deals, min: 1, max: 1e6, int: true, key: "deals" },
+    "es-fixed-deals": { type: "boolean", describe: "ES: replay the same --es-deals training deals every generation", default: E.fixedDeals, key: "fixedDeals" },
+    "es-sigma": { describe: "ES: perturbation size (in units of each weight's scale)", default: E.sigma, min: 0, max: 100, minExclusive: true, key: "sigma" },
+    "es-lr": { describe: "ES: Adam step size", default: E.lr, min: 0, max: 100, minExclusive: true, key: "lr" },
+    "es-lr-schedule": { type: "string", describe: "ES: step-size schedule (linear falls to 0 over --es-generations)", default: E.lrSchedule, choices: ["constant", "linear"], key: "lrSchedule" },
+    "es-generations": { describe: "ES: generations (0 = until --max-minutes)", default: E.generations, min: 0, max: 1e7, int: true, key: "generations" },
+    "es-max-steps": { describe: "ES: move cap of a training game", default: E.maxSteps, min: 1, max: 100_000, int: true, key: "maxSteps" },
+    "es-val-deals": { describe: "ES: validation deals (seeds 1,500,000 up)", default: E.valDeals, min: 1, max: 1e6, int: true, key: "valDeals" },
+    "es-val-every": { describe: "ES: generations between validations", default: E.valEvery, min: 1, max: 1e6, int: true, key: "valEvery" },
+  },
+};
+
+const SAFETY: AlgoSpec = {
+  name: "safety",
+  describe: "the move-safety network on penguin dataset labels",
+  docs: "docs/train-safety.md",
+  rules: false,
+  options: { ...COMMON, ...SAFETY_NUMBERS, ...SAFETY_STRINGS },
+};
+
+export const ALGOS: readonly AlgoSpec[] = [PPO, BC, ES, SAFETY];
+export const ALGO_NAMES = ALGOS.map((a) => a.name);
+
+export function algoSpec(name: string): AlgoSpec | undefined {
+  return ALGOS.find((a) => a.name === name);
+}

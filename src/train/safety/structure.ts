@@ -1,0 +1,136 @@
+/**
+ * Exact structural facts of a position that decide whether parked cards can ever leave, computed
+ * directly from the layout (no search, no move generation): for each suit, where the next card its
+ * foundation wants lies, how deep it is buried and how many flippers digging it out would take;
+ * the cards that sit above a lower card of their own suit (each must move sideways at least once);
+ * and which flipper cards have somewhere to go. The mean and max pooling over columns cannot see
+ * these relations between columns, and most losing moves fill the flippers while one is needed.
+ */
+import { NO_CARD, suitOf } from "../../engine/card.js";
+import { COLUMN_CAP, type State } from "../../engine/state.js";
+
+/** Six numbers per suit, then eight for the whole position. */
+export const STRUCTURE_WIDTH = 4 * 6 + 8;
+
+// Where each card (relative index rel·4 + suit) lies: its column (−1 flipper, −2 home) and its height.
+const colOf = new Int8Array(52);
+const depthOf = new Uint8Array(52);
+
+/** Fills the card locations that encode.ts and the features below read. */
+export function locateCards(s: State): void {
+  colOf.fill(-2);
+  for (let i = 0; i < s.nCells; i++) if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
+  for (let c = 0; c < s.nColumns; c++) {
+    const n = s.len[c]!;
+    for (let d = 0; d < n; d++) {
+      const k = relIndex(s, s.cards[c * COLUMN_CAP + d]!);
+      colOf[k] = c;
+      depthOf[k] = d;
+    }
+  }
+}
+
+const relIndex = (s: State, card: number): number => s.tables.rel[card]! * 4 + suitOf(card);
+const isTop = (s: State, k: number): boolean => colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
+/** Where card k lies (after locateCards): 0 top of a column, 1 buried, 2 flipper, 3 home. */
+export const whereOf = (s: State, k: number): number => (colOf[k] === -1 ? 2 : colOf[k] === -2 ? 3 : isTop(s, k) ? 0 : 1);
+
+/**
+ * Flippers needed to uncover the card at height d of column c: the cards above it, split into the
+ * in-suit sequences that move as one, each go free when the card they build on is the top card of
+ * another column (or, for a top-rank sequence, onto an empty column), else one flipper per card.
+ */
+function digCost(s: State, c: number, d: number): number {
+  const b = c * COLUMN_CAP;
+  const buildOn = s.tables.buildOn;
+  let empty = s.emptyColumns();
+  let cost = 0;
+  let i = s.len[c]! - 1;
+  while (i > d) {
+    let j = i;
+    while (j - 1 > d && buildOn[s.cards[b + j]! * 52 + s.cards[b + j - 1]!] === 1) j--;
+    const k = relIndex(s, s.cards[b + j]!);
+    const onto = k + 4;
+    if (onto < 52 && colOf[onto] !== c && isTop(s, onto)) {
+      // free: the sequence goes onto its successor
+    } else if (onto >= 52 && empty > 0) empty--;
+    else cost += i - j + 1;
+    i = j - 1;
+  }
+  return cost;
+}
+
+/** Writes STRUCTURE_WIDTH numbers for position s at out[at …]. */
+export function encodeStructure(s: State, out: Float32Array, at: number): void {
+  out.fill(0, at, at + STRUCTURE_WIDTH);
+  locateCards(s);
+  let free = 0;
+  for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
+  const F = Math.max(1, s.nCells);
+  let minSlack = 7;
+  let reachable = 0;
+  for (let f = 0; f < 4; f++) {
+    const o = at + 6 * f;
+    if (s.found[f]! >= 13) {
+      out[o] = 1;
+      reachable++;
+      continue;
+    }
+    const k = s.found[f]! * 4 + f;
+    const c = colOf[k]!;
+    let cost = 0;
+    if (c === -1) out[o + 1] = 1;
+    else if (c >= 0) {
+      const above = s.len[c]! - 1 - depthOf[k]!;
+      out[o + 2] = above === 0 ? 1 : 0;
+      out[o + 3] = above / 20;
+      cost = digCost(s, c, depthOf[k]!);
+    }
+    out[o + 4] = cost / F;
+    out[o + 5] = cost > free ? 1 : 0;
+    if (cost <= free) reachable++;
+    minSlack = Math.min(minSlack, free - cost);
+  }
+  const g = at + 24;
+  // Blockers: cards above a lower card of their own suit in their column (not in sequence with it).
+  let blockers = 0;
+  let stranded = 0;
+  for (let c = 0; c < s.nColumns; c++) {
+    const b = c * COLUMN_CAP;
+    const n = s.len[c]!;
+    const low = [13, 13, 13, 13];
+    for (let d = 0; d < n; d++) {
+      const card = s.cards[b + d]!;
+      const su = suitOf(card);
+      const r = s.tables.rel[card]!;
+      if (r > low[su]! ) {
+        blockers++;
+        const onto = r * 4 + su + 4;
+        // ...and nothing to build on but a flipper: its successor is buried or in a flipper.
+        if (onto < 52 && !isTop(s, onto)) stranded++;
+      }
+      low[su] = Math.min(low[su]!, r);
+    }
+  }
+  let waitBuried = 0;
+  let waitFlipper = 0;
+  let topRank = 0;
+  for (let i = 0; i < s.nCells; i++) {
+    const card = s.cells[i]!;
+    if (card === NO_CARD) continue;
+    const k = relIndex(s, card);
+    const onto = k + 4;
+    if (s.found[suitOf(card)]! * 4 + suitOf(card) === k) continue;
+    if (onto >= 52) topRank++;
+    else if (colOf[onto] === -1) waitFlipper++;
+    else if (!isTop(s, onto)) waitBuried++;
+  }
+  out[g] = blockers / 20;
+  out[g + 1] = stranded / 20;
+  out[g + 2] = Math.max(-7, Math.min(7, minSlack)) / 7;
+  out[g + 3] = reachable / 4;
+  out[g + 4] = waitBuried / F;
+  out[g + 5] = waitFlipper / F;
+  out[g + 6] = topRank / F;
+  out[g + 7] = (free - stranded) / 20;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { dealMs } from "../../src/engine/deal.js";
+import { applyMove, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../src/engine/moves.js";
+import { splitmix32 } from "../../src/engine/rng.js";
+import { resolveRules } from "../../src/engine/rules.js";
+import { COLUMN_CAP, type State } from "../../src/engine/state.js";
+import { hasManoeuvres, listManoeuvres, playManoeuvre } from "../../src/solver/manoeuvre.js";
+import { Walker } from "../../src/solver/walker.js";
+
+/** Plays the walker's path from `from` through the engine; true when every move is legal. */
+function replays(from: State, walk: Walker): boolean {
+  const s = from.clone();
+  for (let i = 0; i < walk.pathLen; i++) {
+    if (!isLegal(s, walk.path[i]!)) return false;
+    applyMove(s, walk.path[i]!);
+  }
+  return true;
+}
+
+describe("manoeuvres", () => {
+  it("each one is a line of legal engine moves that puts its card home or on the card it builds on", () => {
+    const next = splitmix32(2026);
+    const codes = new Int32Array(MAX_MOVES);
+    const moves = new Int32Array(MAX_MOVES);
+    let played = 0;
+    let home = 0;
+    for (const preset of ["freecell", "bakers-game", "eight-off"]) {
+      for (let n = 1; n <= 6; n++) {
+        const s = dealMs(resolveRules(preset), n);
+        expect(hasManoeuvres(s)).toBe(true);
+        // Positions along a seeded random walk from the deal.
+        for (let step = 0; step < 25; step++) {
+          const walk = new Walker(s, [1, 1, 1, 1, 1]);
+          const k = listManoeuvres(s, codes);
+          for (let i = 0; i < k; i++) {
+            const code = codes[i]!;
+            const c = code & 15;
+            const card = s.cards[c * COLUMN_CAP + ((code >> 4) & 63)]!;
+            const dst = (code >> 16) & 31;
+            if (playManoeuvre(walk, code)) {
+              played++;
+              expect(replays(s, walk)).toBe(true);
+              const w = walk.s;
+              if (dst === FOUNDATION) {
+                home++;
+                expect(w.found[card & 3]).toBeGreaterThan(s.found[card & 3]!);
+              } else {
+                // The card sits on the card it builds on (or already went home by itself).
+                const at = w.cards.subarray(dst * COLUMN_CAP, dst * COLUMN_CAP + w.len[dst]!).indexOf(card);
+                if (at < 0) expect(w.found[card & 3]).toBeGreaterThan(s.found[card & 3]!);
+                else expect(s.tables.buildOn[card * 52 + w.cards[dst * COLUMN_CAP + at - 1]!]).toBe(1);
+              }
+            }
+            walk.undoTo(0);
+          }
+          const m = generateMoves(s, moves);
+          if (m === 0) break;
+          applyMove(s, moves[next() % m]!);
+        }
+      }
+    }
+    expect(played).toBeGreaterThan(100);
+    expect(home).toBeGreaterThan(0);
+  });
+
+  it("are not offered where a move can carry cards home or name its foundation", () => {
+    expect(hasManoeuvres(dealMs(resolveRules("penguin-beak-home"), 1))).toBe(false);
+    expect(hasManoeuvres(dealMs(resolveRules("stalactites"), 1))).toBe(false);
+    expect(hasManoeuvres(dealMs(resolveRules("penguin"), 1))).toBe(true);
+  });
+});

@@ -1,0 +1,100 @@
+// Every `penguin train <algo>` that resumes, run from the CLI at a tiny budget (as CleanRL tests
+// its scripts): the run folder holds what docs/train.md promises, and a run stopped by SIGINT and
+// continued with --resume ends with the same weights and metrics as one that was never stopped.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "./helpers.js";
+
+const root = process.cwd();
+const dir = scratchDir("algos-cli");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const env = { ...process.env, FORCE_COLOR: "0" };
+
+function penguin(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync("node", ["bin/penguin.js", ...args], { cwd: root, encoding: "utf8", env });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the command and sends SIGINT once stdout matches `when`; resolves with the exit code and output. */
+function interrupted(args: string[], when: RegExp): Promise<{ code: number; sent: boolean; stderr: string }> {
+  const p = spawn("node", ["bin/penguin.js", ...args], { cwd: root, env });
+  let stdout = "";
+  let stderr = "";
+  let sent = false;
+  p.stderr.on("data", (d) => (stderr += d));
+  p.stdout.on("data", (d) => {
+    stdout += d;
+    if (!sent && when.test(stdout)) {
+      sent = true;
+      p.kill("SIGINT");
+    }
+  });
+  return new Promise((resolve) => p.on("close", (c) => resolve({ code: c ?? -1, sent, stderr })));
+}
+
+/** metrics.csv without the columns that measure the machine's speed. */
+function metrics(run: string, timing: readonly string[]): string[] {
+  const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n");
+  const cols = head!.split(",");
+  const keep = cols.map((c, i) => (timing.includes(c) ? -1 : i)).filter((i) => i >= 0);
+  return [head!, ...rows].map((l) => keep.map((i) => l.split(",")[i]).join(","));
+}
+
+/** The uninterrupted run and the stopped-then-resumed run end alike. */
+async function checkResume(algo: string, args: string[], when: RegExp, weights: string, timing: readonly string[]): Promise<void> {
+  const whole = join(dir, `${algo}-whole`);
+  const cut = join(dir, `${algo}-cut`);
+  const r = penguin(["train", algo, ...args, "--out", whole]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  for (const f of ["config.json", "deals.json", "metrics.csv", "train.log", "curve.svg", weights]) expect(existsSync(join(whole, f)), f).toBe(true);
+  expect(JSON.parse(readFileSync(join(whole, "config.json"), "utf8")).algo).toBe(algo);
+  expect(readFileSync(join(whole, "curve.svg"), "utf8")).toMatch(/^<svg/);
+
+  const first = await interrupted(["train", algo, ...args, "--out", cut], when);
+  expect(first.sent).toBe(true);
+  expect(first.code).toBe(0);
+  // It really stopped early: otherwise this would test nothing.
+  expect(first.stderr).toContain(`stopped; \`penguin train --resume ${cut}\` continues`);
+  expect(metrics(cut, timing).length).toBeLessThan(metrics(whole, timing).length);
+  const again = penguin(["train", "--resume", cut]);
+  expect(again.stderr).toBe("");
+  expect(again.code).toBe(0);
+  expect(readFileSync(join(cut, weights)).equals(readFileSync(join(whole, weights)))).toBe(true);
+  expect(metrics(cut, timing)).toEqual(metrics(whole, timing));
+}
+
+const POLICY_TIMING = ["env_steps_per_s", "samples_per_s", "wall_s"];
+
+describe("penguin train <algo> from the CLI at a tiny budget", () => {
+  it("ppo: run folder, and SIGINT + --resume ends as the uninterrupted run", async () => {
+    const args = ["--envs", "8", "--rollout-steps", "32", "--minibatches", "2", "--ppo-epochs", "2", "--hidden", "128", "--total-steps", "2048", "--eval-deals", "3", "--eval-during", "2", "--eval-every", "2", "--checkpoint-every", "100", "--max-steps", "80"];
+    await checkResume("ppo", args, / update \d+/, "checkpoint/weights.bin", POLICY_TIMING);
+  }, 60_000);
+
+  it("bc: solver lines, a DAgger round, SIGINT + --resume ends as the uninterrupted run", async () => {
+    const cache = join(dir, "bc-cache");
+    const args = ["--train-deals", "8", "--bc-validation-deals", "2", "--bc-batch", "64", "--bc-batches-per-update", "2", "--bc-epochs", "3", "--dagger-rounds", "1", "--dagger-deals", "3", "--dagger-states", "2", "--dagger-max-states", "5000", "--solver-max-states", "20000", "--hidden", "256", "--eval-deals", "3", "--eval-during", "2", "--eval-every", "4", "--checkpoint-every", "100", "--max-steps", "80", "--cache-dir", cache];
+    await checkResume("bc", args, / update \d+/, "checkpoint/weights.bin", POLICY_TIMING);
+  }, 60_000);
+
+  it("es: SIGINT + --resume ends as the uninterrupted run; --resume refuses a changed setting", async () => {
+    const args = ["--es-pop", "4", "--es-deals", "16", "--es-generations", "6", "--es-val-deals", "8", "--es-val-every", "2", "--es-max-steps", "200", "--es-lr-schedule", "linear"];
+    await checkResume("es", args, /generation 0:/, "checkpoint/weights.bin", ["games_per_s", "wall_s"]);
+    const refused = penguin(["train", "--resume", join(dir, "es-cut"), "--es-pop", "5"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/only --max-minutes --es-generations --workers may change \(got --es-pop\)/);
+  }, 60_000);
+
+  it("each algorithm refuses the flags of another, naming its own help", () => {
+    const r = penguin(["train", "--algo", "es", "--total-steps", "5", "--out", join(dir, "never")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Unknown arguments?: total-steps/);
+    expect(existsSync(join(dir, "never"))).toBe(false);
+    const help = penguin(["train", "es", "--help"]);
+    expect(help.stdout).toContain("--es-sigma");
+    expect(help.stdout).not.toContain("--total-steps");
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { suitOf } from "../../src/engine/card.js";
+import { deal } from "../../src/engine/deal.js";
+import { resolveRules } from "../../src/engine/rules.js";
+import { COLUMN_CAP } from "../../src/engine/state.js";
+import { encodeStructure, STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
+
+const rules = resolveRules("penguin");
+
+describe("structural features", () => {
+  it("see the beak buried under six cards, the other suits' next cards and the blockers of a fresh deal", () => {
+    for (const seed of [1, 2, 3, 17]) {
+      const s = deal(rules, seed);
+      const out = new Float32Array(STRUCTURE_WIDTH);
+      encodeStructure(s, out, 0);
+      const beakSuit = suitOf(s.cards[0]!);
+      // The beak's foundation is empty; its next card is the beak, deepest in column 1 under six cards.
+      expect(s.found[beakSuit]).toBe(0);
+      expect(out[6 * beakSuit + 3]).toBeCloseTo(6 / 20, 6);
+      expect(out[6 * beakSuit + 2]).toBe(0);
+      // Digging costs at most one flipper per card above, and nothing for a card already on top.
+      for (let f = 0; f < 4; f++) {
+        expect(out[6 * f + 4]! * 7).toBeLessThanOrEqual(out[6 * f + 3]! * 20 + 1e-6);
+        if (out[6 * f + 2] === 1) expect(out[6 * f + 4]).toBe(0);
+      }
+      // Blockers, counted the slow way: cards lying above a lower card of their own suit.
+      let blockers = 0;
+      for (let c = 0; c < 7; c++)
+        for (let d = 0; d < s.len[c]!; d++)
+          for (let e = 0; e < d; e++) {
+            const hi = s.cards[c * COLUMN_CAP + d]!;
+            const lo = s.cards[c * COLUMN_CAP + e]!;
+            if (suitOf(hi) === suitOf(lo) && s.tables.rel[hi]! > s.tables.rel[lo]!) {
+              blockers++;
+              break;
+            }
+          }
+      expect(out[24]! * 20).toBeCloseTo(blockers, 4);
+      expect(blockers).toBeGreaterThan(3);
+      // All seven flippers free: no flipper card waits for anything.
+      expect(Array.from(out.subarray(28, 31))).toEqual([0, 0, 0]);
+    }
+  });
+});
+
+describe("safety checkpoints", () => {
+  it("load with or without the structural features and attention, and refuse another encoding", async () => {
+    const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { defaultConfig, initWeights, loadSafety, saveSafety, usesStructure } = await import("../../src/train/safety/model.js");
+    const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
+    const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
+    try {
+      for (const [structure, heads] of [[false, 0], [true, 4]] as const) {
+        const w = initWeights(defaultConfig(7, [16], [8], structure, heads), 2);
+        saveSafety(dir, w, { play: { threshold: 0.3 } });
+        const back = loadSafety(dir).weights;
+        expect(usesStructure(back.config)).toBe(structure);
+        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0));
+        expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(w.W.map((x) => Array.from(x.subarray(0, 5))));
+      }
+      const file = join(dir, "model.json");
+      writeFileSync(file, readFileSync(file, "utf8").replace(`"globalWidth": ${GLOBAL_WIDTH + STRUCTURE_WIDTH}`, `"globalWidth": ${GLOBAL_WIDTH + 1}`));
+      expect(() => loadSafety(dir)).toThrow(/another position encoding/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
