@@ -5,7 +5,6 @@
  * epoch the network plays validation deals at a few thresholds; the checkpoint keeps the best
  * (network and operating point).
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
@@ -16,16 +15,15 @@ import { deal } from "../../engine/deal.js";
 import { Adam } from "../adam.js";
 import { initBackend, tf } from "../backend.js";
 import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
-import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { Rng } from "../rng.js";
 import { stopRequested } from "../stop.js";
 import { ActionFeatures, ROW } from "../scorer/features.js";
-import { checkDisjoint, checkOutsideHeldOut, VALIDATION_DEAL_START } from "../splits.js";
+import { RunFolder } from "../run.js";
+import { checkSplit, VALIDATION_DEAL_START } from "../splits.js";
 import { SafetyAgent, type PlayPolicy } from "./agent.js";
-import { loadDataset, type SafetyData } from "./dataset.js";
+import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { defaultConfig, denseLayers, initWeights, layerShapes, loadSafety, saveSafety, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
-import { provenance } from "../../env/provenance.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -150,20 +148,20 @@ export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy,
 }
 
 export const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
-type MetricRow = Partial<Record<(typeof SAFETY_COLUMNS)[number], number>>;
 
 export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number; dir: string }> {
-  mkdirSync(o.out, { recursive: true });
-  const log = runLog(o.out, o.quiet ?? false);
+  // The deal split is checked before the run folder is touched: every dataset's deals against the held-out and validation seeds.
+  const validation = { from: VALIDATION_DEAL_START, count: o.valDeals };
+  const splits = o.data.map((dir) => {
+    const idx = readIndex(dir);
+    return { data: dir, ...checkSplit({ training: { from: idx.dealStart, count: idx.deals }, validation }) };
+  });
   const backend = await initBackend();
   const data = loadDataset(o.data);
   const rules = data.index.rules;
-  for (const dir of o.data) {
-    const idx = loadDataset([dir]).index;
-    checkOutsideHeldOut(`training data ${dir}`, idx.dealStart, idx.deals);
-    checkDisjoint(`training data ${dir}`, idx.dealStart, idx.deals, "validation", VALIDATION_DEAL_START, o.valDeals);
-  }
-  checkOutsideHeldOut("validation", VALIDATION_DEAL_START, o.valDeals);
+  const run = new RunFolder(o.out, SAFETY_COLUMNS);
+  run.quiet = o.quiet ?? false;
+  const log = (line: string): void => run.log(line);
   const codec = new ActionCodec(rules);
   const C = codec.columns;
   // Samples: labelled moves (winnable or lost); deals with seed % 10 = 0 are held out for the loss curves.
@@ -238,9 +236,8 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     }
     return { loss: lossSum / Math.max(1, wSum), recall: caught / Math.max(1, lost), falseAlarm: alarms / Math.max(1, safe) };
   };
-  writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "safety", options: o, rules, rulesLabel: rulesLabel(rules), backend, tfjs: tf.version.tfjs, trainMoves: trainIdx.length, lostTrain, valMoves: val.length, provenance: provenance([rules.preset]) }, null, 1) + "\n");
-  writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.data.map((d) => { const i = loadDataset([d]).index; return { data: d, from: i.dealStart, count: i.deals }; }), validation: { from: VALIDATION_DEAL_START, count: o.valDeals }, heldOut: "1-10000 (never touched)" }, null, 1) + "\n");
-  const rows: MetricRow[] = [];
+  run.writeConfig("safety", rules, { options: o, rules, trainMoves: trainIdx.length, lostTrain, valMoves: val.length });
+  run.writeJson("deals.json", { note: splits[0]!.note, training: splits.map((s) => ({ data: s.data, seeds: s.training })), validation: splits[0]!.validation, evaluation: splits[0]!.evaluation });
   const t0 = performance.now();
   let best = -1;
   let step = 0;
@@ -270,13 +267,13 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     const rate = bestWins / o.valDeals;
     const ci = wilson(bestWins, o.valDeals);
     log(`epoch ${label}: val loss ${v.loss.toFixed(4)}, recall of lost moves ${(100 * v.recall).toFixed(1)} %, false alarms ${(100 * v.falseAlarm).toFixed(2)} %; best threshold ${bestT}: ${(100 * rate).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`);
-    rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
+    run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
     if (bestWins > best) {
       best = bestWins;
       saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05 }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
       log(`  checkpoint: epoch ${label}`);
     }
-    writeMetricsCsv(join(o.out, "metrics.csv"), SAFETY_COLUMNS, rows, 5);
+    run.writeMetrics();
   };
   if (o.init) evalPoint(0);
   const perm = Int32Array.from(trainIdx);
@@ -299,7 +296,7 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
         const cpu = cpuNow() - cpu0;
         const sps = ((step * B - samples0) / cpu);
         log(`step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`);
-        rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
+        run.rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
         lossAcc = lossN = 0;
         cpu0 = cpuNow();
         samples0 = step * B;
@@ -321,7 +318,8 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
   }
   net.dispose();
   adam.dispose();
-  writeAtomic(join(o.out, "final.json"), JSON.stringify({ bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000 }, null, 1) + "\n");
+  run.writeJson("final.json", { bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000 });
+  await run.writeCurve(`safety network: ${o.out}`);
   return { best, dir: join(o.out, "checkpoint") };
 }
 
