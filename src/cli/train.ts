@@ -74,7 +74,7 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   const out = a.out;
   if (spec.name === "safety") {
     const { trainSafety } = await import("../train/safety/train.js");
-    const r = await trainSafety(safetyOptions(a, out, o.seed as number, o.maxMinutes as number));
+    const r = await trainSafety(safetyOptions(o, out));
     console.log(JSON.stringify({ run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
     return;
   }
