@@ -106,6 +106,12 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
         : `a resumed run keeps the settings in ${join(dir, "config.json")}; leave out ${flagList(extra)}`,
     );
   const changes = parsed(spec, a, givenFlags());
+  if (spec.name === "safety") {
+    const { resumeSafety } = await import("../train/safety/train.js");
+    const r = await resumeSafety(dir);
+    console.log(JSON.stringify({ run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
+    return;
+  }
   if (spec.name === "es") {
     const { trainEs } = await import("../train/es/es.js");
     const { maxMinutes, ...rest } = changes;

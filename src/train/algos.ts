@@ -124,6 +124,7 @@ const SAFETY: AlgoSpec = {
   describe: "the move-safety network on penguin dataset labels",
   docs: "docs/train-safety.md",
   rules: false,
+  resumable: [],
   options: {
     ...COMMON,
     data: { type: "string", describe: "safety: dataset folders of penguin dataset, comma-separated" },
