@@ -96,9 +96,7 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
   const name = runAlgo(dir);
   const spec = name === undefined ? undefined : algoSpec(name);
   if (!spec) throw new UsageError(`${dir} is not a run folder of penguin train (no config.json naming its algorithm)`);
-  if (!spec.resumable)
-    throw new UsageError(`${dir} is a ${spec.name} run, which does not resume: run it again, or continue from its network with penguin train ${spec.name} --init ${dir} --out NEW`);
-  const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable!.includes(f));
+  const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable.includes(f));
   if (extra.length)
     throw new UsageError(
       spec.resumable.length
@@ -134,10 +132,7 @@ async function handler(a: TrainArgs): Promise<void> {
   } finally {
     off();
   }
-  if (stopRequested() && dir !== undefined)
-    process.stderr.write(
-      spec && !spec.resumable ? `penguin train: stopped; the best network so far is in ${join(dir, "checkpoint")}\n` : `penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`,
-    );
+  if (stopRequested() && dir !== undefined) process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
 }
 
 export const trainCommand: CommandModule<object, TrainArgs> = {

@@ -17,8 +17,8 @@ export interface AlgoSpec {
   readonly options: OptionSpecs;
   /** Plays deals, so it takes the rule options. */
   readonly rules: boolean;
-  /** Flags a resumed run may change (any other is refused); undefined: the algorithm does not resume. */
-  readonly resumable?: readonly string[];
+  /** Flags a resumed run may change (any other is refused). */
+  readonly resumable: readonly string[];
   /** Where it is documented. */
   readonly docs: string;
 }
