@@ -323,7 +323,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}`);
       if (step % 200 === 0) {
         const cpu = cpuNow() - cpu0;
-        const sps = ((step * B - samples0) / cpu);
+        const sps = (step * B - samples0) / Math.max(cpu, 1e-6); // finite, so the resume state (JSON) keeps it
         log(`step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`);
         run.rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
         lossAcc = lossN = 0;
