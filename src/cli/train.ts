@@ -74,7 +74,7 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   const out = a.out;
   if (spec.name === "safety") {
     const { trainSafety } = await import("../train/safety/train.js");
-    const r = await trainSafety(safetyOptions(a, out, o.seed as number, o.maxMinutes as number));
+    const r = await trainSafety(safetyOptions(o, out));
     console.log(JSON.stringify({ run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
     return;
   }
@@ -96,9 +96,7 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
   const name = runAlgo(dir);
   const spec = name === undefined ? undefined : algoSpec(name);
   if (!spec) throw new UsageError(`${dir} is not a run folder of penguin train (no config.json naming its algorithm)`);
-  if (!spec.resumable)
-    throw new UsageError(`${dir} is a ${spec.name} run, which does not resume: run it again, or continue from its network with penguin train ${spec.name} --init ${dir} --out NEW`);
-  const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable!.includes(f));
+  const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable.includes(f));
   if (extra.length)
     throw new UsageError(
       spec.resumable.length
@@ -106,6 +104,12 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
         : `a resumed run keeps the settings in ${join(dir, "config.json")}; leave out ${flagList(extra)}`,
     );
   const changes = parsed(spec, a, givenFlags());
+  if (spec.name === "safety") {
+    const { resumeSafety } = await import("../train/safety/train.js");
+    const r = await resumeSafety(dir);
+    console.log(JSON.stringify({ run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
+    return;
+  }
   if (spec.name === "es") {
     const { trainEs } = await import("../train/es/es.js");
     const { maxMinutes, ...rest } = changes;
@@ -128,10 +132,7 @@ async function handler(a: TrainArgs): Promise<void> {
   } finally {
     off();
   }
-  if (stopRequested() && dir !== undefined)
-    process.stderr.write(
-      spec && !spec.resumable ? `penguin train: stopped; the best network so far is in ${join(dir, "checkpoint")}\n` : `penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`,
-    );
+  if (stopRequested() && dir !== undefined) process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
 }
 
 export const trainCommand: CommandModule<object, TrainArgs> = {

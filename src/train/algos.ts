@@ -7,7 +7,6 @@ import { TRAIN_DEFAULTS as D } from "./config.js";
 import { FEATURE_KINDS } from "./features.js";
 import { ES_DEFAULTS as E } from "./es/options.js";
 import type { OptionSpecs } from "./options.js";
-import { SAFETY_NUMBERS, SAFETY_STRINGS } from "./safety/options.js";
 
 export type AlgoName = "ppo" | "bc" | "es" | "safety";
 
@@ -18,8 +17,8 @@ export interface AlgoSpec {
   readonly options: OptionSpecs;
   /** Plays deals, so it takes the rule options. */
   readonly rules: boolean;
-  /** Flags a resumed run may change (any other is refused); undefined: the algorithm does not resume. */
-  readonly resumable?: readonly string[];
+  /** Flags a resumed run may change (any other is refused). */
+  readonly resumable: readonly string[];
   /** Where it is documented. */
   readonly docs: string;
 }
@@ -125,7 +124,24 @@ const SAFETY: AlgoSpec = {
   describe: "the move-safety network on penguin dataset labels",
   docs: "docs/train-safety.md",
   rules: false,
-  options: { ...COMMON, ...SAFETY_NUMBERS, ...SAFETY_STRINGS },
+  resumable: [],
+  options: {
+    ...COMMON,
+    data: { type: "string", describe: "safety: dataset folders of penguin dataset, comma-separated" },
+    "safety-epochs": { describe: "safety: passes over the training moves", default: 3, min: 0.001, max: 1000, key: "epochs" },
+    "safety-batch": { describe: "safety: minibatch size", default: 256, min: 1, max: 65536, int: true, key: "batch" },
+    "safety-lr": { describe: "safety: Adam learning rate (annealed to a tenth)", default: 1e-3, min: 0, max: 1, minExclusive: true, key: "lr" },
+    "lost-weight": { describe: "safety: loss weight of a losing move (a safe one weighs 1)", default: 20, min: 0, max: 1e6, minExclusive: true },
+    "keep-safe": { describe: "safety: share of positions with no losing move kept", default: 0.3, min: 0, max: 1 },
+    "safety-val-deals": { describe: "safety: validation deals per half epoch (seeds 500,000 up)", default: 200, min: 1, max: 100_000, int: true, key: "valDeals" },
+    thresholds: { type: "string", default: "0.1,0.2,0.3,0.5", describe: "safety: risk cut-offs tried on validation deals (best kept)" },
+    "safety-shuffle": { describe: "safety: share of moves played at random among the safe ones", default: 0.2, min: 0, max: 1, key: "shuffle" },
+    "column-hidden": { type: "sizes", default: [64, 64], describe: "safety: per-column layer sizes" },
+    "head-hidden": { type: "sizes", default: [128, 64], describe: "safety: head layer sizes" },
+    "attention-heads": { describe: "safety: attention heads over columns and flippers (0: none)", default: 0, min: 0, max: 64, int: true },
+    "safety-features": { type: "string", default: "structure", choices: ["structure", "basic"], describe: "safety: input features (structure adds digging costs and blockers)", key: "features" },
+    init: { type: "string", describe: "safety: start from this network (run or checkpoint folder)" },
+  },
 };
 
 export const ALGOS: readonly AlgoSpec[] = [PPO, BC, ES, SAFETY];

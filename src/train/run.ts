@@ -156,6 +156,8 @@ export class RunFolder<C extends string = MetricName> {
     for (const r of this.rows as MetricRow[]) {
       const w = Number(r.wall_s);
       if (r.eval_win_rate !== undefined && r.eval_win_rate !== "") values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
+      const val = (r as { val_win_rate?: number | string }).val_win_rate;
+      if (val !== undefined && val !== "") values.push({ wall_s: w, value: Number(val), series: "validation win rate" });
       if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "") values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
       if (r.accuracy !== undefined && r.accuracy !== "") values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
       if (r.val_accuracy !== undefined && r.val_accuracy !== "") values.push({ wall_s: w, value: Number(r.val_accuracy), series: "BC validation accuracy" });

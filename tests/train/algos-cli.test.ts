@@ -1,4 +1,4 @@
-// Every `penguin train <algo>` that resumes, run from the CLI at a tiny budget (as CleanRL tests
+// Every `penguin train <algo>`, run from the CLI at a tiny budget (as CleanRL tests
 // its scripts): the run folder holds what docs/train.md promises, and a run stopped by SIGINT and
 // continued with --resume ends with the same weights and metrics as one that was never stopped.
 import { spawn, spawnSync } from "node:child_process";
@@ -86,6 +86,22 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
     const refused = penguin(["train", "--resume", join(dir, "es-cut"), "--es-pop", "5"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/only --max-minutes --es-generations --workers may change \(got --es-pop\)/);
+  }, 60_000);
+
+  it("safety: SIGINT + --resume ends as the uninterrupted run, to the last step's weights", async () => {
+    // Three labelled deals: seed 1000000 (seed % 10 = 0) gives the validation moves, the other two the training moves.
+    const data = join(dir, "safety-data");
+    const made = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "3", "--shard-deals", "1", "--max-states", "20000", "--out", data, "--quiet"]);
+    expect(made.code).toBe(0);
+    const args = ["--data", data, "--safety-epochs", "2", "--safety-batch", "8", "--keep-safe", "1", "--safety-val-deals", "1", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"];
+    await checkResume("safety", args, /epoch 0\.5:/, "checkpoint/weights.bin", ["samples_per_cpu_s", "wall_s"]);
+    const last = (run: string): string => JSON.parse(readFileSync(join(dir, run, "final.json"), "utf8")).lastWeightsSha256;
+    expect(last("safety-cut")).toMatch(/^[0-9a-f]{64}$/);
+    expect(last("safety-cut")).toBe(last("safety-whole"));
+    // A finished run keeps no state to continue from.
+    const again = penguin(["train", "--resume", join(dir, "safety-cut")]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/has no safety-state\.json: only a run stopped by a signal continues/);
   }, 60_000);
 
   it("each algorithm refuses the flags of another, naming its own help", () => {

@@ -13,7 +13,7 @@ import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";
 import { writeAtomic } from "../files.js";
-import { TaskPool } from "../pool.js";
+import { TaskPool } from "../../util/pool.js";
 import { builtModuleUrl } from "../../eval/worker-url.js";
 import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";

@@ -5,7 +5,6 @@
  * epoch the network plays validation deals at a few thresholds; the checkpoint keeps the best
  * (network and operating point).
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
@@ -16,16 +15,17 @@ import { deal } from "../../engine/deal.js";
 import { Adam } from "../adam.js";
 import { initBackend, tf } from "../backend.js";
 import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
-import { runLog, writeAtomic, writeMetricsCsv } from "../files.js";
 import { Rng } from "../rng.js";
 import { stopRequested } from "../stop.js";
 import { ActionFeatures, ROW } from "../scorer/features.js";
-import { checkDisjoint, checkOutsideHeldOut, VALIDATION_DEAL_START } from "../splits.js";
+import { sha256 } from "../files.js";
+import { RunFolder } from "../run.js";
+import { checkSplit, VALIDATION_DEAL_START } from "../splits.js";
 import { SafetyAgent, type PlayPolicy } from "./agent.js";
-import { loadDataset, type SafetyData } from "./dataset.js";
+import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
+import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { defaultConfig, denseLayers, initWeights, layerShapes, loadSafety, saveSafety, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
-import { provenance } from "../../env/provenance.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -150,20 +150,28 @@ export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy,
 }
 
 export const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
-type MetricRow = Partial<Record<(typeof SAFETY_COLUMNS)[number], number>>;
 
-export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number; dir: string }> {
-  mkdirSync(o.out, { recursive: true });
-  const log = runLog(o.out, o.quiet ?? false);
+/** Continues the safety run in `dir` from its saved state (config.json holds its options). */
+export async function resumeSafety(dir: string): Promise<{ best: number; dir: string }> {
+  const options = new RunFolder(dir, SAFETY_COLUMNS).readJson<{ options?: SafetyTrainOptions }>("config.json")?.options;
+  if (!options) throw new UsageError(`${join(dir, "config.json")} holds no safety options; start a new run`);
+  return trainSafety({ ...options, out: dir }, true);
+}
+
+/** Trains into o.out; `resume`: continue the stopped run there instead (same options). */
+export async function trainSafety(o: SafetyTrainOptions, resume = false): Promise<{ best: number; dir: string }> {
+  // The deal split is checked before the run folder is touched: every dataset's deals against the held-out and validation seeds.
+  const validation = { from: VALIDATION_DEAL_START, count: o.valDeals };
+  const splits = o.data.map((dir) => {
+    const idx = readIndex(dir);
+    return { data: dir, ...checkSplit({ training: { from: idx.dealStart, count: idx.deals }, validation }) };
+  });
   const backend = await initBackend();
   const data = loadDataset(o.data);
   const rules = data.index.rules;
-  for (const dir of o.data) {
-    const idx = loadDataset([dir]).index;
-    checkOutsideHeldOut(`training data ${dir}`, idx.dealStart, idx.deals);
-    checkDisjoint(`training data ${dir}`, idx.dealStart, idx.deals, "validation", VALIDATION_DEAL_START, o.valDeals);
-  }
-  checkOutsideHeldOut("validation", VALIDATION_DEAL_START, o.valDeals);
+  const run = new RunFolder(o.out, SAFETY_COLUMNS);
+  run.quiet = o.quiet ?? false;
+  const log = (line: string): void => run.log(line);
   const codec = new ActionCodec(rules);
   const C = codec.columns;
   // Samples: labelled moves (winnable or lost); deals with seed % 10 = 0 are held out for the loss curves.
@@ -192,6 +200,10 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
+  const saved = resume ? loadProgress(run, net.vars(), adam) : undefined;
+  if (resume && !saved)
+    throw new UsageError(`${o.out} has no ${STATE_FILE}: only a run stopped by a signal continues (a finished run is done; start from its network with --init ${o.out})`);
+  if (saved && saved.trainMoves !== trainIdx.length) throw new UsageError(`the data in ${o.data.join(",")} changed since ${o.out} stopped (${trainIdx.length} training moves, was ${saved.trainMoves}); start a new run`);
   const enc = new BatchEncoder(rules, data, start.config);
   const GW = enc.globalWidth;
   const B = o.batch;
@@ -238,12 +250,11 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     }
     return { loss: lossSum / Math.max(1, wSum), recall: caught / Math.max(1, lost), falseAlarm: alarms / Math.max(1, safe) };
   };
-  writeAtomic(join(o.out, "config.json"), JSON.stringify({ algo: "safety", options: o, rules, rulesLabel: rulesLabel(rules), backend, tfjs: tf.version.tfjs, trainMoves: trainIdx.length, lostTrain, valMoves: val.length, provenance: provenance([rules.preset]) }, null, 1) + "\n");
-  writeAtomic(join(o.out, "deals.json"), JSON.stringify({ training: o.data.map((d) => { const i = loadDataset([d]).index; return { data: d, from: i.dealStart, count: i.deals }; }), validation: { from: VALIDATION_DEAL_START, count: o.valDeals }, heldOut: "1-10000 (never touched)" }, null, 1) + "\n");
-  const rows: MetricRow[] = [];
-  const t0 = performance.now();
-  let best = -1;
-  let step = 0;
+  if (!saved) run.writeConfig("safety", rules, { options: o, rules, trainMoves: trainIdx.length, lostTrain, valMoves: val.length });
+  if (!saved) run.writeJson("deals.json", { note: splits[0]!.note, training: splits.map((s) => ({ data: s.data, seeds: s.training })), validation: splits[0]!.validation, evaluation: splits[0]!.evaluation });
+  const t0 = performance.now() - (saved?.wallSeconds ?? 0) * 1000;
+  let best = saved?.best ?? -1;
+  let step = saved?.step ?? 0;
   const stepsPerEpoch = Math.floor(trainIdx.length / B);
   const totalSteps = Math.max(1, Math.round(o.epochs * stepsPerEpoch));
   let epoch = 0;
@@ -251,7 +262,7 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     const c = process.cpuUsage();
     return (c.user + c.system) / 1e6;
   };
-  let lastEval = -1;
+  let lastEval = saved?.lastEval ?? -1;
   const evalPoint = (label: number): void => {
     if (step === lastEval) return;
     lastEval = step;
@@ -270,22 +281,37 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
     const rate = bestWins / o.valDeals;
     const ci = wilson(bestWins, o.valDeals);
     log(`epoch ${label}: val loss ${v.loss.toFixed(4)}, recall of lost moves ${(100 * v.recall).toFixed(1)} %, false alarms ${(100 * v.falseAlarm).toFixed(2)} %; best threshold ${bestT}: ${(100 * rate).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`);
-    rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
+    run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
     if (bestWins > best) {
       best = bestWins;
       saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05 }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
       log(`  checkpoint: epoch ${label}`);
     }
-    writeMetricsCsv(join(o.out, "metrics.csv"), SAFETY_COLUMNS, rows, 5);
+    run.writeMetrics();
   };
-  if (o.init) evalPoint(0);
   const perm = Int32Array.from(trainIdx);
+  let lossAcc = saved?.lossAcc ?? 0, lossN = saved?.lossN ?? 0, cpu0 = cpuNow(), samples0 = saved?.samples0 ?? 0;
+  // Where a resumed run picks up: the epochs begun are shuffled again from the seed, so the permutation is the one it stopped in.
+  let next = -1;
+  if (saved) {
+    for (; epoch < saved.epoch; epoch++) rng.shuffle(perm);
+    next = saved.next;
+    run.rows = saved.rows;
+    log(`resumed at step ${step}/${totalSteps} (epoch ${epoch})`);
+  } else if (o.init) evalPoint(0);
+  const pause = (at: number): void => {
+    saveProgress(run, { step, epoch, next: at, best, lastEval, lossAcc, lossN, samples0, wallSeconds: (performance.now() - t0) / 1000, trainMoves: trainIdx.length, rows: run.rows as Record<string, number>[] }, net.vars(), adam);
+    run.writeMetrics();
+    log(`stopped by a signal at step ${step}; penguin train --resume ${o.out} continues`);
+  };
   const deadline = o.maxMinutes > 0 ? t0 + o.maxMinutes * 60_000 : Infinity;
-  let lossAcc = 0, lossN = 0, cpu0 = cpuNow(), samples0 = 0;
-  while (step < totalSteps) {
-    rng.shuffle(perm);
-    epoch++;
-    for (let i = 0; i + B <= perm.length && step < totalSteps; i += B) {
+  let paused = false;
+  while (step < totalSteps && !paused) {
+    if (next < 0) {
+      rng.shuffle(perm);
+      epoch++;
+    }
+    for (let i = Math.max(0, next); i + B <= perm.length && step < totalSteps; i += B) {
       fill(perm, i, B);
       const [loss] = adam.minimize(() => {
         const z = net.forward(tf.tensor2d(cols, [B * C, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GW]), B);
@@ -297,31 +323,42 @@ export async function trainSafety(o: SafetyTrainOptions): Promise<{ best: number
       if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}`);
       if (step % 200 === 0) {
         const cpu = cpuNow() - cpu0;
-        const sps = ((step * B - samples0) / cpu);
+        const sps = (step * B - samples0) / Math.max(cpu, 1e-6); // finite, so the resume state (JSON) keeps it
         log(`step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`);
-        rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
+        run.rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
         lossAcc = lossN = 0;
         cpu0 = cpuNow();
         samples0 = step * B;
       }
-      if (performance.now() > deadline) break;
-      if (step % 50 === 0) {
-        // Let a SIGINT/SIGTERM handler run; a stopped run still validates and keeps its best checkpoint.
-        await new Promise((r) => setImmediate(r));
-        if (stopRequested()) break;
-      }
       // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is picked finely.
       if (step % Math.max(1, Math.floor(stepsPerEpoch / 2)) === 0 && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
+      if (performance.now() > deadline) break;
+      if (step % 10 === 0 && step < totalSteps) {
+        // Let a SIGINT/SIGTERM handler run; a stopped run saves where it is, and --resume goes on from the next minibatch.
+        await new Promise((r) => setImmediate(r));
+        if (stopRequested()) {
+          pause(i + B);
+          paused = true;
+          break;
+        }
+      }
     }
+    next = -1;
+    if (paused) break;
     evalPoint(Math.round((step / Math.max(1, stepsPerEpoch)) * 100) / 100);
-    if (performance.now() > deadline || stopRequested()) {
-      log(stopRequested() ? `stopped by a signal at step ${step}` : `stopped by --max-minutes ${o.maxMinutes}`);
+    if (performance.now() > deadline) {
+      log(`stopped by --max-minutes ${o.maxMinutes}`);
       break;
     }
   }
+  // The network after the last step (checkpoint/ holds the best one): its SHA-256 shows that a resumed run ended where an uninterrupted one does.
+  const last = sha256(new Uint8Array(Float32Array.from(net.vars().flatMap((v) => Array.from(v.dataSync()))).buffer));
   net.dispose();
   adam.dispose();
-  writeAtomic(join(o.out, "final.json"), JSON.stringify({ bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000 }, null, 1) + "\n");
+  if (paused) return { best, dir: join(o.out, "checkpoint") };
+  dropProgress(run);
+  run.writeJson("final.json", { bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000, lastWeightsSha256: last });
+  await run.writeCurve(`safety network: ${o.out}`);
   return { best, dir: join(o.out, "checkpoint") };
 }
 
