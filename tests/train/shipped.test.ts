@@ -1,0 +1,40 @@
+// The checkpoints shipped in results/ must still play the games their committed CSVs record:
+// a change to an encoder, a loader, the guard or the search that moves any trajectory shows up
+// here as a changed row, instead of silently leaving stale figures in the docs.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveRules } from "../../src/engine/rules.js";
+import { evaluate } from "../../src/eval/evaluate.js";
+import { seedRange } from "../../src/eval/deals.js";
+import { parseCsvText } from "../../src/util/csv.js";
+
+const root = join(import.meta.dirname, "../..");
+const DEALS = 6;
+
+/** won, cards home and moves of the first rows of a committed eval CSV (timing left out). */
+function recorded(csv: string, count: number): string[] {
+  const [header, ...rows] = parseCsvText(readFileSync(join(root, csv), "utf8"), csv).records.map((r) => r.fields);
+  const at = (name: string): number => header!.indexOf(name);
+  return rows.slice(0, count).map((f) => `${f[at("deal")]} ${f[at("won")]} ${f[at("cards_home")]} ${f[at("moves")]}`);
+}
+
+const cases: { name: string; agent: string; options: Record<string, string>; csv: string }[] = [
+  { name: "first safety network", agent: "safety", options: { model: "results/train-safety/run" }, csv: "results/train-safety/safety-1-1000.csv" },
+  { name: "attention safety network", agent: "safety", options: { model: "results/train-safety/run-att" }, csv: "results/train-safety/safety-att-1-1000.csv" },
+  { name: "ES scorer", agent: "scorer", options: { model: "results/train-es" }, csv: "results/train-safety/es-1-1000.csv" },
+  { name: "guided search, network at the root, 300 positions", agent: "guided", options: { order: "safety-root", model: "results/train-safety/run", nodes: "300" }, csv: "results/guided/guided-safety-root-300-1-1000.csv" },
+];
+
+describe("shipped checkpoints replay their recorded games", () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const options = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, k === "model" ? join(root, v) : v]));
+      const rows: string[] = [];
+      for await (const r of evaluate({ agent: c.agent, agentOptions: options, rules: resolveRules("penguin"), deals: seedRange(1, DEALS), timing: false })) {
+        rows.push(`${r.deal} ${r.won} ${r.cardsHome} ${r.moves}`);
+      }
+      expect(rows).toEqual(recorded(c.csv, DEALS));
+    }, 60_000);
+  }
+});
