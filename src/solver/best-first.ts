@@ -87,9 +87,8 @@ export class BestFirst {
     const walk = this.walk;
     if (!this.started) {
       this.started = true;
-      walk.autoplay();
-      if (walk.s.isWon()) return "solved";
-      if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
+      const decided = walk.enterRoot(this.table);
+      if (decided !== null) return decided;
       const root = this.store(-1, 0);
       walk.pathLen = 0;
       this.at = root;

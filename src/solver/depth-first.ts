@@ -76,9 +76,8 @@ export class DepthFirst {
     const walk = this.walk;
     if (!this.started) {
       this.started = true;
-      walk.autoplay();
-      if (walk.s.isWon()) return "solved";
-      if (this.table.add(walk.key.keyLo, walk.key.keyHi) === FULL) return "max-states";
+      const decided = walk.enterRoot(this.table);
+      if (decided !== null) return decided;
       if (this.expand()) return "solved";
     }
     let tick = 0;

@@ -8,6 +8,7 @@ import { NO_CARD } from "../engine/card.js";
 import { applyMove, CELL0, FOUNDATION, homeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
+import { FULL, type StateTable } from "./table.js";
 
 /**
  * Weights of the score of a position: cards home, free flippers, empty columns, cards out of
@@ -98,6 +99,16 @@ export class Walker {
       if (s.tables.foundationCard[(card & 3) * 14 + s.found[card & 3]!] !== card || !safeHome(s, this.builders, card)) return;
     }
     this.autoplay();
+  }
+
+  /**
+   * The start every search shares: the root's safe foundation moves, then the root's key in
+   * `table`. Returns the verdict when that already decides, else null.
+   */
+  enterRoot(table: StateTable): "solved" | "max-states" | null {
+    this.autoplay();
+    if (this.s.isWon()) return "solved";
+    return table.add(this.key.keyLo, this.key.keyHi) === FULL ? "max-states" : null;
   }
 
   /** Plays every safe foundation move, repeatedly, onto the path. */
