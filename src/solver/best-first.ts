@@ -15,6 +15,7 @@ import { generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
 import { hasManoeuvres, leftOut, listManoeuvres, playManoeuvre } from "./manoeuvre.js";
+import { CanonicalKey } from "./canonical.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -51,6 +52,9 @@ export class BestFirst {
   private readonly stride: number;
   /** Node i: parent, depth, its moves steps[stepAt[i] .. stepAt[i+1]), and once expanded its position at snap[snapAt[i]*stride ..]. */
   private snap: Uint8Array;
+  /** Each copy's canonical-key state (CanonicalKey.save), so a resume needs no re-hash. */
+  private snapKeys: Uint32Array;
+  private readonly keyStride: number;
   private snapAt: Int32Array = new Int32Array(1024);
   private snaps = 0;
   /** The node the walker stands on (with an empty path). */
@@ -77,7 +81,9 @@ export class BestFirst {
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
-    this.snap = new Uint8Array(this.stride * 1024);
+    this.snap = new Uint8Array(this.stride * 128);
+    this.keyStride = CanonicalKey.words(start.nColumns);
+    this.snapKeys = new Uint32Array(this.keyStride * 128);
   }
 
   private started = false;
@@ -164,7 +170,7 @@ export class BestFirst {
   private manoeuvres(id: number): RunEnd | null {
     const walk = this.walk;
     if (!hasManoeuvres(walk.s)) return null;
-    const n = listManoeuvres(walk.s, this.scratch);
+    const n = listManoeuvres(walk.s, this.scratch, walk.where);
     for (let i = 0; i < n; i++) {
       if (!playManoeuvre(walk, this.scratch[i]!)) {
         walk.undoTo(0);
@@ -200,8 +206,14 @@ export class BestFirst {
   /** Copies the walker's position, which is node `id`'s, before its children are listed. */
   private keep(id: number): void {
     const s = this.walk.s;
-    if (this.snaps * this.stride === this.snap.length) this.snap = growBytes(this.snap, this.snap.length * 2);
+    if (this.snaps * this.stride === this.snap.length) {
+      this.snap = growBytes(this.snap, this.snap.length * 2);
+      const keys = new Uint32Array(this.snapKeys.length * 2);
+      keys.set(this.snapKeys);
+      this.snapKeys = keys;
+    }
     this.snapAt[id] = this.snaps;
+    this.walk.key.save(this.snapKeys, this.snaps * this.keyStride);
     let o = this.snaps++ * this.stride;
     const snap = this.snap;
     for (let c = 0; c < s.nColumns; c++) snap[o++] = s.len[c]!;
@@ -223,7 +235,7 @@ export class BestFirst {
       for (let i = 0; i < s.nCells; i++) s.cells[i] = snap[o++]!;
       for (let i = 0; i < 4; i++) s.found[i] = snap[o++]!;
       for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
-      walk.key.reset();
+      walk.reload(this.snapKeys, this.snapAt[parent]! * this.keyStride);
     }
     walk.pathLen = 0;
     for (let k = this.stepAt[id]!, e = this.stepAt[id + 1]!; k < e; k++) walk.apply(this.steps[k]!);

@@ -85,6 +85,42 @@ export class CanonicalKey {
     this.recompute();
   }
 
+  /** Words save() writes for a position of n columns. */
+  static words(nColumns: number): number {
+    return 4 * nColumns + 4;
+  }
+
+  /** Writes the key's whole state at out[at ..], so load() can put it back without re-hashing. */
+  save(out: Uint32Array, at: number): void {
+    const n = this.s.nColumns;
+    for (let c = 0; c < n; c++) {
+      out[at++] = this.rawLo[c]!;
+      out[at++] = this.rawHi[c]!;
+      out[at++] = this.colLo[c]!;
+      out[at++] = this.colHi[c]!;
+    }
+    out[at++] = this.sumLo;
+    out[at++] = this.sumHi;
+    out[at++] = this.cellLo;
+    out[at] = this.cellHi;
+  }
+
+  /** The state save() wrote, for the position it was saved on (now back in the State). */
+  load(from: Uint32Array, at: number): void {
+    const n = this.s.nColumns;
+    for (let c = 0; c < n; c++) {
+      this.rawLo[c] = from[at++]!;
+      this.rawHi[c] = from[at++]!;
+      this.colLo[c] = from[at++]!;
+      this.colHi[c] = from[at++]!;
+    }
+    this.sumLo = from[at++]! | 0;
+    this.sumHi = from[at++]! | 0;
+    this.cellLo = from[at++]! | 0;
+    this.cellHi = from[at]! | 0;
+    this.recompute();
+  }
+
   /** Re-hashes column c after its cards changed. */
   refreshColumn(c: number): void {
     const s = this.s;

@@ -141,7 +141,7 @@ export class DepthFirst {
       walk.undoTo(here);
     }
     if (this.order === "manoeuvre" && hasManoeuvres(s)) {
-      const e = listManoeuvres(s, this.scratch);
+      const e = listManoeuvres(s, this.scratch, walk.where);
       for (let i = 0; i < e; i++) {
         const m = this.scratch[i]!;
         if (playManoeuvre(walk, m)) {

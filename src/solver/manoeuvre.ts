@@ -23,8 +23,8 @@ export function hasManoeuvres(s: State): boolean {
   return !s.tables.autoHome && !s.tables.rankHome && s.nCells > 0;
 }
 
-const colOf = new Int8Array(52);
-const depthOf = new Int8Array(52);
+/** Where each card lies, for callers without a walker: column * COLUMN_CAP + depth, -1 elsewhere. */
+const located = new Int16Array(256);
 
 /**
  * A single move into a flipper from a column of two cards or more: what a `lean` search leaves
@@ -38,9 +38,10 @@ export function leftOut(s: State, m: number): boolean {
 
 /**
  * Writes the manoeuvres of position `s` that need at least one card moved out of the way into
- * `out` (the ones that need none are engine moves) and returns how many.
+ * `out` (the ones that need none are engine moves) and returns how many. `where`: the walker's
+ * table of where each card lies (Walker.where), if the caller has one; else it is worked out.
  */
-export function listManoeuvres(s: State, out: Int32Array): number {
+export function listManoeuvres(s: State, out: Int32Array, where?: Int16Array): number {
   let n = 0;
   const free = s.freeCells();
   const empties = s.tables.emptyMode === 1 ? s.emptyColumns() : 0;
@@ -49,12 +50,11 @@ export function listManoeuvres(s: State, out: Int32Array): number {
   const cards = s.cards;
   const buildOn = s.tables.buildOn;
   const fc = s.tables.foundationCard;
-  colOf.fill(-1);
-  for (let c = 0; c < s.nColumns; c++)
-    for (let d = 0, b = c * COLUMN_CAP; d < s.len[c]!; d++) {
-      colOf[cards[b + d]!] = c;
-      depthOf[cards[b + d]!] = d;
-    }
+  let at = where;
+  if (!at) {
+    at = located.fill(-1);
+    for (let c = 0; c < s.nColumns; c++) for (let d = 0, b = c * COLUMN_CAP; d < s.len[c]!; d++) at[cards[b + d]!] = b + d;
+  }
   for (let c = 0; c < s.nColumns; c++) {
     const len = s.len[c]!;
     const b = c * COLUMN_CAP;
@@ -74,11 +74,13 @@ export function listManoeuvres(s: State, out: Int32Array): number {
       for (let j = 0; j < 2; j++) {
         const t = s.tables.targets[head * 2 + j]!;
         if (t < 0) break;
-        const ds = colOf[t]!;
-        if (ds < 0 || ds === c) continue;
-        const away = s.len[ds]! - 1 - depthOf[t]! + (len - 1 - e);
+        const loc = at[t]!;
+        const ds = loc >> 6;
+        if (loc < 0 || ds === c) continue;
+        const depth = loc & 63;
+        const away = s.len[ds]! - 1 - depth + (len - 1 - e);
         if (away === 0 || away > room || k > capAfter(s, free, empties, away)) continue;
-        out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depthOf[t]! << 21);
+        out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
       }
       i = e + 1;
     }

@@ -5,7 +5,7 @@
  * allocates per node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, CELL0, FOUNDATION, homeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, autoHomeSuit, CELL0, FOUNDATION, homeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 import { FULL, type StateTable } from "./table.js";
@@ -20,8 +20,6 @@ export class Walker {
   readonly s: State;
   readonly key: CanonicalKey;
   private readonly builders: Uint8Array;
-  /** Scratch for score(): 1 for the four cards next on their foundations (NO_CARD: none). */
-  private readonly isNext = new Uint8Array(256);
   /** Moves applied since the walk's origin, safe foundation moves included. */
   path: Int32Array = new Int32Array(1024);
   pathLen = 0;
@@ -30,43 +28,110 @@ export class Walker {
     this.s = start.clone();
     this.key = new CanonicalKey(this.s);
     this.builders = buildersOf(this.s);
+    this.locateAll();
   }
+
+  /**
+   * score() reads two things off tables kept up to date by every move instead of scanning the
+   * position: per column its cards out of sequence (outOf, re-counted only for the columns that
+   * changed since the last score: most children of a node differ from it in two columns), and
+   * where each card lies (where[card] = column * COLUMN_CAP + depth, -1 in a flipper or home), so
+   * the cards above the four next foundation cards are four look-ups.
+   */
+  private readonly outOf = new Int32Array(16);
+  /** Bit c set: column c changed since score() last counted it. */
+  private stale = 0xffff;
+  /** Where each card lies (see above), indexed by card; NO_CARD (255) stays -1. Read only. */
+  readonly where = new Int16Array(256).fill(-1);
 
   /** Higher is more promising: cards home, room to move, few cards out of sequence. */
   score(): number {
     const s = this.s;
-    const buildOn = s.tables.buildOn;
-    const rel = s.tables.rel;
-    const fc = s.tables.foundationCard;
-    const kingsOnly = s.tables.emptyMode === 0;
     const cards = s.cards;
-    const isNext = this.isNext;
-    for (let su = 0; su < 4; su++) isNext[fc[su * 14 + s.found[su]!]!] = 1;
+    const lens = s.len;
     let out = 0;
     let empty = 0;
-    let bury = 0;
     for (let c = 0; c < s.nColumns; c++) {
-      const n = s.len[c]!;
+      const n = lens[c]!;
       if (n === 0) {
         empty++;
         continue;
       }
-      const b = c * COLUMN_CAP;
-      // Cards above the sequence that grows from the column's deepest card are out of order.
-      let run = 1;
-      while (run < n && buildOn[cards[b + run]! * 52 + cards[b + run - 1]!] === 1) run++;
-      out += n - run;
-      // Under kings-only rules a run is settled only on a card of the last rank.
-      if (kingsOnly && rel[cards[b]!] !== 12) out += run >> 1;
-      for (let d = 0; d < n; d++) if (isNext[cards[b + d]!] === 1) bury += n - 1 - d;
+      if ((this.stale >> c) & 1) {
+        const buildOn = s.tables.buildOn;
+        const b = c * COLUMN_CAP;
+        // Cards above the sequence that grows from the column's deepest card are out of order.
+        let run = 1;
+        while (run < n && buildOn[cards[b + run]! * 52 + cards[b + run - 1]!] === 1) run++;
+        let o = n - run;
+        // Under kings-only rules a run is settled only on a card of the last rank.
+        if (s.tables.emptyMode === 0 && s.tables.rel[cards[b]!] !== 12) o += run >> 1;
+        this.outOf[c] = o;
+      }
+      out += this.outOf[c]!;
     }
-    for (let su = 0; su < 4; su++) isNext[fc[su * 14 + s.found[su]!]!] = 0;
+    this.stale = 0;
+    // Cards above the next card of each foundation (NO_CARD, when none is next, lies nowhere).
+    const fc = s.tables.foundationCard;
+    let bury = 0;
+    for (let su = 0; su < 4; su++) {
+      const at = this.where[fc[su * 14 + s.found[su]!]!]!;
+      if (at >= 0) bury += lens[at >> 6]! - 1 - (at & 63);
+    }
     const w = this.w;
     return s.cardsHome() * w[0] + s.freeCells() * w[1] + empty * w[2] - out * w[3] - bury * w[4];
   }
 
+  /** Records where the last k cards of column c lie. */
+  private locateTop(c: number, k: number): void {
+    const cards = this.s.cards;
+    for (let d = this.s.len[c]! - k, e = d + k, b = c * COLUMN_CAP; d < e; d++) this.where[cards[b + d]!] = b + d;
+  }
+
+  /** Re-reads where every card lies and every column's count. */
+  private locateAll(): void {
+    this.where.fill(-1);
+    for (let c = 0; c < this.s.nColumns; c++) this.locateTop(c, this.s.len[c]!);
+    this.stale = 0xffff;
+  }
+
+  /** After applying m: the columns it changed are stale, the cards it moved lie elsewhere. */
+  private moved(m: Move): void {
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    if (from < CELL0) this.stale |= 1 << from;
+    if (to < CELL0) {
+      this.stale |= 1 << to;
+      this.locateTop(to, (m >> 10) & 63);
+    } else this.where[(m >> 16) & 63] = -1;
+    // Base cards that went home with the move (penguin-beak-home).
+    for (let i = (m >>> 25) & 3; i > 0; i--) this.where[this.s.base * 4 + autoHomeSuit(m, i - 1)] = -1;
+  }
+
+  /** After taking m back: the same, the other way. */
+  private unmoved(m: Move): void {
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    if (to < CELL0) this.stale |= 1 << to;
+    if (from < CELL0) {
+      this.stale |= 1 << from;
+      this.locateTop(from, ((m >> 10) & 63) + ((m >>> 25) & 3));
+    } else this.where[(m >> 16) & 63] = -1;
+  }
+
+  /**
+   * After the position was overwritten other than by moves: re-read it, and re-hash it or take
+   * its key from `keys` at `at` (CanonicalKey.save on the same position).
+   */
+  reload(keys?: Uint32Array, at = 0): void {
+    if (keys) this.key.load(keys, at);
+    else this.key.reset();
+    this.locateAll();
+  }
+
   apply(m: Move): void {
     applyMove(this.s, m);
+    this.moved(m);
     this.key.toggleMove(m);
     this.key.recompute();
     if (this.pathLen === this.path.length) this.path = grow(this.path, this.pathLen * 2);
@@ -79,6 +144,7 @@ export class Walker {
       const m = this.path[--this.pathLen]!;
       this.key.toggleMove(m);
       undoMove(this.s, m);
+      this.unmoved(m);
     }
     this.key.recompute();
   }
