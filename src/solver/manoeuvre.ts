@@ -12,7 +12,7 @@
  * suit foundations).
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0, FOUNDATION, groupCap, homeMove, isLegal, makeMove } from "../engine/moves.js";
+import { CELL0, FOUNDATION, groupCap, homeMove, makeMove } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { Walker } from "./walker.js";
 
@@ -96,6 +96,16 @@ function capAfter(s: State, free: number, empties: number, away: number): number
   return mode === 0 ? 64 : mode === 2 ? 1 : mode === 3 ? f + 1 : (f + 1) << e;
 }
 
+/**
+ * Whether the engine lists the move of column c's last card alone into an empty column: the
+ * column must keep a card (a whole column never moves to an empty one), and the rules must let
+ * that card fill one (any card, or under kings-only rules a card of the last rank).
+ */
+function fitsEmpty(s: State, c: number, card: number): boolean {
+  const mode = s.tables.emptyMode;
+  return s.len[c]! >= 2 && (mode === 1 || (mode === 0 && s.tables.rel[card] === 12));
+}
+
 /** Moves the last card of column c to the first free flipper, else the first empty column; false if neither is legal. */
 function stash(walk: Walker, c: number): boolean {
   const s = walk.s;
@@ -104,7 +114,7 @@ function stash(walk: Walker, c: number): boolean {
   // Into the first free flipper is always legal (the column keeps a card: see playManoeuvre).
   for (let i = 0; i < s.nCells && m < 0; i++) if (s.cells[i] === NO_CARD) m = makeMove(c, CELL0 + i, 1, card);
   for (let d = 0; d < s.nColumns && m < 0; d++) if (s.len[d] === 0) m = makeMove(c, d, 1, card, true);
-  if (m < 0 || (m & (1 << 22) && !isLegal(s, m))) return false;
+  if (m < 0 || (m & (1 << 22) && !fitsEmpty(s, c, card))) return false;
   walk.apply(m);
   walk.autoplayAfter(m);
   return true;

@@ -20,7 +20,7 @@ import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
 import { checkPlan, defaultPlan, planFromWeightSets, type PlanStep, type SolvePlan } from "./plan.js";
-import { LONG_LINE, shortenSolution } from "./shorten.js";
+import { LONG_LINE, shortenedWin } from "./shorten.js";
 
 export interface SolveOptions {
   /** Most distinct positions to examine over the whole plan (≤ ~100 bytes each); default DEFAULT_MAX_STATES. */
@@ -102,9 +102,11 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
   // MS 1-40 of five rule sets the pass shortened no such line.) So the pass runs on it only
   // when it is long enough for two-move cuts.
   const plainBest = step.strategy === "best-first" && !step.meta && found.length <= LONG_LINE;
-  // The line returned is always the one replayed; the found line is replayed only if returned.
-  const shorter = plainBest ? found : shortenSolution(position, found);
-  if (shorter.length < found.length && replayWins(position, shorter)) return shorter;
+  // The shortening pass is itself a replay (each move it keeps is one the engine listed as legal
+  // there, and it checks the end is won); when it cannot vouch for its line, the found line is
+  // replayed on its own.
+  const shorter = plainBest ? null : shortenedWin(position, found);
+  if (shorter) return shorter;
   if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
   return found;
 }

@@ -73,6 +73,14 @@ class LineIndex {
     return this.at[this.slot(s)]!;
   }
 
+  /** slots(s) of the position after() is asked about, set by here(s) before the first call. */
+  private hereSlots = 0;
+
+  /** Names the position the next after() calls start from (moves between columns keep its slot mix). */
+  here(s: State): void {
+    this.hereSlots = slots(s);
+  }
+
   /**
    * Latest index on the line of the position move m leads to, or -1, read off the engine's
    * Zobrist keys without playing m. Only for moves that change nothing but cards' places
@@ -106,7 +114,7 @@ class LineIndex {
         }
       }
     }
-    return this.at[this.find(lo >>> 0, hi >>> 0, slots(s, slot, slotCard))]!;
+    return this.at[this.find(lo >>> 0, hi >>> 0, slot < 0 ? this.hereSlots : slots(s, slot, slotCard))]!;
   }
 }
 
@@ -117,11 +125,23 @@ export function shortenSolution(start: State, moves: readonly Move[]): Move[] {
   // Looking two moves ahead costs branching² per step and saves only ~5% on ordinary lines
   // (FreeCell MS 1-60: 6687 vs 7020 moves, 2.5× the time), so it is kept for lines that still
   // wander after the one-move pass. Either pass costs in proportion to the line it returns.
-  const once = shortcut(start, moves, false);
-  return once.length <= LONG_LINE ? once : shortcut(start, moves, true);
+  const once = shortcut(start, moves, false).line;
+  return once.length <= LONG_LINE ? once : shortcut(start, moves, true).line;
 }
 
-function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move[] {
+/**
+ * shortenSolution, and whether its result is a legal winning line: the pass plays every move
+ * it keeps from the engine's list of legal moves at that point, so when the line it followed was
+ * legal and it ends on a won position, the result needs no separate replay. Null otherwise.
+ */
+export function shortenedWin(start: State, moves: readonly Move[]): Move[] | null {
+  let r = shortcut(start, moves, false);
+  if (r.line.length > LONG_LINE) r = shortcut(start, moves, true);
+  return r.won ? r.line : null;
+}
+
+/** The shortened line; won: every move of it was legal where it was played and it ends won. */
+function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { line: Move[]; won: boolean } {
   const s = start.clone();
   const lastAt = new LineIndex(moves.length + 1);
   lastAt.set(s, 0);
@@ -134,15 +154,19 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move
   const first = new Int32Array(MAX_MOVES);
   const second = new Int32Array(MAX_MOVES);
   let i = 0;
+  let legal = true;
   while (i < moves.length) {
     // Best jump: the most line positions skipped beyond the moves it takes (0 = follow the line).
     let best = 0;
     let to = i + 1;
     let m1 = moves[i]!;
     let m2 = -1;
+    let onLine = false;
     const n1 = generateMoves(s, first);
+    if (!twoMoves) lastAt.here(s);
     for (let a = 0; a < n1; a++) {
       const ma = first[a]!;
+      if (ma === moves[i]) onLine = true;
       // The one-move look-ahead reads the target off the keys, without playing the move.
       const ahead = twoMoves ? undefined : lastAt.after(s, ma);
       if (ahead !== undefined) {
@@ -176,6 +200,8 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move
       }
       undoMove(s, ma);
     }
+    // Following the line (no jump) plays its own move: legal only if the engine listed it.
+    if (best === 0 && !onLine) legal = false;
     out.push(m1);
     applyMove(s, m1);
     if (m2 >= 0) {
@@ -184,5 +210,5 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): Move
     }
     i = to;
   }
-  return out;
+  return { line: out, won: legal && s.isWon() };
 }

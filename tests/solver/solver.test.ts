@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { applyMove, deal, dealMs, legalMoves, parseMove, readBoardFile, resolveRules, undoMove, type State } from "../../src/engine/index.js";
 import { CanonicalKey } from "../../src/solver/canonical.js";
-import { lineText, replayWins, solve } from "../../src/solver/index.js";
+import { lineText, replayWins, shortenSolution, solve } from "../../src/solver/index.js";
+import { DepthFirst } from "../../src/solver/depth-first.js";
+import { shortenedWin } from "../../src/solver/shorten.js";
 import { bruteForce } from "./brute.js";
 
 /** The same position with its columns in another order (the solver must not care). */
@@ -181,5 +183,27 @@ describe("search machinery", () => {
     const a = solve(s);
     const b = solve(permuteColumns(s, [3, 1, 4, 0, 6, 2, 5]));
     expect(b.result).toBe(a.result);
+  });
+});
+
+describe("shortening a found line", () => {
+  // A depth-first search's own line wanders (before solve shortens it), so the pass has detours
+  // to cut. It must vouch only for lines that are legal and end won.
+  const start = dealMs(resolveRules("freecell"), 5);
+  const dfs = new DepthFirst(start, 200_000, [20, 12, 20, 3, 3], "score");
+  if (dfs.run(Infinity) !== "solved") throw new Error("MS #5 is won");
+  const found = dfs.line();
+
+  it("cuts detours and returns a line that replays to a win", () => {
+    expect(replayWins(start, found)).toBe(true);
+    const short = shortenedWin(start, found)!;
+    expect(short).toEqual(shortenSolution(start, found));
+    expect(short.length).toBeLessThan(found.length);
+    expect(replayWins(start, short)).toBe(true);
+  });
+  it("vouches for no line with an illegal move or that does not end won", () => {
+    // The line's last move (a card home) cannot be played first.
+    expect(shortenedWin(start, [found[found.length - 1]!, ...found])).toBeNull();
+    expect(shortenedWin(start, found.slice(0, -1))).toBeNull();
   });
 });
