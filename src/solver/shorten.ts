@@ -118,6 +118,14 @@ class LineIndex {
   }
 }
 
+/** Room for every count of cards home (52), plus the most a pair of moves can add. */
+const HOME_BOUND = 61;
+
+/** Cards a move sends home: its own card if it goes to a foundation, and any base cards it exposes. */
+function homeGain(m: Move): number {
+  return (((m >> 5) & 31) === FOUNDATION ? 1 : 0) + ((m >>> 25) & 3);
+}
+
 /** Lines longer than this after the one-move pass get the two-move pass too. */
 export const LONG_LINE = 300;
 
@@ -144,11 +152,18 @@ export function shortenedWin(start: State, moves: readonly Move[]): Move[] | nul
 function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { line: Move[]; won: boolean } {
   const s = start.clone();
   const lastAt = new LineIndex(moves.length + 1);
+  // upTo[h]: the last line position with at most h cards home. No move takes a card off a
+  // foundation, so a move that leaves h cards home can only reach a position up to upTo[h]: the
+  // moves that cannot beat the best jump so far are not looked at (same line, less work).
+  const upTo = new Int32Array(HOME_BOUND).fill(-1);
   lastAt.set(s, 0);
+  upTo[s.cardsHome()] = 0;
   for (let i = 0; i < moves.length; i++) {
     applyMove(s, moves[i]!);
     lastAt.set(s, i + 1);
+    upTo[s.cardsHome()] = i + 1;
   }
+  for (let h = 1; h < HOME_BOUND; h++) if (upTo[h]! < upTo[h - 1]!) upTo[h] = upTo[h - 1]!;
   s.copyFrom(start);
   const out: Move[] = [];
   const first = new Int32Array(MAX_MOVES);
@@ -164,9 +179,14 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { li
     let onLine = false;
     const n1 = generateMoves(s, first);
     if (!twoMoves) lastAt.here(s);
+    const home = s.cardsHome();
     for (let a = 0; a < n1; a++) {
       const ma = first[a]!;
       if (ma === moves[i]) onLine = true;
+      const ha = home + homeGain(ma);
+      // No position this move (or, in the two-move pass, this move and any next one) can reach
+      // lies far enough ahead to beat the best jump.
+      if (upTo[ha]! - i - 1 <= best && (!twoMoves || upTo[Math.min(ha + 4, HOME_BOUND - 1)]! - i - 2 <= best)) continue;
       // The one-move look-ahead reads the target off the keys, without playing the move.
       const ahead = twoMoves ? undefined : lastAt.after(s, ma);
       if (ahead !== undefined) {
@@ -188,6 +208,7 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { li
       const n2 = twoMoves ? generateMoves(s, second) : 0;
       for (let b = 0; b < n2; b++) {
         const mb = second[b]!;
+        if (upTo[Math.min(ha + homeGain(mb), HOME_BOUND - 1)]! - i - 2 <= best) continue;
         applyMove(s, mb);
         const k = lastAt.get(s);
         if (k - i - 2 > best) {
