@@ -96,7 +96,7 @@ export class BestFirst {
       const decided = walk.enterRoot(this.table);
       if (decided !== null) return decided;
       const root = this.store(-1, 0);
-      walk.pathLen = 0;
+      walk.rebase();
       this.at = root;
       this.push(root, walk.score());
     }
@@ -132,6 +132,7 @@ export class BestFirst {
   private expand(id: number): RunEnd | null {
     const walk = this.walk;
     const s = walk.s;
+    walk.hold();
     const n = generateMoves(s, this.scratch);
     const rank = this.opt.rank;
     if (rank) rank.rank(s, this.scratch, n, this.moveScore);
@@ -237,9 +238,9 @@ export class BestFirst {
       for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
       walk.reload(this.snapKeys, this.snapAt[parent]! * this.keyStride);
     }
-    walk.pathLen = 0;
+    walk.rebase();
     for (let k = this.stepAt[id]!, e = this.stepAt[id + 1]!; k < e; k++) walk.apply(this.steps[k]!);
-    walk.pathLen = 0;
+    walk.rebase();
     this.at = id;
   }
 

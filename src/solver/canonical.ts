@@ -222,17 +222,23 @@ export class CanonicalKey {
   }
 }
 
+/** buildersOf per rule tables: every search of a plan starts a walker, and the table never changes. */
+const buildersCache = new WeakMap<object, Uint8Array>();
+
 /**
  * For each card, the cards that may be built on it in the tableau (at most two), as a flat
- * table: builders[c * 2 + i], NO_CARD when absent.
+ * table: builders[c * 2 + i], NO_CARD when absent. Shared: do not write to it.
  */
 export function buildersOf(s: State): Uint8Array {
+  const known = buildersCache.get(s.tables);
+  if (known) return known;
   const out = new Uint8Array(104).fill(NO_CARD);
   const buildOn = s.tables.buildOn;
   for (let c = 0; c < 52; c++) {
     let k = 0;
     for (let b = 0; b < 52; b++) if (buildOn[b * 52 + c] === 1) out[c * 2 + k++] = b;
   }
+  buildersCache.set(s.tables, out);
   return out;
 }
 

@@ -126,6 +126,7 @@ export class DepthFirst {
     const n = generateMoves(s, this.scratch);
     const firstEmpty = firstEmptyColumn(s);
     const here = walk.pathLen;
+    walk.hold();
     let k = 0;
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;

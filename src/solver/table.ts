@@ -8,7 +8,7 @@
  * The key (0, 0) marks an empty slot, so a position whose key is (0, 0) is stored as (0, 1).
  */
 // Small at first: a plan starts several tables per solve, and most deals need few positions.
-const START_BITS = 12;
+const START_BITS = 10;
 
 /** `StateTable.add` results. */
 export const ADDED = 0;

@@ -20,6 +20,9 @@ export class Walker {
   readonly s: State;
   readonly key: CanonicalKey;
   private readonly builders: Uint8Array;
+  /** The key saved by hold(), and the path length it belongs to (-1: none). */
+  private readonly held: Uint32Array;
+  private heldAt = -1;
   /** Moves applied since the walk's origin, safe foundation moves included. */
   path: Int32Array = new Int32Array(1024);
   pathLen = 0;
@@ -28,6 +31,7 @@ export class Walker {
     this.s = start.clone();
     this.key = new CanonicalKey(this.s);
     this.builders = buildersOf(this.s);
+    this.held = new Uint32Array(CanonicalKey.words(this.s.nColumns));
     this.locateAll();
   }
 
@@ -126,6 +130,7 @@ export class Walker {
   reload(keys?: Uint32Array, at = 0): void {
     if (keys) this.key.load(keys, at);
     else this.key.reset();
+    this.heldAt = -1;
     this.locateAll();
   }
 
@@ -138,8 +143,34 @@ export class Walker {
     this.path[this.pathLen++] = m;
   }
 
+  /**
+   * Keeps the key of the current position, so that undoTo back to this path length copies it
+   * back instead of taking every move's key change back (a node's children are each tried and
+   * taken back in turn). Good until the walk goes back past this point or restarts.
+   */
+  hold(): void {
+    this.key.save(this.held, 0);
+    this.heldAt = this.pathLen;
+  }
+
+  /** The current position becomes the origin of the path (its moves are forgotten). */
+  rebase(): void {
+    this.pathLen = 0;
+    this.heldAt = -1;
+  }
+
   undoTo(len: number): void {
     if (this.pathLen === len) return;
+    if (len === this.heldAt) {
+      while (this.pathLen > len) {
+        const m = this.path[--this.pathLen]!;
+        undoMove(this.s, m);
+        this.unmoved(m);
+      }
+      this.key.load(this.held, 0);
+      return;
+    }
+    if (len < this.heldAt) this.heldAt = -1;
     while (this.pathLen > len) {
       const m = this.path[--this.pathLen]!;
       this.key.toggleMove(m);
