@@ -40,6 +40,9 @@ export interface MoveRank {
   rank(s: State, moves: Int32Array, n: number, out: Float64Array): void;
 }
 
+const SCRATCH = new Int32Array(MAX_MOVES);
+const MOVE_SCORE = new Float64Array(MAX_MOVES);
+
 function growBytes(a: Uint8Array, cap: number): Uint8Array {
   const b = new Uint8Array(cap);
   b.set(a);
@@ -55,25 +58,26 @@ export class BestFirst {
   /** Each copy's canonical-key state (CanonicalKey.save), so a resume needs no re-hash. */
   private snapKeys: Uint32Array;
   private readonly keyStride: number;
-  private snapAt: Int32Array = new Int32Array(1024);
+  private snapAt: Int32Array = new Int32Array(64);
   private snaps = 0;
   /** The node the walker stands on (with an empty path). */
   private at = -1;
-  private parent: Int32Array = new Int32Array(1024);
-  private depth: Int32Array = new Int32Array(1024);
-  private stepAt: Int32Array = new Int32Array(1025);
-  private steps: Int32Array = new Int32Array(4096);
+  private parent: Int32Array = new Int32Array(64);
+  private depth: Int32Array = new Int32Array(64);
+  private stepAt: Int32Array = new Int32Array(65);
+  private steps: Int32Array = new Int32Array(256);
   private nodes = 0;
   /** Node i's priority (with `rank`). */
-  private prio: Int32Array = new Int32Array(1024);
-  private readonly moveScore = new Float64Array(MAX_MOVES);
+  private prio: Int32Array = new Int32Array(64);
+  // Scratch for one expand() call at a time, shared by every search (a plan starts several).
+  private readonly moveScore = MOVE_SCORE;
   /** Nodes whose children were listed, over every run() call. */
   expanded = 0;
   /** Max-heap of open nodes by score (ties: the newer node first). */
-  private heapId: Int32Array = new Int32Array(1024);
-  private heapScore: Int32Array = new Int32Array(1024);
+  private heapId: Int32Array = new Int32Array(64);
+  private heapScore: Int32Array = new Int32Array(64);
   private heapLen = 0;
-  private readonly scratch = new Int32Array(MAX_MOVES);
+  private readonly scratch = SCRATCH;
   /** After a win: the node expanded and the moves from it (on the walker's path). */
   private winFrom = -1;
 
@@ -81,9 +85,9 @@ export class BestFirst {
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
-    this.snap = new Uint8Array(this.stride * 128);
+    this.snap = new Uint8Array(this.stride * 16);
     this.keyStride = CanonicalKey.words(start.nColumns);
-    this.snapKeys = new Uint32Array(this.keyStride * 128);
+    this.snapKeys = new Uint32Array(this.keyStride * 16);
   }
 
   private started = false;

@@ -37,6 +37,10 @@ function moveClass(s: State, m: number): number {
   return onParent ? 8 : 45 + count;
 }
 
+const SCRATCH = new Int32Array(MAX_MOVES);
+const KIDS = new Int32Array(MAX_MOVES);
+const SCORES = new Int32Array(MAX_MOVES);
+
 /** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
 const MAX_POOL = 1 << 25;
 
@@ -44,17 +48,18 @@ export class DepthFirst {
   readonly walk: Walker;
   readonly table: StateTable;
   /** Children of every open node, best first; frame f owns pool[start[f] .. end[f]). */
-  private pool: Int32Array = new Int32Array(4096);
+  private pool: Int32Array = new Int32Array(512);
   private poolTop = 0;
-  private fStart: Int32Array = new Int32Array(256);
-  private fNext: Int32Array = new Int32Array(256);
-  private fEnd: Int32Array = new Int32Array(256);
+  private fStart: Int32Array = new Int32Array(64);
+  private fNext: Int32Array = new Int32Array(64);
+  private fEnd: Int32Array = new Int32Array(64);
   /** pathLen at each open node. */
-  private fPath: Int32Array = new Int32Array(256);
+  private fPath: Int32Array = new Int32Array(64);
   private frames = 0;
-  private readonly scratch = new Int32Array(MAX_MOVES);
-  private readonly kids = new Int32Array(MAX_MOVES);
-  private readonly scores = new Int32Array(MAX_MOVES);
+  // Scratch for one expand() call at a time, shared by every search (a plan starts several).
+  private readonly scratch = SCRATCH;
+  private readonly kids = KIDS;
+  private readonly scores = SCORES;
 
   /**
    * `score`: children are tried best first by the walker's score (each child is played out and

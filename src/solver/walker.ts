@@ -24,7 +24,7 @@ export class Walker {
   private readonly held: Uint32Array;
   private heldAt = -1;
   /** Moves applied since the walk's origin, safe foundation moves included. */
-  path: Int32Array = new Int32Array(1024);
+  path: Int32Array = new Int32Array(256);
   pathLen = 0;
 
   constructor(start: State, private readonly w: Weights) {
