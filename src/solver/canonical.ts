@@ -105,14 +105,18 @@ export class CanonicalKey {
     out[at] = this.cellHi;
   }
 
-  /** The state save() wrote, for the position it was saved on (now back in the State). */
-  load(from: Uint32Array, at: number): void {
+  /**
+   * The state save() wrote, for the position it was saved on (now back in the State). `columns`:
+   * a bit per column that changed since the save (the others are read as they are); default all.
+   */
+  load(from: Uint32Array, at: number, columns = -1): void {
     const n = this.s.nColumns;
-    for (let c = 0; c < n; c++) {
-      this.rawLo[c] = from[at++]!;
-      this.rawHi[c] = from[at++]!;
-      this.colLo[c] = from[at++]!;
-      this.colHi[c] = from[at++]!;
+    for (let c = 0; c < n; c++, at += 4) {
+      if (((columns >> c) & 1) === 0) continue;
+      this.rawLo[c] = from[at]!;
+      this.rawHi[c] = from[at + 1]!;
+      this.colLo[c] = from[at + 2]!;
+      this.colHi[c] = from[at + 3]!;
     }
     this.sumLo = from[at++]! | 0;
     this.sumHi = from[at++]! | 0;

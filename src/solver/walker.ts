@@ -23,6 +23,8 @@ export class Walker {
   /** The key saved by hold(), and the path length it belongs to (-1: none). */
   private readonly held: Uint32Array;
   private heldAt = -1;
+  /** Bit c set: column c changed since hold() (only those need their key words back). */
+  private sinceHeld = 0;
   /** Moves applied since the walk's origin, safe foundation moves included. */
   path: Int32Array = new Int32Array(256);
   pathLen = 0;
@@ -103,9 +105,13 @@ export class Walker {
   private moved(m: Move): void {
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (from < CELL0) this.stale |= 1 << from;
+    if (from < CELL0) {
+      this.stale |= 1 << from;
+      this.sinceHeld |= 1 << from;
+    }
     if (to < CELL0) {
       this.stale |= 1 << to;
+      this.sinceHeld |= 1 << to;
       this.locateTop(to, (m >> 10) & 63);
     } else this.where[(m >> 16) & 63] = -1;
     // Base cards that went home with the move (penguin-beak-home).
@@ -151,6 +157,7 @@ export class Walker {
   hold(): void {
     this.key.save(this.held, 0);
     this.heldAt = this.pathLen;
+    this.sinceHeld = 0;
   }
 
   /** The current position becomes the origin of the path (its moves are forgotten). */
@@ -167,7 +174,8 @@ export class Walker {
         undoMove(this.s, m);
         this.unmoved(m);
       }
-      this.key.load(this.held, 0);
+      this.key.load(this.held, 0, this.sinceHeld);
+      this.sinceHeld = 0;
       return;
     }
     if (len < this.heldAt) this.heldAt = -1;
