@@ -71,18 +71,22 @@ const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", orde
 /** A short racer of the FreeCell plan: 20,000 positions at most. */
 const racer = (name: string, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget: 20_000, race: true });
 /**
- * FreeCell: patient best-first wins most deals (it costs the least per position), lean searches
- * with manoeuvres and depth-first in move-class order win most of the rest in a few hundred
- * positions. Turn lengths from simulated races (each strategy's own count per deal) on MS
- * 1-2000 (docs/solver.md); a turn of 1 position is a pause.
+ * FreeCell: the lean depth-first search with manoeuvres wins about two deals in three within its
+ * first 200 positions, which costs less than any other strategy's win (even at about 2 µs a
+ * position, against 0.7 for best-first); depth-first in move-class order, the lean best-first
+ * searches and the other lean depth-first search win most of the rest, and patient best-first
+ * and the complete search catch the hard ones. Turn lengths from simulated races (each
+ * strategy's own count per deal, and its measured cost per position) on MS 1-2000, checked by
+ * measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [2000, 1000] }),
-  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [1, 150, 1] }),
-  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [500, 75, 25] }),
-  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [200, 200, 1] }),
-  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [25, 2000, 200] }),
-  { ...COMPLETE, slice: [400, 1, 1, 1, 1, 1, 4000] },
+  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [200] }),
+  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [150, 200, 1] }),
+  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 3000] }),
+  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [200, 1000, 1, 1, 50] }),
+  racer("lean-best-first-patient", { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [1, 1, 50, 3000, 50, 1000, 50] }),
+  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [1, 4000, 200, 25, 1000, 500] }),
+  { ...COMPLETE, slice: [300, 1, 25, 50, 25, 300] },
 ];
 
 /**
