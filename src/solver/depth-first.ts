@@ -205,7 +205,9 @@ export class DepthFirst {
     }
     const f = this.frames++;
     this.fStart[f] = this.fNext[f] = this.poolTop;
-    this.pool.set(kids.subarray(0, k), this.poolTop);
+    // A plain copy: a subarray view would be an allocation per node.
+    const pool = this.pool;
+    for (let i = 0, o = this.poolTop; i < k; i++) pool[o + i] = kids[i]!;
     this.poolTop += k;
     this.fEnd[f] = this.poolTop;
     this.fPath[f] = here;
