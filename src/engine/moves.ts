@@ -191,8 +191,10 @@ export function generateMoves(s: State, out: Int32Array): number {
     // What one card leaving exposes (penguin-beak-home); runs compute theirs per size.
     const one = autoHome ? homeChain(s, src, len - 1) : 0;
     n = homeMoves(s, src, top, out, n, one);
+    // The run at the column's end, counted only as far as the largest group allowed (capEmpty is
+    // never above capFull): beyond that its length changes nothing below.
     let run = 1;
-    while (run < len && buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1) run++;
+    while (run < len && run < capFull && buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1) run++;
     // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
     let hits = 0;
     const most = run < capFull ? run : capFull;
