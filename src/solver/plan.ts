@@ -71,22 +71,24 @@ const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", orde
 /** A short racer of the FreeCell plan: 20,000 positions at most. */
 const racer = (name: string, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget: 20_000, race: true });
 /**
- * FreeCell: the lean depth-first search with manoeuvres wins about two deals in three within its
- * first 200 positions, which costs less than any other strategy's win (even at about 2 µs a
- * position, against 0.7 for best-first); depth-first in move-class order, the lean best-first
- * searches and the other lean depth-first search win most of the rest, and patient best-first
- * and the complete search catch the hard ones. Turn lengths from simulated races (each
- * strategy's own count per deal, and its measured cost per position) on MS 1-2000, checked by
- * measurement (docs/solver.md); a turn of 1 position is in effect a pause.
+ * FreeCell: depth-first search in move-class order (the cheapest per position) wins about two
+ * deals in five within its first 200 positions; the lean searches with manoeuvres (depth-first
+ * with several weight sets, best-first greedy and patient) win most of the rest in a few hundred
+ * positions, and patient best-first and the complete search catch the hard ones. Entries and
+ * turn lengths from simulated races (each strategy's own count per deal, and its measured cost
+ * per position) on MS 1-2000, checked by measurement (docs/solver.md); a turn of 1 position is in
+ * effect a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [200] }),
-  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [150, 200, 1] }),
-  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 3000] }),
-  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [200, 1000, 1, 1, 50] }),
-  racer("lean-best-first-patient", { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [1, 1, 50, 3000, 50, 1000, 50] }),
-  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [1, 4000, 200, 25, 1000, 500] }),
-  { ...COMPLETE, slice: [300, 1, 25, 50, 25, 300] },
+  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [200, 25, 100, 2000, 1000] }),
+  racer("lean-columns", { strategy: "depth-first", weights: [20, 12, 30, 4, 4], order: "manoeuvre", lean: true, slice: [150, 25, 150, 150, 3000] }),
+  racer("lean-best-first-patient", { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [3000, 25, 1000, 4000, 500] }),
+  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 2000, 500] }),
+  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [150, 750, 3000, 4000, 750, 100] }),
+  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [1, 4000, 50, 500, 200, 500] }),
+  racer("lean-unburied", { strategy: "depth-first", weights: [20, 8, 16, 6, 0], order: "manoeuvre", lean: true, slice: [300, 4000, 300, 50, 3000] }),
+  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [500, 300, 750, 750] }),
+  { ...COMPLETE, slice: [25, 150] },
 ];
 
 /**
