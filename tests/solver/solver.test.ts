@@ -3,6 +3,7 @@ import { applyMove, deal, dealMs, legalMoves, parseMove, readBoardFile, resolveR
 import { CanonicalKey } from "../../src/solver/canonical.js";
 import { lineText, replayWins, shortenSolution, solve } from "../../src/solver/index.js";
 import { DepthFirst } from "../../src/solver/depth-first.js";
+import { Walker } from "../../src/solver/walker.js";
 import { shortenedWin } from "../../src/solver/shorten.js";
 import { bruteForce } from "./brute.js";
 
@@ -139,6 +140,47 @@ describe("search machinery", () => {
     expect([c.keyLo, c.keyHi]).not.toEqual([a.keyLo, a.keyHi]);
   });
 
+  it("keeps the walker's score, key and card places exact through children tried and taken back", () => {
+    // The walker counts a child's score off per-column tables and takes a child back by copying
+    // the held key: after any mix of moves, holds and take-backs it must agree with a walker
+    // built fresh on the same position.
+    const weights = [20, 8, 16, 6, 6] as const;
+    for (const preset of ["penguin", "penguin-beak-home", "freecell", "eight-off", "kings-only-bakers-game", "stalactites"]) {
+      const walk = new Walker(deal(resolveRules(preset), 7), weights);
+      let a = 777;
+      const rand = (n: number): number => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 8) % n;
+      for (let step = 0; step < 80; step++) {
+        const ms = legalMoves(walk.s);
+        if (ms.length === 0) break;
+        walk.hold();
+        const here = walk.pathLen;
+        // Try a few children (each with its safe foundation moves), scoring each, and take it back.
+        for (let t = 0; t < 3; t++) {
+          const m = ms[rand(ms.length)]!;
+          walk.apply(m);
+          walk.autoplayAfter(m);
+          const fresh = new Walker(walk.s, weights);
+          expect(walk.score(), `${preset} step ${step}`).toBe(fresh.score());
+          expect([walk.key.keyLo, walk.key.keyHi]).toEqual([fresh.key.keyLo, fresh.key.keyHi]);
+          expect(Array.from(walk.where.subarray(0, 52))).toEqual(Array.from(fresh.where.subarray(0, 52)));
+          walk.undoTo(here);
+        }
+        const back = new Walker(walk.s, weights);
+        expect(walk.score()).toBe(back.score());
+        expect([walk.key.keyLo, walk.key.keyHi]).toEqual([back.key.keyLo, back.key.keyHi]);
+        // Then go down one of them; now and then take two steps back (past the held point).
+        const m = ms[rand(ms.length)]!;
+        walk.apply(m);
+        walk.autoplayAfter(m);
+        if (rand(5) === 0 && walk.pathLen > 2) {
+          walk.undoTo(walk.pathLen - 2);
+          const again = new Walker(walk.s, weights);
+          expect([walk.key.keyLo, walk.key.keyHi]).toEqual([again.key.keyLo, again.key.keyHi]);
+          expect(walk.score()).toBe(again.score());
+        }
+      }
+    }
+  });
   it("keeps the key up to date through moves and take-backs (group moves, flippers, foundations)", () => {
     for (const preset of ["penguin", "freecell", "seahaven-towers"]) {
       const s = deal(resolveRules(preset), 5);
