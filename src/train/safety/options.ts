@@ -27,6 +27,10 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     columnHidden: o.columnHidden as number[],
     headHidden: o.headHidden as number[],
     maxMinutes: o.maxMinutes as number,
+    objective: o.objective === "choice" ? "choice" : "risk",
+    suitShuffle: o.suitShuffle === true,
+    distWeight: o.distWeight as number,
+    playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
   };
 }
