@@ -122,3 +122,51 @@ describe("the choice objective", () => {
     expect(g[4]!).toBeCloseTo(0, 6);
   });
 });
+
+describe("the safety agent's way back", () => {
+  it("goes back to a seen position at most `returns` times per position while fresh moves exist, never with returns=0", async () => {
+    const { loadSafety } = await import("../../src/train/safety/model.js");
+    const { SafetyAgent } = await import("../../src/train/safety/agent.js");
+    const { weights } = loadSafety("results/train-safety/run-choice");
+    const codec = new ActionCodec(rules);
+    const mask = new Uint8Array(codec.n);
+    const am = new Int32Array(codec.n);
+    const count = (returns: number): { backs: number; worst: number } => {
+      // Threshold 0: only the network's top move counts as safe, so it goes back whenever that move repeats.
+      const agent = new SafetyAgent(weights, rules, "test", { threshold: 0, shuffle: 0, margin: 0, returns });
+      let backs = 0;
+      let worst = 0;
+      for (const seed of [5, 6]) {
+        const s = deal(rules, seed);
+        agent.reset(s.clone(), seed);
+        const seen = new Set<string>([`${s.hashLo},${s.hashHi}`]);
+        const entered = new Map<string, number>();
+        for (let ply = 0; ply < 100 && !s.isWon(); ply++) {
+          if (codec.fillMask(s, mask, am) === 0) break;
+          let fresh = 0;
+          for (let a = 0; a < codec.n; a++) {
+            if (mask[a] !== 1) continue;
+            applyMove(s, am[a]!);
+            if (!seen.has(`${s.hashLo},${s.hashHi}`)) fresh++;
+            undoMove(s, am[a]!);
+          }
+          const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves: am });
+          applyMove(s, am[a]!);
+          const key = `${s.hashLo},${s.hashHi}`;
+          if (seen.has(key) && fresh > 0) {
+            backs++;
+            entered.set(key, (entered.get(key) ?? 0) + 1);
+            worst = Math.max(worst, entered.get(key)!);
+          }
+          seen.add(key);
+        }
+      }
+      return { backs, worst };
+    };
+    expect(count(0).backs).toBe(0);
+    const one = count(1);
+    expect(one.backs).toBeGreaterThan(0);
+    expect(one.worst).toBe(1);
+    expect(count(3).worst).toBeLessThanOrEqual(3);
+  });
+});

@@ -36,6 +36,8 @@ export interface PlayPolicy {
   readonly returns?: number;
   /** With `returns`: go back only when every fresh move's risk is above this (default: `threshold`). */
   readonly back?: number;
+  /** The shuffled moves are drawn among the fresh moves with risk at most this (default: those judged safe). */
+  readonly spread?: number;
   /** Among the moves judged safe, play greedy(tuned)'s best ("greedy", the default) or the network's ("net"). */
   readonly order?: "greedy" | "net";
 }
@@ -151,6 +153,13 @@ export class SafetyAgent implements Agent {
     // Draw every decision, so the random stream does not depend on how many moves were safe.
     const roll = this.rng.next();
     const pick = this.rng.next();
+    if (roll < this.play.shuffle && this.play.spread !== undefined && this.play.spread > cut) {
+      // A network trained towards the oracle's one move judges few moves safe at a tight cut; the
+      // shuffled moves come from the wider set it still finds safe enough.
+      cand.length = 0;
+      for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= this.play.spread) cand.push(a);
+      return cand[Math.floor(pick * cand.length)]!;
+    }
     if (cand.length === 1) return cand[0]!;
     if (roll < this.play.shuffle) return cand[Math.floor(pick * cand.length)]!;
     if (this.play.order === "net") {
@@ -225,6 +234,7 @@ export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
     margin: num(options, "margin", saved.margin ?? DEFAULT_PLAY.margin, 0, 1),
     returns: num(options, "returns", saved.returns ?? 0, 0, 100),
     ...(options.back !== undefined || saved.back !== undefined ? { back: num(options, "back", saved.back ?? 0, 0, 1) } : {}),
+    ...(options.spread !== undefined || saved.spread !== undefined ? { spread: num(options, "spread", saved.spread ?? 0, 0, 1) } : {}),
     order: orderOf(options.order ?? saved.order),
   };
   if (!Number.isInteger(play.returns)) throw new UsageError(`--agent-opt returns must be a whole number from 0 to 100, got ${String(options.returns)}`);

@@ -9,6 +9,9 @@ import { UsageError } from "../../errors.js";
 import { tf } from "../backend.js";
 import type { SafetyData } from "./dataset.js";
 import { squash } from "./model.js";
+import type { Rules } from "../../engine/rules.js";
+import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
 
 /** Where each position's moves lie in the dataset: moves first[d] … first[d + 1] − 1 belong to position d. */
 export function decisionStarts(data: SafetyData): Int32Array {
@@ -49,4 +52,35 @@ export function choiceLossJs(z: ArrayLike<number>, target: ArrayLike<number>, fr
     dot += s * target[r]!;
   }
   return top + Math.log(sum) - dot;
+}
+
+/**
+ * For each position with a winnable move: the dataset row of greedy(tuned)'s best winnable move
+ * (ties to the first row, the order the `safe` player breaks them in); −1 elsewhere. This is the
+ * move the exact-label oracle plays when it does not shuffle.
+ */
+export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: Rules): Int32Array {
+  const D = data.deal.length;
+  const out = new Int32Array(D).fill(-1);
+  const unpacker = new Unpacker(rules);
+  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  const moves = new Int32Array(512);
+  const rows = new Int32Array(512);
+  const score = new Float64Array(512);
+  for (let d = 0; d < D; d++) {
+    let n = 0;
+    for (let k = first[d]!; k < first[d + 1]!; k++)
+      if (data.label[k] === 1) {
+        moves[n] = data.move[k]!;
+        rows[n++] = k;
+      }
+    if (n === 0) continue;
+    const s = unpacker.state(data.before[d * PACK_STRIDE]!);
+    unpackState(data.before, d * PACK_STRIDE, s);
+    greedy.scoreMoves(s, moves, n, score);
+    let best = 0;
+    for (let i = 1; i < n; i++) if (score[i]! > score[best]!) best = i;
+    out[d] = rows[best]!;
+  }
+  return out;
 }

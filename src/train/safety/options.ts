@@ -30,6 +30,8 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     objective: o.objective === "choice" ? "choice" : "risk",
     suitShuffle: o.suitShuffle === true,
     distWeight: o.distWeight as number,
+    spreadShare: o.spreadShare as number,
+    ...(o.playSpread !== undefined ? { playSpread: o.playSpread as number } : {}),
     playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
   };

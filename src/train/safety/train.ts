@@ -25,7 +25,7 @@ import { SafetyAgent, type PlayPolicy } from "./agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
+import { choiceLoss, choiceLossJs, decisionStarts, greedyBestWinnable } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { defaultConfig, denseLayers, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
@@ -56,8 +56,16 @@ export interface SafetyTrainOptions {
    * solver line is longer than the position's shortest (0: all winnable moves alike).
    */
   readonly distWeight?: number;
+  /** The validation games draw their shuffled moves among the fresh moves with risk at most this (agent option `spread`). */
+  readonly playSpread?: number;
   /** The validation games' choice among the moves judged safe (agent option `order`). */
   readonly playOrder?: "greedy" | "net";
+  /**
+   * Choice objective: the share of the target spread evenly over the winnable moves (1, the
+   * default); the rest goes to greedy(tuned)'s best winnable move, so the network learns the
+   * exact-label oracle's choice rather than any safe move.
+   */
+  readonly spreadShare?: number;
   /** Train on a seeded renaming of the suits of every sample (suits.ts). */
   readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
@@ -202,7 +210,11 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const targetSum = new Float64Array(choice ? data.deal.length : 0);
   const targetEntropy = new Float64Array(choice ? data.deal.length : 0);
   const beta = o.distWeight ?? 0;
+  const spread = o.spreadShare ?? 1;
+  const oracle = choice && spread < 1 ? greedyBestWinnable(data, first, rules) : new Int32Array(0);
   const weightOf = (k: number, shortest: number): number => (beta > 0 && data.dist[k]! >= 0 ? Math.exp(-beta * (data.dist[k]! - shortest)) : 1);
+  /** Target share of row k of position d (z: the position's sum of weightOf). */
+  const targetOf = (k: number, d: number, z: number, shortest: number): number => spread * (weightOf(k, shortest) / z) + (oracle.length && oracle[d] === k ? 1 - spread : 0);
   const shortestOf = (d: number): number => {
     let m = Infinity;
     for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1 && data.dist[k]! >= 0) m = Math.min(m, data.dist[k]!);
@@ -220,13 +232,13 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       const sh = shortestOf(d);
       let z = 0;
       for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) z += weightOf(k, sh);
+      targetSum[d] = z;
       let h = 0;
       for (let k = first[d]!; k < first[d + 1]!; k++)
         if (data.label[k] === 1) {
-          const t = weightOf(k, sh) / z;
-          h -= t * Math.log(t);
+          const t = targetOf(k, d, z, sh);
+          if (t > 0) h -= t * Math.log(t);
         }
-      targetSum[d] = z;
       targetEntropy[d] = h;
       if (data.deal[d]! % 10 === 0) val.push(d);
       else if (keepDecision[d] === 1) {
@@ -297,7 +309,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
         row(k, j);
         seg[r] = j;
-        y[r] = data.label[k] === 1 ? weightOf(k, sh) / targetSum[u]! : 0;
+        y[r] = data.label[k] === 1 ? targetOf(k, u, targetSum[u]!, sh) : 0;
         wt[r] = 1;
         r++;
       }
@@ -392,7 +404,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     let bestT = o.thresholds[0]!;
     let bestWins = -1;
     for (const t of o.thresholds) {
-      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy" }, VALIDATION_DEAL_START, o.valDeals);
+      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy", ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, VALIDATION_DEAL_START, o.valDeals);
       log(`  epoch ${label}: threshold ${t}: ${wins}/${o.valDeals} validation deals won`);
       if (wins > bestWins) {
         bestWins = wins;
@@ -405,7 +417,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
     if (bestWins > best) {
       best = bestWins;
-      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}) }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
+      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}), ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
       log(`  checkpoint: epoch ${label}`);
     }
     run.writeMetrics();
