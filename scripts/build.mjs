@@ -9,6 +9,7 @@
  *
  *   node scripts/build.mjs          full build (dist/ is emptied first)
  *   node scripts/build.mjs --js     JavaScript only, in place (fast; tests and scripts use it)
+ *   node scripts/build.mjs --package  full build without source maps (what npm pack runs)
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -18,6 +19,9 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const jsOnly = process.argv.includes("--js");
+// `npm pack` and `npm publish` build through `prepare`: the package ships no source maps, so its
+// files get no comment pointing at a map that is not there (about 7 kB over 200 files).
+const forPackage = process.argv.includes("--package") || ["pack", "publish"].includes(process.env.npm_command ?? "");
 const dirs = ["src", "experiments", "tests/experiments/fixtures"];
 const entryPoints = dirs.flatMap((d) =>
   readdirSync(join(root, d), { recursive: true, encoding: "utf8" })
@@ -36,7 +40,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
-  sourcemap: true,
+  sourcemap: !forPackage,
   logLevel: "warning",
 });
 if (!jsOnly) {

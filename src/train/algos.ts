@@ -140,6 +140,12 @@ const SAFETY: AlgoSpec = {
     "head-hidden": { type: "sizes", default: [128, 64], describe: "safety: head layer sizes" },
     "attention-heads": { describe: "safety: attention heads over columns and flippers (0: none)", default: 0, min: 0, max: 64, int: true },
     "safety-features": { type: "string", default: "structure", choices: ["structure", "basic"], describe: "safety: input features (structure adds digging costs and blockers)", key: "features" },
+    "safety-objective": { type: "string", default: "risk", choices: ["risk", "choice"], describe: "safety: risk scores each move's chance of losing; choice is one softmax over each position's moves, aimed at its winnable ones", key: "objective" },
+    "dist-weight": { describe: "safety: choice objective: a winnable move's target weight falls by e^-W for each move its solver line is longer than the shortest (0: all alike)", default: 0, min: 0, max: 100, key: "distWeight" },
+    "safety-order": { type: "string", default: "greedy", choices: ["greedy", "net"], describe: "safety: validation games play greedy's best or the network's best among the moves judged safe", key: "playOrder" },
+    "spread-share": { describe: "safety: choice objective: share of the target spread over all winnable moves; the rest goes to greedy's best winnable move (the exact-label oracle's choice)", default: 1, min: 0, max: 1, key: "spreadShare" },
+    "safety-spread": { describe: "safety: validation games draw their shuffled moves among the fresh moves with risk at most this (default: those judged safe)", min: 0, max: 1, key: "playSpread" },
+    "suit-shuffle": { type: "boolean", default: false, describe: "safety: train on a seeded renaming of the suits of every sample (the rules treat all suits alike)", key: "suitShuffle" },
     init: { type: "string", describe: "safety: start from this network (run or checkpoint folder)" },
   },
 };

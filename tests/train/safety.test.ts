@@ -123,6 +123,28 @@ describe("penguin dataset", () => {
     expect(bad.stderr).toMatch(/--lost-weight must be a number > 0/);
     expect(existsSync(join(dir, "never"))).toBe(false);
   }, 120_000);
+
+  it("trains the choice objective with suits renamed; penguin eval plays it with its options and refuses bad ones", () => {
+    const run = join(dir, "run-choice");
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
+    expect(t.code).toBe(0);
+    const { weights } = loadSafety(run);
+    expect(weights.config.objective).toBe("choice");
+    // A validation row: the loss above its floor (never negative) and the validation games' win rate.
+    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
+    const v = rows.find((r) => r[head!.indexOf("val_loss")] !== "")!;
+    expect(Number(v[head!.indexOf("val_loss")])).toBeGreaterThanOrEqual(0);
+    expect(Number(v[head!.indexOf("val_win_rate")])).toBeGreaterThanOrEqual(0);
+    const csv = join(dir, "eval-choice.csv");
+    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=net", "--agent-opt", "returns=2", "--deals", "2", "--seed", "1", "--out", csv]);
+    expect(e.stderr).toBe("");
+    expect(readFileSync(csv, "utf8")).toMatch(/order=net/);
+    const bad = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=best", "--deals", "1", "--out", join(dir, "never.csv")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/order must be greedy or net/);
+    expect(existsSync(join(dir, "never.csv"))).toBe(false);
+  }, 120_000);
 });
 
 describe("the safety network", () => {

@@ -20,7 +20,7 @@ import { Rng } from "../rng.js";
 import { ScorerView } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { JsSafety, loadSafety, usesStructure, type SafetyWeights } from "./model.js";
+import { JsSafety, squash, loadSafety, usesStructure, type SafetyWeights } from "./model.js";
 
 export interface PlayPolicy {
   /** Moves with a predicted loss probability at most this count as safe. */
@@ -29,6 +29,17 @@ export interface PlayPolicy {
   readonly shuffle: number;
   /** When no move is safe: moves within this of the least risky one. */
   readonly margin: number;
+  /**
+   * Times the agent may go back to one position it has seen, when no fresh move is judged safe
+   * but a move back is (0: never, the plain never-repeat guard). Bounded, so it cannot cycle.
+   */
+  readonly returns?: number;
+  /** With `returns`: go back only when every fresh move's risk is above this (default: `threshold`). */
+  readonly back?: number;
+  /** The shuffled moves are drawn among the fresh moves with risk at most this (default: those judged safe). */
+  readonly spread?: number;
+  /** Among the moves judged safe, play greedy(tuned)'s best ("greedy", the default) or the network's ("net"). */
+  readonly order?: "greedy" | "net";
 }
 export const DEFAULT_PLAY: PlayPolicy = { threshold: 0.5, shuffle: 0.2, margin: 0.05 };
 
@@ -40,6 +51,8 @@ export class SafetyView {
   private readonly flips = new Float32Array(FLIPPER_WIDTH);
   private readonly globals: Float32Array;
   private readonly structure: boolean;
+  /** The network scores moves against each other (objective "choice") rather than giving each a loss probability. */
+  private readonly choice: boolean;
   private readonly js: JsSafety;
   private scratch: State | undefined;
 
@@ -50,6 +63,7 @@ export class SafetyView {
     this.js = new JsSafety(weights);
     this.globals = new Float32Array(weights.config.globalWidth);
     this.structure = usesStructure(weights.config);
+    this.choice = weights.config.objective === "choice";
     if (weights.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${weights.config.columns} columns; these rules have ${codec.columns}`);
   }
 
@@ -67,8 +81,16 @@ export class SafetyView {
       const m = v.actionMoves[a]!;
       applyMove(x, m);
       encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.structure);
-      this.risk[a] = 1 / (1 + Math.exp(-this.js.logit(this.cols, 0, this.flips, 0, this.globals, 0)));
+      const z = this.js.logit(this.cols, 0, this.flips, 0, this.globals, 0);
+      this.risk[a] = this.choice ? squash(z) : 1 / (1 + Math.exp(-z));
       undoMove(x, m);
+    }
+    if (this.choice) {
+      // A choice network's scores mean something only against each other: a move's risk is how far
+      // its softmax weight falls below the best move's (0 for the best, towards 1 far below it).
+      let top = -Infinity;
+      for (let a = 0; a < this.codec.n; a++) if (v.mask[a] === 1 && this.risk[a]! > top) top = this.risk[a]!;
+      for (let a = 0; a < this.codec.n; a++) if (v.mask[a] === 1) this.risk[a] = 1 - Math.exp(this.risk[a]! - top);
     }
     return n;
   }
@@ -84,13 +106,18 @@ export class SafetyAgent implements Agent {
   private readonly moves = new Int32Array(512);
   private readonly score = new Float64Array(512);
   private scratch: State | undefined;
+  /** returned[i] holds the positions gone back to more than i times. */
+  private readonly returned: PositionSet[];
 
   constructor(weights: SafetyWeights, rules: Rules, label: string, readonly play: PlayPolicy) {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
-    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle})`;
+    const returns = play.returns ?? 0;
+    this.returned = Array.from({ length: returns }, () => new PositionSet());
+    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${returns ? `,returns=${returns}` : ""}${play.order === "net" ? ",order=net" : ""})`;
   }
 
   reset(start: State, seed: number): void {
+    for (const r of this.returned) r.clear();
     this.seen.clear();
     this.seen.add(start.hashLo, start.hashHi);
     this.rng = new Rng(`safety-agent:${seed}`);
@@ -115,13 +142,31 @@ export class SafetyAgent implements Agent {
     // validation deals), although the same rule helps a player that knows the exact labels.
     let least = Infinity;
     for (let a = 0; a < A; a++) if (guarded[a] === 1) least = Math.min(least, risk[a]!);
+    // No fresh move looks safe: a move back to a seen position that does is better than a likely
+    // fatal step, as long as that position has not been gone back to `returns` times already.
+    if (least > Math.max(this.play.threshold, this.play.back ?? 0) && this.returned.length > 0) {
+      const back = this.goBack(s);
+      if (back >= 0) return back;
+    }
     const cut = Math.max(this.play.threshold, least + this.play.margin);
     for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= cut) cand.push(a);
     // Draw every decision, so the random stream does not depend on how many moves were safe.
     const roll = this.rng.next();
     const pick = this.rng.next();
+    if (roll < this.play.shuffle && this.play.spread !== undefined && this.play.spread > cut) {
+      // A network trained towards the oracle's one move judges few moves safe at a tight cut; the
+      // shuffled moves come from the wider set it still finds safe enough.
+      cand.length = 0;
+      for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= this.play.spread) cand.push(a);
+      return cand[Math.floor(pick * cand.length)]!;
+    }
     if (cand.length === 1) return cand[0]!;
     if (roll < this.play.shuffle) return cand[Math.floor(pick * cand.length)]!;
+    if (this.play.order === "net") {
+      let top = 0;
+      for (let i = 1; i < cand.length; i++) if (risk[cand[i]!]! < risk[cand[top]!]!) top = i;
+      return cand[top]!;
+    }
     for (let i = 0; i < cand.length; i++) this.moves[i] = actionMoves[cand[i]!]!;
     const x = (this.scratch = this.scratch && this.scratch.base === s.base && this.scratch.rules === s.rules ? this.scratch : s.clone());
     x.copyFrom(s);
@@ -131,9 +176,42 @@ export class SafetyAgent implements Agent {
     return cand[best]!;
   }
 
+  /** The least risky legal move back to a seen position still allowed a return (and records it), or -1. */
+  private goBack(s: State): number {
+    const { mask, guarded, actionMoves } = this.sv.view;
+    const risk = this.sv.risk;
+    const x = (this.scratch = this.scratch && this.scratch.base === s.base && this.scratch.rules === s.rules ? this.scratch : s.clone());
+    x.copyFrom(s);
+    let best = -1;
+    let level = 0;
+    for (let a = 0; a < mask.length; a++) {
+      if (mask[a] !== 1 || guarded[a] === 1 || risk[a]! > this.play.threshold) continue;
+      if (best >= 0 && risk[a]! >= risk[best]!) continue;
+      applyMove(x, actionMoves[a]!);
+      let i = 0;
+      while (i < this.returned.length && this.returned[i]!.has(x.hashLo, x.hashHi)) i++;
+      undoMove(x, actionMoves[a]!);
+      if (i < this.returned.length) {
+        best = a;
+        level = i;
+      }
+    }
+    if (best < 0) return -1;
+    applyMove(x, actionMoves[best]!);
+    this.returned[level]!.add(x.hashLo, x.hashHi);
+    undoMove(x, actionMoves[best]!);
+    return best;
+  }
+
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
     actEach(this, inputs, out);
   }
+}
+
+function orderOf(v: unknown): "greedy" | "net" {
+  if (v === undefined || v === "greedy") return "greedy";
+  if (v === "net") return "net";
+  throw new UsageError(`--agent-opt order must be greedy or net, got ${String(v)}`);
 }
 
 function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: number): number {
@@ -154,6 +232,11 @@ export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
     threshold: num(options, "threshold", saved.threshold ?? DEFAULT_PLAY.threshold, 0, 1),
     shuffle: num(options, "shuffle", saved.shuffle ?? DEFAULT_PLAY.shuffle, 0, 1),
     margin: num(options, "margin", saved.margin ?? DEFAULT_PLAY.margin, 0, 1),
+    returns: num(options, "returns", saved.returns ?? 0, 0, 100),
+    ...(options.back !== undefined || saved.back !== undefined ? { back: num(options, "back", saved.back ?? 0, 0, 1) } : {}),
+    ...(options.spread !== undefined || saved.spread !== undefined ? { spread: num(options, "spread", saved.spread ?? 0, 0, 1) } : {}),
+    order: orderOf(options.order ?? saved.order),
   };
+  if (!Number.isInteger(play.returns)) throw new UsageError(`--agent-opt returns must be a whole number from 0 to 100, got ${String(options.returns)}`);
   return new SafetyAgent(weights, rules, model, play);
 }

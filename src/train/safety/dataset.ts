@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { rulesLabel, type Rules } from "../../engine/rules.js";
+import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
@@ -22,7 +22,7 @@ import { readNpy, writeNpy, type NpyArray } from "./npy.js";
 export const FORMAT = "penguin-move-safety";
 export const FORMAT_VERSION = 1;
 
-/** `safe[:shuffle=0.2]`, or any registered agent with options: `greedy:heuristic=tuned`, `safety:model=DIR`. */
+/** `safe[:shuffle=0.2][:back=1]`, or any registered agent with options: `greedy:heuristic=tuned`, `safety:model=DIR`. */
 export interface PlayerSpec {
   readonly name: string;
   readonly options: Readonly<Record<string, string>>;
@@ -39,7 +39,8 @@ export function parsePlayers(text: string): PlayerSpec[] {
       options[p.slice(0, eq)] = p.slice(eq + 1);
     }
     if (name === "safe") {
-      for (const k of Object.keys(options)) if (k !== "shuffle") throw new UsageError(`--players: the safe player takes only shuffle=P, not ${k}`);
+      for (const k of Object.keys(options)) if (k !== "shuffle" && k !== "back") throw new UsageError(`--players: the safe player takes only shuffle=P and back=0|1, not ${k}`);
+      if (options.back !== undefined && options.back !== "0" && options.back !== "1") throw new UsageError(`--players: safe:back must be 0 or 1, got ${options.back}`);
       const p = Number(options.shuffle ?? "0.2");
       if (!(p >= 0 && p <= 1)) throw new UsageError(`--players: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
     }
@@ -80,7 +81,7 @@ export interface ShardContext {
 export async function setupPlayers(init: ShardInit): Promise<ShardContext> {
   const players: LabelPlayer[] = [];
   for (const p of init.players) {
-    if (p.name === "safe") players.push({ kind: "safe", shuffle: Number(p.options.shuffle ?? "0.2") });
+    if (p.name === "safe") players.push({ kind: "safe", shuffle: Number(p.options.shuffle ?? "0.2"), back: p.options.back !== "0" });
     else players.push({ kind: "agent", agent: await createAgent(p.name, p.options as AgentOptions, init.rules) });
   }
   return { init, players };
@@ -174,7 +175,9 @@ export function readIndex(dir: string): DatasetIndex {
     throw new UsageError(`${file} is missing or damaged (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`);
   }
   if (idx.format !== FORMAT || idx.version !== FORMAT_VERSION || !Array.isArray(idx.shards)) throw new UsageError(`${file} is not a ${FORMAT} v${FORMAT_VERSION} index`);
-  return idx;
+  // Indexes written before a rule option existed lack it; the preset's value is what they were labelled under.
+  const { preset, ...options } = idx.rules;
+  return { ...idx, rules: resolveRules(preset, options) };
 }
 
 function writeShard(dir: string, r: ShardArrays, k: number, firstDeal: number, deals: number): ShardEntry {
@@ -268,10 +271,12 @@ export interface SafetyData {
   readonly move: Int32Array;
   readonly label: Int8Array;
   readonly played: Uint8Array;
+  /** Solver line length from the position after each move (−1 unless winnable). */
+  readonly dist: Int16Array;
 }
 
 export function loadDataset(dirs: readonly string[]): SafetyData {
-  const parts: Record<string, NpyArray[]> = { before: [], deal: [], after: [], decision: [], move: [], label: [], played: [] };
+  const parts: Record<string, NpyArray[]> = { before: [], deal: [], after: [], decision: [], move: [], label: [], played: [], dist: [] };
   let index: DatasetIndex | undefined;
   let offset = 0;
   for (const dir of dirs) {
@@ -285,7 +290,7 @@ export function loadDataset(dirs: readonly string[]): SafetyData {
       parts.decision!.push(dec.map((d) => d + offset));
       offset += deal.length;
       parts.deal!.push(deal);
-      for (const k of ["before", "after", "move", "label", "played"]) parts[k]!.push(read(k));
+      for (const k of ["before", "after", "move", "label", "played", "dist"]) parts[k]!.push(read(k));
     }
   }
   if (!index) throw new UsageError("no dataset given");
@@ -308,5 +313,6 @@ export function loadDataset(dirs: readonly string[]): SafetyData {
     move: cat("move", (n) => new Int32Array(n)),
     label: cat("label", (n) => new Int8Array(n)),
     played: cat("played", (n) => new Uint8Array(n)),
+    dist: cat("dist", (n) => new Int16Array(n)),
   };
 }

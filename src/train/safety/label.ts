@@ -55,6 +55,12 @@ export function emptyBlock(): LabelBlock {
 export interface SafePlayer {
   readonly kind: "safe";
   readonly shuffle: number;
+  /**
+   * Go back to a seen position when only such moves are winnable (the default). With false it
+   * keeps every player's never-repeat guard and plays a fresh losing move instead: the bound for
+   * a network that knew every label and played by the guard.
+   */
+  readonly back: boolean;
 }
 export type LabelPlayer = SafePlayer | { readonly kind: "agent"; readonly agent: Agent };
 
@@ -125,7 +131,7 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
     }
     let a: number;
     if (player.kind === "agent") a = player.agent.act(input);
-    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, rng, player.shuffle);
+    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, rng, player.shuffle, player.back);
     if (!(a >= 0 && a < A && mask[a] === 1)) throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
     for (let k = first; k < out.action.length; k++) if (out.action[k] === a) out.played[k] = 1;
     applyMove(s, actionMoves[a]!);
@@ -138,7 +144,7 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
 }
 
 /** Greedy among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
-function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, rng: Rng, shuffle: number): number {
+function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, rng: Rng, shuffle: number, back: boolean): number {
   const A = mask.length;
   const cand: number[] = [];
   // Fresh winnable moves, then winnable moves back to a seen position (the only way on may be
@@ -146,7 +152,7 @@ function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Arra
   for (const [want, fresh] of [[WINNABLE, true], [WINNABLE, false], [UNKNOWN, true], [LOST, true]] as const) {
     x.copyFrom(s);
     for (let a = 0; a < A; a++) {
-      if (mask[a] !== 1 || labels[a] !== want) continue;
+      if (mask[a] !== 1 || labels[a] !== want || (!fresh && !back)) continue;
       applyMove(x, actionMoves[a]!);
       if (!fresh || !seen.has(x.hashLo, x.hashHi)) cand.push(a);
       undoMove(x, actionMoves[a]!);

@@ -26,7 +26,20 @@ export interface SafetyConfig {
    * waits for which.
    */
   readonly attentionHeads?: number;
+  /**
+   * What the logit means. Absent: the first design, the log-odds that the move loses a winnable
+   * deal. "choice": a score compared only among the moves of one position, trained so that its
+   * softmax puts the weight on the moves that keep the deal winnable.
+   */
+  readonly objective?: "choice";
 }
+
+/** "risk": per-move loss probability (binary cross-entropy); "choice": per-position softmax over the moves. */
+export type SafetyObjective = "risk" | "choice";
+export const SAFETY_OBJECTIVES: readonly SafetyObjective[] = ["risk", "choice"];
+
+/** The bounded score of a choice network that its loss and the agent compare: 20·tanh(z/20). */
+export const squash = (z: number): number => 20 * Math.tanh(z / 20);
 
 /** Layers in order: column layers, then head layers, then the output (1 unit). */
 export interface SafetyWeights {
@@ -59,8 +72,8 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
 /** Number of dense layers (column, head, output) before the attention weights. */
 export const denseLayers = (c: SafetyConfig): number => c.columnHidden.length + c.headHidden.length + 1;
 
-export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], structure = false, attentionHeads = 0): SafetyConfig {
-  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0) };
+export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], structure = false, attentionHeads = 0, objective: SafetyObjective = "risk"): SafetyConfig {
+  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0), ...(objective === "choice" ? { objective } : {}) };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
     if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
@@ -251,6 +264,7 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
     throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
   const heads = file.config.attentionHeads ?? 0;
   if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
+  if (file.config.objective !== undefined && file.config.objective !== "choice") throw new UsageError(`${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`);
   const bytes = readFileSync(join(dir, "weights.bin"));
   if (sha256(bytes) !== file.weightsSha256) throw new UsageError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`);
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));

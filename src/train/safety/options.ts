@@ -27,6 +27,12 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     columnHidden: o.columnHidden as number[],
     headHidden: o.headHidden as number[],
     maxMinutes: o.maxMinutes as number,
+    objective: o.objective === "choice" ? "choice" : "risk",
+    suitShuffle: o.suitShuffle === true,
+    distWeight: o.distWeight as number,
+    spreadShare: o.spreadShare as number,
+    ...(o.playSpread !== undefined ? { playSpread: o.playSpread as number } : {}),
+    playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
   };
 }

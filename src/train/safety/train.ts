@@ -25,7 +25,9 @@ import { SafetyAgent, type PlayPolicy } from "./agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { defaultConfig, denseLayers, initWeights, layerShapes, loadSafety, saveSafety, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
+import { choiceLoss, choiceLossJs, decisionStarts, greedyBestWinnable } from "./choice.js";
+import { SuitRenamer, suitOrderFor } from "./suits.js";
+import { defaultConfig, denseLayers, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -47,6 +49,25 @@ export interface SafetyTrainOptions {
   readonly thresholds: readonly number[];
   readonly shuffle: number;
   readonly maxMinutes: number;
+  /** "risk": each move's loss probability (binary cross-entropy); "choice": one softmax per position (choice.ts). */
+  readonly objective?: SafetyObjective;
+  /**
+   * Choice objective: the target weight of a winnable move falls by e^−distWeight for each move its
+   * solver line is longer than the position's shortest (0: all winnable moves alike).
+   */
+  readonly distWeight?: number;
+  /** The validation games draw their shuffled moves among the fresh moves with risk at most this (agent option `spread`). */
+  readonly playSpread?: number;
+  /** The validation games' choice among the moves judged safe (agent option `order`). */
+  readonly playOrder?: "greedy" | "net";
+  /**
+   * Choice objective: the share of the target spread evenly over the winnable moves (1, the
+   * default); the rest goes to greedy(tuned)'s best winnable move, so the network learns the
+   * exact-label oracle's choice rather than any safe move.
+   */
+  readonly spreadShare?: number;
+  /** Train on a seeded renaming of the suits of every sample (suits.ts). */
+  readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
   readonly init?: string;
   readonly quiet?: boolean;
@@ -181,22 +202,65 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const rng = new Rng(`safety-train:${o.seed}`);
   const keepDecision = new Uint8Array(data.deal.length);
   for (let d = 0; d < data.deal.length; d++) keepDecision[d] = critical[d] === 1 || rng.next() < o.keepSafe ? 1 : 0;
+  const choice = o.objective === "choice";
+  // A choice network trains on whole positions (those with a winnable move), the first design on single moves.
+  const first = choice ? decisionStarts(data) : new Int32Array(0);
+  const winnable = new Int32Array(choice ? data.deal.length : 0);
+  // Per position: the softmax target's normaliser and its entropy (the floor of the loss), and the shortest solver line.
+  const targetSum = new Float64Array(choice ? data.deal.length : 0);
+  const targetEntropy = new Float64Array(choice ? data.deal.length : 0);
+  const beta = o.distWeight ?? 0;
+  const spread = o.spreadShare ?? 1;
+  const oracle = choice && spread < 1 ? greedyBestWinnable(data, first, rules) : new Int32Array(0);
+  const weightOf = (k: number, shortest: number): number => (beta > 0 && data.dist[k]! >= 0 ? Math.exp(-beta * (data.dist[k]! - shortest)) : 1);
+  /** Target share of row k of position d (z: the position's sum of weightOf). */
+  const targetOf = (k: number, d: number, z: number, shortest: number): number => spread * (weightOf(k, shortest) / z) + (oracle.length && oracle[d] === k ? 1 - spread : 0);
+  const shortestOf = (d: number): number => {
+    let m = Infinity;
+    for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1 && data.dist[k]! >= 0) m = Math.min(m, data.dist[k]!);
+    return Number.isFinite(m) ? m : 0;
+  };
+  let maxMoves = 1;
   const train: number[] = [];
   const val: number[] = [];
   let lostTrain = 0;
-  for (let k = 0; k < M; k++) {
-    if (data.label[k] !== 0 && data.label[k] !== 1) continue;
-    const d = data.decision[k]!;
-    if (data.deal[d]! % 10 === 0) val.push(k);
-    else if (keepDecision[d] === 1) {
-      train.push(k);
-      if (data.label[k] === 0) lostTrain++;
+  if (choice) {
+    for (let d = 0; d < data.deal.length; d++) {
+      for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) winnable[d]!++;
+      maxMoves = Math.max(maxMoves, first[d + 1]! - first[d]!);
+      if (winnable[d] === 0) continue;
+      const sh = shortestOf(d);
+      let z = 0;
+      for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) z += weightOf(k, sh);
+      targetSum[d] = z;
+      let h = 0;
+      for (let k = first[d]!; k < first[d + 1]!; k++)
+        if (data.label[k] === 1) {
+          const t = targetOf(k, d, z, sh);
+          if (t > 0) h -= t * Math.log(t);
+        }
+      targetEntropy[d] = h;
+      if (data.deal[d]! % 10 === 0) val.push(d);
+      else if (keepDecision[d] === 1) {
+        train.push(d);
+        if (critical[d] === 1) lostTrain++;
+      }
     }
-  }
+  } else
+    for (let k = 0; k < M; k++) {
+      if (data.label[k] !== 0 && data.label[k] !== 1) continue;
+      const d = data.decision[k]!;
+      if (data.deal[d]! % 10 === 0) val.push(k);
+      else if (keepDecision[d] === 1) {
+        train.push(k);
+        if (data.label[k] === 0) lostTrain++;
+      }
+    }
   const trainIdx = Int32Array.from(train);
-  if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training moves in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
-  log(`safety: backend ${backend}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} moves (${lostTrain} lost), ${val.length} validation moves`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads);
+  const unit = choice ? "positions" : "moves";
+  if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
+  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads, o.objective ?? "risk");
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
@@ -207,33 +271,102 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const enc = new BatchEncoder(rules, data, start.config);
   const GW = enc.globalWidth;
   const B = o.batch;
-  const cols = new Float32Array(B * C * COLUMN_WIDTH);
-  const flips = new Float32Array(B * FLIPPER_WIDTH);
-  const globals = new Float32Array(B * GW);
-  const y = new Float32Array(B);
-  const wt = new Float32Array(B);
-  const fill = (idx: ArrayLike<number>, from: number, n: number): void => {
-    for (let r = 0; r < n; r++) {
-      const k = idx[from + r]!;
+  // Rows per minibatch: B moves, or every move of B positions.
+  const R = choice ? B * maxMoves : B;
+  const cols = new Float32Array(R * C * COLUMN_WIDTH);
+  const flips = new Float32Array(R * FLIPPER_WIDTH);
+  const globals = new Float32Array(R * GW);
+  const y = new Float32Array(R);
+  const wt = new Float32Array(R);
+  const seg = new Int32Array(R);
+  const renamer = new SuitRenamer();
+  const structure = usesStructure(start.config);
+  // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
+  // position); the logged loss is what lies above that floor, so its curve shows what is learnt.
+  let floor = 0;
+  /** Encodes units idx[from … from + n) into the batch arrays; returns the rows written. `step` ≥ 0 renames suits (training only). */
+  const fill = (idx: ArrayLike<number>, from: number, n: number, step = -1): number => {
+    let r = 0;
+    floor = 0;
+    const row = (k: number, j: number): void => {
       enc.encode(k, r, cols, flips, globals);
-      const lost = data.label[k] === 0;
-      y[r] = lost ? 1 : 0;
-      wt[r] = lost ? o.lostWeight : 1;
+      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure);
+    };
+    for (let j = 0; j < n; j++) {
+      const u = idx[from + j]!;
+      if (!choice) {
+        row(u, j);
+        const lost = data.label[u] === 0;
+        y[r] = lost ? 1 : 0;
+        wt[r] = lost ? o.lostWeight : 1;
+        r++;
+        continue;
+      }
+      // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
+      floor += targetEntropy[u]! / n;
+      const sh = beta > 0 ? shortestOf(u) : 0;
+      for (let k = first[u]!; k < first[u + 1]!; k++) {
+        if (data.label[k] !== 0 && data.label[k] !== 1) continue;
+        row(k, j);
+        seg[r] = j;
+        y[r] = data.label[k] === 1 ? targetOf(k, u, targetSum[u]!, sh) : 0;
+        wt[r] = 1;
+        r++;
+      }
     }
+    return r;
   };
   const lossOf = (logits: tf.Tensor1D, yt: tf.Tensor1D, wtt: tf.Tensor1D): tf.Scalar => {
     // Stable BCE with logits: max(z,0) − z·y + log(1 + e^−|z|), weighted mean.
     const l = tf.add(tf.sub(tf.relu(logits), tf.mul(logits, yt)), tf.log1p(tf.exp(tf.neg(tf.abs(logits)))));
     return tf.div(tf.sum(tf.mul(l, wtt)), tf.sum(wtt)) as tf.Scalar;
   };
+  /** Network outputs for the first `rows` rows of the batch arrays. */
+  const score = (rows: number): Float32Array => {
+    const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]), rows));
+    const zs = z.dataSync() as Float32Array;
+    z.dispose();
+    return zs;
+  };
+  /**
+   * Choice objective: the loss per position; "recall" is the share of positions holding a losing
+   * move whose best-scored move keeps the deal winnable, "false alarms" the share of their winnable
+   * moves scored below half the best move's softmax weight.
+   */
+  const validateChoice = (): { loss: number; recall: number; falseAlarm: number } => {
+    let lossSum = 0, positions = 0, crit = 0, topSafe = 0, safe = 0, alarms = 0;
+    for (let i = 0; i < val.length; i += B) {
+      const n = Math.min(B, val.length - i);
+      const rows = fill(val, i, n);
+      const zs = score(rows);
+      for (let a = 0; a < rows; ) {
+        let b = a;
+        while (b < rows && seg[b] === seg[a]) b++;
+        lossSum += choiceLossJs(zs, y, a, b) - targetEntropy[val[i + seg[a]!]!]!;
+        positions++;
+        if (y.subarray(a, b).some((t) => t === 0)) {
+          crit++;
+          let best = a;
+          for (let r = a; r < b; r++) if (zs[r]! > zs[best]!) best = r;
+          if (y[best]! > 0) topSafe++;
+          for (let r = a; r < b; r++)
+            if (y[r]! > 0) {
+              safe++;
+              if (squash(zs[r]!) < squash(zs[best]!) - Math.LN2) alarms++;
+            }
+        }
+        a = b;
+      }
+    }
+    return { loss: lossSum / Math.max(1, positions), recall: topSafe / Math.max(1, crit), falseAlarm: alarms / Math.max(1, safe) };
+  };
   const validate = (): { loss: number; recall: number; falseAlarm: number } => {
+    if (choice) return validateChoice();
     let lossSum = 0, wSum = 0, lost = 0, caught = 0, safe = 0, alarms = 0;
     for (let i = 0; i < val.length; i += B) {
       const n = Math.min(B, val.length - i);
       fill(val, i, n);
-      const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, n * C * COLUMN_WIDTH), [n * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, n * FLIPPER_WIDTH), [n, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, n * GW), [n, GW]), n));
-      const zs = z.dataSync();
-      z.dispose();
+      const zs = score(n);
       for (let r = 0; r < n; r++) {
         const zz = zs[r]!;
         const l = Math.max(zz, 0) - zz * y[r]! + Math.log1p(Math.exp(-Math.abs(zz)));
@@ -271,7 +404,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     let bestT = o.thresholds[0]!;
     let bestWins = -1;
     for (const t of o.thresholds) {
-      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05 }, VALIDATION_DEAL_START, o.valDeals);
+      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy", ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, VALIDATION_DEAL_START, o.valDeals);
       log(`  epoch ${label}: threshold ${t}: ${wins}/${o.valDeals} validation deals won`);
       if (wins > bestWins) {
         bestWins = wins;
@@ -284,7 +417,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
     if (bestWins > best) {
       best = bestWins;
-      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05 }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
+      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}), ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
       log(`  checkpoint: epoch ${label}`);
     }
     run.writeMetrics();
@@ -312,13 +445,14 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       epoch++;
     }
     for (let i = Math.max(0, next); i + B <= perm.length && step < totalSteps; i += B) {
-      fill(perm, i, B);
+      const rows = fill(perm, i, B, step);
       const [loss] = adam.minimize(() => {
-        const z = net.forward(tf.tensor2d(cols, [B * C, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GW]), B);
-        return { loss: lossOf(z, tf.tensor1d(y), tf.tensor1d(wt)), extras: [] };
+        const z = net.forward(tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]), rows);
+        const target = tf.tensor1d(y.subarray(0, rows));
+        return { loss: choice ? choiceLoss(z, tf.tensor1d(seg.subarray(0, rows), "int32"), target, B) : lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
-      lossAcc += loss!;
+      lossAcc += loss! - (choice ? floor : 0);
       lossN++;
       if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}`);
       if (step % 200 === 0) {

@@ -1,0 +1,86 @@
+/**
+ * The "choice" objective of the move-safety network: instead of a loss probability for each move
+ * on its own, one softmax over the labelled moves of each position, whose target spreads evenly
+ * over the moves that keep the deal winnable. The agent only ever compares the moves of one
+ * position, and the loss now says exactly that: a fatal move must score below the safe moves of
+ * its own position, however risky the position looks as a whole.
+ */
+import { UsageError } from "../../errors.js";
+import { tf } from "../backend.js";
+import type { SafetyData } from "./dataset.js";
+import { squash } from "./model.js";
+import type { Rules } from "../../engine/rules.js";
+import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
+
+/** Where each position's moves lie in the dataset: moves first[d] … first[d + 1] − 1 belong to position d. */
+export function decisionStarts(data: SafetyData): Int32Array {
+  const D = data.deal.length;
+  const first = new Int32Array(D + 1);
+  const dec = data.decision;
+  for (let k = 0; k < dec.length; k++) {
+    if (k > 0 && dec[k]! < dec[k - 1]!) throw new UsageError(`the dataset's moves are not grouped by position (decision.npy falls at row ${k}); relabel it with penguin dataset`);
+    first[dec[k]! + 1]!++;
+  }
+  for (let d = 0; d < D; d++) first[d + 1] = first[d + 1]! + first[d]!;
+  return first;
+}
+
+/**
+ * Mean over positions of −log(softmax weight on the winnable moves, evenly split), as
+ * logsumexp(z) − Σ target·z per position. `seg[r]` is the batch position of row r; every
+ * position has at least one row. Scores pass through 20·tanh(z/20) so that exp cannot
+ * overflow, and the shift by the batch maximum leaves the value and its gradient unchanged.
+ */
+export function choiceLoss(z: tf.Tensor1D, seg: tf.Tensor1D, target: tf.Tensor1D, positions: number): tf.Scalar {
+  const s = tf.mul(tf.tanh(tf.div(z, 20)), 20) as tf.Tensor1D;
+  const top = tf.max(s);
+  const sums = tf.unsortedSegmentSum(tf.exp(tf.sub(s, top)), seg, positions);
+  const lse = tf.add(tf.log(sums), top);
+  return tf.div(tf.sub(tf.sum(lse), tf.sum(tf.mul(s, target))), positions) as tf.Scalar;
+}
+
+/** The same loss in plain numbers, for the validation positions. */
+export function choiceLossJs(z: ArrayLike<number>, target: ArrayLike<number>, from: number, to: number): number {
+  let top = -Infinity;
+  for (let r = from; r < to; r++) top = Math.max(top, squash(z[r]!));
+  let sum = 0;
+  let dot = 0;
+  for (let r = from; r < to; r++) {
+    const s = squash(z[r]!);
+    sum += Math.exp(s - top);
+    dot += s * target[r]!;
+  }
+  return top + Math.log(sum) - dot;
+}
+
+/**
+ * For each position with a winnable move: the dataset row of greedy(tuned)'s best winnable move
+ * (ties to the first row, the order the `safe` player breaks them in); −1 elsewhere. This is the
+ * move the exact-label oracle plays when it does not shuffle.
+ */
+export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: Rules): Int32Array {
+  const D = data.deal.length;
+  const out = new Int32Array(D).fill(-1);
+  const unpacker = new Unpacker(rules);
+  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  const moves = new Int32Array(512);
+  const rows = new Int32Array(512);
+  const score = new Float64Array(512);
+  for (let d = 0; d < D; d++) {
+    let n = 0;
+    for (let k = first[d]!; k < first[d + 1]!; k++)
+      if (data.label[k] === 1) {
+        moves[n] = data.move[k]!;
+        rows[n++] = k;
+      }
+    if (n === 0) continue;
+    const s = unpacker.state(data.before[d * PACK_STRIDE]!);
+    unpackState(data.before, d * PACK_STRIDE, s);
+    greedy.scoreMoves(s, moves, n, score);
+    let best = 0;
+    for (let i = 1; i < n; i++) if (score[i]! > score[best]!) best = i;
+    out[d] = rows[best]!;
+  }
+  return out;
+}

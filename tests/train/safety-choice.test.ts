@@ -1,0 +1,172 @@
+import { describe, expect, it } from "vitest";
+import { NO_CARD, rankOf, suitOf, makeCard } from "../../src/engine/card.js";
+import { deal } from "../../src/engine/deal.js";
+import { applyMove, undoMove } from "../../src/engine/moves.js";
+import { resolveRules } from "../../src/engine/rules.js";
+import { COLUMN_CAP, type State } from "../../src/engine/state.js";
+import { ActionCodec } from "../../src/env/actions.js";
+import { ActionFeatures, ROW } from "../../src/train/scorer/features.js";
+import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH, GLOBAL_WIDTH } from "../../src/train/safety/encode.js";
+import { STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
+import { SUIT_ORDERS, SuitRenamer, suitOrderFor } from "../../src/train/safety/suits.js";
+import { choiceLoss, choiceLossJs, decisionStarts } from "../../src/train/safety/choice.js";
+import type { SafetyData } from "../../src/train/safety/dataset.js";
+
+const rules = resolveRules("penguin");
+const GW = GLOBAL_WIDTH + STRUCTURE_WIDTH;
+
+/** The same position with suit s renamed order[s] everywhere: columns, flippers, foundations. */
+function renamed(s: State, order: Uint8Array): State {
+  const t = s.clone();
+  const re = (c: number): number => (c === NO_CARD ? c : makeCard(rankOf(c), order[suitOf(c)]!));
+  for (let c = 0; c < s.nColumns; c++) for (let d = 0; d < s.len[c]!; d++) t.cards[c * COLUMN_CAP + d] = re(s.cards[c * COLUMN_CAP + d]!);
+  for (let i = 0; i < s.nCells; i++) t.cells[i] = re(s.cells[i]!);
+  for (let f = 0; f < 4; f++) t.found[order[f]!] = s.found[f]!;
+  t.rehash();
+  return t;
+}
+
+describe("suit renaming", () => {
+  it("lists the 24 orders of the suits once each, and picks them by a fixed hash of seed, step and row", () => {
+    expect(SUIT_ORDERS.length).toBe(24);
+    expect(new Set(SUIT_ORDERS.map((o) => o.join(""))).size).toBe(24);
+    for (const o of SUIT_ORDERS) expect([...o].sort()).toEqual([0, 1, 2, 3]);
+    expect(suitOrderFor(1, 5, 3)).toBe(suitOrderFor(1, 5, 3));
+    const picked = new Set<string>();
+    for (let step = 0; step < 200; step++) picked.add(suitOrderFor(1, step, 0).join(""));
+    expect(picked.size).toBe(24);
+  });
+
+  it("turns the encoding of every candidate move into the encoding of the suit-renamed position", () => {
+    const codec = new ActionCodec(rules);
+    const mask = new Uint8Array(codec.n);
+    const am = new Int32Array(codec.n);
+    const features = new ActionFeatures();
+    const renamer = new SuitRenamer();
+    const enc = (x: State, row: Float32Array) => {
+      const cols = new Float32Array(7 * COLUMN_WIDTH);
+      const flips = new Float32Array(FLIPPER_WIDTH);
+      const globals = new Float32Array(GW);
+      encodeCandidate(x, row, 0, cols, 0, flips, 0, globals, 0, true);
+      return { cols, flips, globals };
+    };
+    let compared = 0;
+    let flippers = 0;
+    for (const seed of [3, 42, 777]) {
+      const s = deal(rules, seed);
+      // Walk a few moves in so flippers and foundations hold cards.
+      for (let i = 0; i < 12; i++) {
+        codec.fillMask(s, mask, am);
+        const legal = [...mask.keys()].filter((a) => mask[a] === 1);
+        if (legal.length === 0) break;
+        applyMove(s, am[legal[(i * 7) % legal.length]!]!);
+      }
+      flippers += [...s.cells.subarray(0, s.nCells)].filter((c) => c !== NO_CARD).length;
+      const order = SUIT_ORDERS[(seed * 5) % 24]!;
+      const t = renamed(s, order);
+      codec.fillMask(s, mask, am);
+      for (let a = 0; a < codec.n; a++) {
+        if (mask[a] !== 1) continue;
+        const m = am[a]!;
+        const rowS = new Float32Array(ROW);
+        const rowT = new Float32Array(ROW);
+        features.fill(s.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowS, 0);
+        features.fill(t.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowT, 0);
+        expect(Array.from(rowT)).toEqual(Array.from(rowS));
+        applyMove(s, m);
+        applyMove(t, m);
+        const x = enc(s, rowS);
+        const y = enc(t, rowT);
+        undoMove(s, m);
+        undoMove(t, m);
+        renamer.rename(order, x.cols, 0, 7, x.flips, 0, x.globals, 0, true);
+        expect(Array.from(x.cols)).toEqual(Array.from(y.cols));
+        expect(Array.from(x.flips)).toEqual(Array.from(y.flips));
+        expect(Array.from(x.globals)).toEqual(Array.from(y.globals));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(10);
+    expect(flippers).toBeGreaterThan(2);
+  });
+});
+
+describe("the choice objective", () => {
+  it("groups a dataset's moves by position and refuses moves out of order", () => {
+    const data = { deal: new Int32Array(3), decision: Int32Array.of(0, 0, 0, 2, 2) } as unknown as SafetyData;
+    expect(Array.from(decisionStarts(data))).toEqual([0, 3, 3, 5]);
+    const bad = { deal: new Int32Array(2), decision: Int32Array.of(0, 1, 0) } as unknown as SafetyData;
+    expect(() => decisionStarts(bad)).toThrow(/not grouped by position/);
+  });
+
+  it("is −log of the softmax weight on the winnable moves; its gradient lowers the losing moves", async () => {
+    const { initBackend, tf } = await import("../../src/train/backend.js");
+    await initBackend();
+    // Two positions: three moves (the last loses), then two winnable moves.
+    const z = [0.5, -1, 2, 0.3, 0.3];
+    const target = [0.5, 0.5, 0, 0.5, 0.5];
+    const seg = [0, 0, 0, 1, 1];
+    const want = (choiceLossJs(z, target, 0, 3) + choiceLossJs(z, target, 3, 5)) / 2;
+    // Position 2 sits at its minimum, log 2: both moves equal.
+    expect(choiceLossJs(z, target, 3, 5)).toBeCloseTo(Math.log(2), 6);
+    const sq = z.map((v) => 20 * Math.tanh(v / 20));
+    const lse = Math.log(Math.exp(sq[0]!) + Math.exp(sq[1]!) + Math.exp(sq[2]!));
+    expect(choiceLossJs(z, target, 0, 3)).toBeCloseTo(lse - 0.5 * (sq[0]! + sq[1]!), 6);
+    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, tf.tensor1d(seg, "int32"), tf.tensor1d(target), 2);
+    const loss = tf.tidy(() => f(tf.tensor1d(z)).dataSync()[0]!);
+    expect(loss).toBeCloseTo(want, 5);
+    const g = tf.tidy(() => Array.from(tf.grad((x) => f(x as Parameters<typeof choiceLoss>[0]))(tf.tensor1d(z)).dataSync()));
+    expect(g[2]!).toBeGreaterThan(0); // descent lowers the losing move
+    expect(g[1]!).toBeLessThan(0); // and raises the winnable one that scores low
+    expect(g[3]!).toBeCloseTo(0, 6);
+    expect(g[4]!).toBeCloseTo(0, 6);
+  });
+});
+
+describe("the safety agent's way back", () => {
+  it("goes back to a seen position at most `returns` times per position while fresh moves exist, never with returns=0", async () => {
+    const { loadSafety } = await import("../../src/train/safety/model.js");
+    const { SafetyAgent } = await import("../../src/train/safety/agent.js");
+    const { weights } = loadSafety("results/train-safety/run-choice");
+    const codec = new ActionCodec(rules);
+    const mask = new Uint8Array(codec.n);
+    const am = new Int32Array(codec.n);
+    const count = (returns: number): { backs: number; worst: number } => {
+      // Threshold 0: only the network's top move counts as safe, so it goes back whenever that move repeats.
+      const agent = new SafetyAgent(weights, rules, "test", { threshold: 0, shuffle: 0, margin: 0, returns });
+      let backs = 0;
+      let worst = 0;
+      for (const seed of [5, 6]) {
+        const s = deal(rules, seed);
+        agent.reset(s.clone(), seed);
+        const seen = new Set<string>([`${s.hashLo},${s.hashHi}`]);
+        const entered = new Map<string, number>();
+        for (let ply = 0; ply < 100 && !s.isWon(); ply++) {
+          if (codec.fillMask(s, mask, am) === 0) break;
+          let fresh = 0;
+          for (let a = 0; a < codec.n; a++) {
+            if (mask[a] !== 1) continue;
+            applyMove(s, am[a]!);
+            if (!seen.has(`${s.hashLo},${s.hashHi}`)) fresh++;
+            undoMove(s, am[a]!);
+          }
+          const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves: am });
+          applyMove(s, am[a]!);
+          const key = `${s.hashLo},${s.hashHi}`;
+          if (seen.has(key) && fresh > 0) {
+            backs++;
+            entered.set(key, (entered.get(key) ?? 0) + 1);
+            worst = Math.max(worst, entered.get(key)!);
+          }
+          seen.add(key);
+        }
+      }
+      return { backs, worst };
+    };
+    expect(count(0).backs).toBe(0);
+    const one = count(1);
+    expect(one.backs).toBeGreaterThan(0);
+    expect(one.worst).toBe(1);
+    expect(count(3).worst).toBeLessThanOrEqual(3);
+  });
+});
