@@ -42,12 +42,7 @@ export interface MoveRank {
 
 const SCRATCH = new Int32Array(MAX_MOVES);
 const MOVE_SCORE = new Float64Array(MAX_MOVES);
-
-function growBytes(a: Uint8Array, cap: number): Uint8Array {
-  const b = new Uint8Array(cap);
-  b.set(a);
-  return b;
-}
+const ONE = new Int32Array(1);
 
 export class BestFirst {
   readonly walk: Walker;
@@ -146,9 +141,9 @@ export class BestFirst {
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.opt.lean && leftOut(s, m)) continue;
-      walk.apply(m);
-      walk.autoplayAfter(m);
-      const r = this.child(id, rank ? this.prio[id]! + Math.round(this.moveScore[i]!) : undefined);
+      const ranked = rank ? this.prio[id]! + Math.round(this.moveScore[i]!) : undefined;
+      // Most children are scored and looked up without being played (walker.peek).
+      const r = walk.peek(m) ? this.peeked(id, m, ranked) : (walk.apply(m), walk.autoplayAfter(m), this.child(id, ranked));
       if (r !== null) return r;
     }
     return this.opt.meta && !rank ? this.manoeuvres(id) : null;
@@ -171,6 +166,19 @@ export class BestFirst {
     return null;
   }
 
+  /** child() for the position move m leads to, known from walker.peek without playing m (it cannot be won). */
+  private peeked(id: number, m: number, ranked?: number): RunEnd | null {
+    const walk = this.walk;
+    const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
+    if (r === FULL) return "max-states";
+    if (r !== PRESENT) {
+      const score = ranked ?? walk.peekScore - this.opt.stepCost * (this.depth[id]! + 1);
+      ONE[0] = m;
+      this.push(this.store(id, score, ONE, 1), score);
+    }
+    return null;
+  }
+
   /** The manoeuvres of node `id` (manoeuvre.ts), each recorded as a child. */
   private manoeuvres(id: number): RunEnd | null {
     const walk = this.walk;
@@ -187,8 +195,8 @@ export class BestFirst {
     return null;
   }
 
-  private store(parent: number, prio: number): number {
-    const walk = this.walk;
+  /** Stores a node reached from `parent` by path[0 .. len) (default: the walker's path). */
+  private store(parent: number, prio: number, path = this.walk.path, len = this.walk.pathLen): number {
     const id = this.nodes++;
     if (id === this.parent.length) {
       const cap = id * 2;
@@ -202,9 +210,9 @@ export class BestFirst {
     this.prio[id] = prio;
     this.depth[id] = parent < 0 ? 0 : this.depth[parent]! + 1;
     const at = this.stepAt[id]!;
-    if (at + walk.pathLen > this.steps.length) this.steps = grow(this.steps, Math.max(this.steps.length * 2, at + walk.pathLen));
-    for (let k = 0; k < walk.pathLen; k++) this.steps[at + k] = walk.path[k]!;
-    this.stepAt[id + 1] = at + walk.pathLen;
+    if (at + len > this.steps.length) this.steps = grow(this.steps, Math.max(this.steps.length * 2, at + len));
+    for (let k = 0; k < len; k++) this.steps[at + k] = path[k]!;
+    this.stepAt[id + 1] = at + len;
     return id;
   }
 
@@ -212,10 +220,8 @@ export class BestFirst {
   private keep(id: number): void {
     const s = this.walk.s;
     if (this.snaps * this.stride === this.snap.length) {
-      this.snap = growBytes(this.snap, this.snap.length * 2);
-      const keys = new Uint32Array(this.snapKeys.length * 2);
-      keys.set(this.snapKeys);
-      this.snapKeys = keys;
+      this.snap = grow(this.snap, this.snap.length * 2);
+      this.snapKeys = grow(this.snapKeys, this.snapKeys.length * 2);
     }
     this.snapAt[id] = this.snaps;
     this.walk.key.save(this.snapKeys, this.snaps * this.keyStride);

@@ -48,6 +48,10 @@ function fmix32(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** A column's mixed hash from its raw Zobrist hash (two halves). */
+const mixLo = (lo: number, hi: number): number => fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
+const mixHi = (lo: number, hi: number): number => fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+
 /** Keeps the canonical key of one State up to date as moves are made and taken back. */
 export class CanonicalKey {
   /** Per column: the raw Zobrist hash, and the mixed value the key sums. */
@@ -144,12 +148,57 @@ export class CanonicalKey {
   private mix(c: number): void {
     const lo = this.rawLo[c]!;
     const hi = this.rawHi[c]!;
-    const nl = fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
-    const nh = fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+    const nl = mixLo(lo, hi);
+    const nh = mixHi(lo, hi);
     this.sumLo = (this.sumLo - this.colLo[c]! + nl) | 0;
     this.sumHi = (this.sumHi - this.colHi[c]! + nh) | 0;
     this.colLo[c] = nl;
     this.colHi[c] = nh;
+  }
+
+  /** The key after move m, left in peekLo/peekHi without playing m: only for a move that sends no card home (suit foundations). */
+  peekLo = 0;
+  peekHi = 0;
+  peek(m: number): void {
+    const s = this.s;
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    const k = (m >> 10) & 63;
+    let cl = this.cellLo;
+    let ch = this.cellHi;
+    let sl = this.sumLo;
+    let sh = this.sumHi;
+    if (from >= CELL0 || to >= CELL0) {
+      const kc = CELL_KEYS + ((m >> 16) & 63);
+      cl ^= KEY_LO[kc]!;
+      ch ^= KEY_HI[kc]!;
+    }
+    // The moved cards lie at b .. b+k-1 (from a flipper: the move's card alone).
+    const b = from < CELL0 ? from * COLUMN_CAP + this.s.len[from]! - k : -1;
+    if (from < CELL0) {
+      let fl = this.rawLo[from]!;
+      let fh = this.rawHi[from]!;
+      for (let i = 0, d = b - from * COLUMN_CAP; i < k; i++) {
+        const kf = (d + i) * 52 + s.cards[b + i]!;
+        fl ^= KEY_LO[kf]!;
+        fh ^= KEY_HI[kf]!;
+      }
+      sl = (sl - this.colLo[from]! + mixLo(fl, fh)) | 0;
+      sh = (sh - this.colHi[from]! + mixHi(fl, fh)) | 0;
+    }
+    if (to < CELL0) {
+      let tl = this.rawLo[to]!;
+      let th = this.rawHi[to]!;
+      for (let i = 0, d = s.len[to]!; i < k; i++) {
+        const kt = (d + i) * 52 + (b < 0 ? (m >> 16) & 63 : s.cards[b + i]!);
+        tl ^= KEY_LO[kt]!;
+        th ^= KEY_HI[kt]!;
+      }
+      sl = (sl - this.colLo[to]! + mixLo(tl, th)) | 0;
+      sh = (sh - this.colHi[to]! + mixHi(tl, th)) | 0;
+    }
+    this.peekLo = (sl ^ cl) >>> 0;
+    this.peekHi = (sh ^ ch) >>> 0;
   }
 
   /**

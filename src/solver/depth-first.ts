@@ -138,6 +138,11 @@ export class DepthFirst {
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.lean && leftOut(s, m)) continue;
+      // Most children are scored and looked up without being played (a move that sends no card home cannot win).
+      if (walk.peek(m)) {
+        if (!this.table.has(walk.key.peekLo, walk.key.peekHi)) this.insertKid(k++, m, walk.peekScore);
+        continue;
+      }
       walk.apply(m);
       walk.autoplayAfter(m);
       if (s.isWon()) return true;

@@ -23,9 +23,6 @@ export function hasManoeuvres(s: State): boolean {
   return !s.tables.autoHome && !s.tables.rankHome && s.nCells > 0;
 }
 
-/** Where each card lies, for callers without a walker: column * COLUMN_CAP + depth, -1 elsewhere. */
-const located = new Int16Array(256);
-
 /**
  * A single move into a flipper from a column of two cards or more: what a `lean` search leaves
  * out, since a manoeuvre makes such a move only on the way to a purpose (as Freecell Solver's
@@ -38,10 +35,10 @@ export function leftOut(s: State, m: number): boolean {
 
 /**
  * Writes the manoeuvres of position `s` that need at least one card moved out of the way into
- * `out` (the ones that need none are engine moves) and returns how many. `where`: the walker's
- * table of where each card lies (Walker.where), if the caller has one; else it is worked out.
+ * `out` (the ones that need none are engine moves) and returns how many. `at`: where each card
+ * lies (Walker.where of a walker on this position).
  */
-export function listManoeuvres(s: State, out: Int32Array, where?: Int16Array): number {
+export function listManoeuvres(s: State, out: Int32Array, at: Int16Array): number {
   let n = 0;
   const free = s.freeCells();
   const empties = s.tables.emptyMode === 1 ? s.emptyColumns() : 0;
@@ -50,11 +47,6 @@ export function listManoeuvres(s: State, out: Int32Array, where?: Int16Array): n
   const cards = s.cards;
   const buildOn = s.tables.buildOn;
   const fc = s.tables.foundationCard;
-  let at = where;
-  if (!at) {
-    at = located.fill(-1);
-    for (let c = 0; c < s.nColumns; c++) for (let d = 0, b = c * COLUMN_CAP; d < s.len[c]!; d++) at[cards[b + d]!] = b + d;
-  }
   for (let c = 0; c < s.nColumns; c++) {
     const len = s.len[c]!;
     const b = c * COLUMN_CAP;

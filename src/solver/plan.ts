@@ -48,7 +48,7 @@ export interface PlanStep {
 }
 export type SolvePlan = readonly PlanStep[];
 
-/** Depth-first weight sets of the earlier fixed portfolio; the first is the complete run's. */
+/** Depth-first weight sets: the first is the complete search's, the second Penguin's short depth-first run. */
 export const WEIGHT_SETS: readonly Weights[] = [
   [20, 12, 20, 3, 3],
   [20, 12, 20, 3, 0],
@@ -108,15 +108,6 @@ export const PLANS = {
 export function defaultPlan(rules: Rules): SolvePlan {
   if (rules.build === "alternate-color") return PLANS.alternate;
   return rules.base === "beak" ? PLANS.penguin : PLANS.suit;
-}
-
-/** The earlier portfolio: a short depth-first run per weight set (maxStates/32 each), then a complete one. */
-export function planFromWeightSets(sets: readonly (readonly number[])[], maxStates: number): SolvePlan {
-  if (sets.length === 0 || sets.some((w) => w.length !== 5)) throw new RangeError("weightSets: give at least one set of 5 weights");
-  const short = Math.floor(maxStates / 32);
-  const weights = sets as readonly Weights[];
-  const runs: PlanStep[] = short >= 1000 && sets.length > 1 ? weights.map((w, i) => ({ name: `dfs-${i}`, strategy: "depth-first", weights: w, budget: short })) : [];
-  return [...runs, { name: "dfs-complete", strategy: "depth-first", weights: weights[0]!, complete: true }];
 }
 
 /** Throws a RangeError naming what is wrong with a plan. */

@@ -15,11 +15,10 @@
  */
 import { applyMove, isLegal, type Move } from "../engine/moves.js";
 import { moveToString } from "../engine/notation.js";
-import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
-import { checkPlan, defaultPlan, planFromWeightSets, type PlanStep, type SolvePlan } from "./plan.js";
+import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "./plan.js";
 import { LONG_LINE, shortenedWin } from "./shorten.js";
 
 export interface SolveOptions {
@@ -29,11 +28,6 @@ export interface SolveOptions {
   readonly timeoutMs?: number;
   /** The search plan (plan.ts); default `defaultPlan(rules)`. */
   readonly plan?: SolvePlan;
-  /**
-   * Older form of a plan: depth-first weight sets, each run for maxStates/32, then a complete
-   * run with the first. Ignored when `plan` is given.
-   */
-  readonly weightSets?: readonly (readonly number[])[];
 }
 
 export const DEFAULT_MAX_STATES = 2_000_000;
@@ -117,28 +111,16 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
     : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false);
 }
 
-function sameRules(a: Rules, b: Rules): boolean {
-  return a.cells === b.cells && a.emptyColumn === b.emptyColumn && a.groupMove === b.groupMove && a.build === b.build && a.base === b.base && a.deal === b.deal;
-}
-
 /**
  * Decides a position: a verified winning line, a proof that none exists, or "unknown" when
  * `maxStates` positions or `timeoutMs` ran out (or the plan has no complete entry). The rules
- * are the position's own; the three-argument form `solve(position, rules, options)` checks
- * they agree.
+ * are the position's own.
  */
-export function solve(position: State, options?: SolveOptions): SolveResult;
-export function solve(position: State, rules: Rules, options?: SolveOptions): SolveResult;
-export function solve(position: State, a?: SolveOptions | Rules, b?: SolveOptions): SolveResult {
-  let options: SolveOptions = {};
-  if (a && "cells" in a) {
-    if (!sameRules(a, position.rules)) throw new Error("solve: the rules given differ from the position's rules");
-    options = b ?? {};
-  } else if (a) options = a;
+export function solve(position: State, options: SolveOptions = {}): SolveResult {
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
     throw new RangeError(`maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
-  const plan = options.plan ?? (options.weightSets ? planFromWeightSets(options.weightSets, maxStates) : defaultPlan(position.rules));
+  const plan = options.plan ?? defaultPlan(position.rules);
   checkPlan(plan);
   const t0 = performance.now();
   const deadline = options.timeoutMs === undefined ? Infinity : t0 + options.timeoutMs;

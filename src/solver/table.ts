@@ -39,11 +39,6 @@ export class StateTable {
     this.mask = 2 ** start - 1;
   }
 
-  /** Bytes the table holds now. */
-  get bytes(): number {
-    return this.lo.byteLength + this.hi.byteLength;
-  }
-
   has(lo: number, hi: number): boolean {
     if ((lo | hi) === 0) hi = 1;
     const mask = this.mask;

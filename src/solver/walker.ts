@@ -84,8 +84,65 @@ export class Walker {
       const at = this.where[fc[su * 14 + s.found[su]!]!]!;
       if (at >= 0) bury += lens[at >> 6]! - 1 - (at & 63);
     }
+    this.free = s.freeCells();
+    this.empty = empty;
+    this.out = out;
+    this.bury = bury;
+    this.fresh = true;
     const w = this.w;
-    return s.cardsHome() * w[0] + s.freeCells() * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+    return s.cardsHome() * w[0] + this.free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+  }
+
+  /** The parts of the last score(), and whether they are still the current position's. */
+  private free = 0;
+  private empty = 0;
+  private out = 0;
+  private bury = 0;
+  private fresh = false;
+  /** The score of the position after the move peek() last accepted (its key: key.peekLo/peekHi). */
+  peekScore = 0;
+
+  /**
+   * The score and key of the child that move m leads to, worked out from the move without
+   * playing it, when that is simple: m sends no card home and uncovers none that would go home
+   * at once, under suit foundations and rules where any card may fill an empty column (the
+   * score's count of cards out of sequence then only shrinks or grows by the cards moved).
+   * False: play the move to find out.
+   */
+  peek(m: Move): boolean {
+    const s = this.s;
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome || s.tables.emptyMode === 0) return false;
+    if (!this.fresh) this.score();
+    const k = (m >> 10) & 63;
+    const fc = s.tables.foundationCard;
+    let free = this.free;
+    let empty = this.empty;
+    let out = this.out;
+    let bury = this.bury;
+    const rest = from < CELL0 ? s.len[from]! - k : -1;
+    if (from >= CELL0) free++;
+    else if (rest === 0) (empty++, (out -= this.outOf[from]!));
+    else {
+      const card = s.cards[from * COLUMN_CAP + rest - 1]!;
+      if (fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) return false;
+      out -= Math.min(this.outOf[from]!, k);
+    }
+    // A run lands on the card it builds on: the column stays in sequence if it was.
+    if (to >= CELL0) free--;
+    else if (s.len[to] === 0) empty--;
+    else if (this.outOf[to]! > 0) out += k;
+    for (let su = 0; su < 4; su++) {
+      const at = this.where[fc[su * 14 + s.found[su]!]!]!;
+      if (at < 0) continue;
+      if (at >> 6 === to) bury += k;
+      else if (at >> 6 === from && (at & 63) < rest) bury -= k;
+    }
+    this.key.peek(m);
+    const w = this.w;
+    this.peekScore = s.cardsHome() * w[0] + free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+    return true;
   }
 
   /** Records where the last k cards of column c lie. */
@@ -96,6 +153,7 @@ export class Walker {
 
   /** Re-reads where every card lies and every column's count. */
   private locateAll(): void {
+    this.fresh = false;
     this.where.fill(-1);
     for (let c = 0; c < this.s.nColumns; c++) this.locateTop(c, this.s.len[c]!);
     this.stale = 0xffff;
@@ -103,6 +161,7 @@ export class Walker {
 
   /** After applying m: the columns it changed are stale, the cards it moved lie elsewhere. */
   private moved(m: Move): void {
+    this.fresh = false;
     const from = m & 31;
     const to = (m >> 5) & 31;
     if (from < CELL0) {
@@ -120,6 +179,7 @@ export class Walker {
 
   /** After taking m back: the same, the other way. */
   private unmoved(m: Move): void {
+    this.fresh = false;
     const from = m & 31;
     const to = (m >> 5) & 31;
     if (to < CELL0) this.stale |= 1 << to;
@@ -253,8 +313,9 @@ export function mirroredEmptyMove(m: Move, firstEmpty: number): boolean {
   return moveToEmpty(m) && moveTo(m) !== firstEmpty;
 }
 
-export function grow(a: Int32Array, cap: number): Int32Array {
-  const b = new Int32Array(cap);
+/** A copy of `a` with room for `cap` elements (the same kind of array). */
+export function grow<T extends Int32Array | Uint32Array | Uint8Array>(a: T, cap: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
 }

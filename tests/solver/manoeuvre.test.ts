@@ -31,7 +31,7 @@ describe("manoeuvres", () => {
         // Positions along a seeded random walk from the deal.
         for (let step = 0; step < 25; step++) {
           const walk = new Walker(s, [1, 1, 1, 1, 1]);
-          const k = listManoeuvres(s, codes);
+          const k = listManoeuvres(s, codes, walk.where);
           for (let i = 0; i < k; i++) {
             const code = codes[i]!;
             const c = code & 15;

@@ -140,12 +140,13 @@ describe("search machinery", () => {
     expect([c.keyLo, c.keyHi]).not.toEqual([a.keyLo, a.keyHi]);
   });
 
-  it("keeps the walker's score, key and card places exact through children tried and taken back", () => {
+  it("keeps the walker's score, key and card places exact through children tried and taken back, and peek() agrees with playing the move", () => {
     // The walker counts a child's score off per-column tables and takes a child back by copying
     // the held key: after any mix of moves, holds and take-backs it must agree with a walker
     // built fresh on the same position.
     const weights = [20, 8, 16, 6, 6] as const;
-    for (const preset of ["penguin", "penguin-beak-home", "freecell", "eight-off", "kings-only-bakers-game", "stalactites"]) {
+    let peeked = 0;
+    for (const preset of ["penguin", "penguin-beak-home", "freecell", "bakers-game", "eight-off", "kings-only-bakers-game", "stalactites"]) {
       const walk = new Walker(deal(resolveRules(preset), 7), weights);
       let a = 777;
       const rand = (n: number): number => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 8) % n;
@@ -157,9 +158,16 @@ describe("search machinery", () => {
         // Try a few children (each with its safe foundation moves), scoring each, and take it back.
         for (let t = 0; t < 3; t++) {
           const m = ms[rand(ms.length)]!;
+          // peek() reads the child's key and score off the move; when it does, they must be the played child's.
+          const seen = walk.peek(m) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
           walk.apply(m);
           walk.autoplayAfter(m);
           const fresh = new Walker(walk.s, weights);
+          if (seen) {
+            peeked++;
+            expect(walk.pathLen).toBe(here + 1);
+            expect(seen).toEqual([fresh.key.keyLo, fresh.key.keyHi, fresh.score()]);
+          }
           expect(walk.score(), `${preset} step ${step}`).toBe(fresh.score());
           expect([walk.key.keyLo, walk.key.keyHi]).toEqual([fresh.key.keyLo, fresh.key.keyHi]);
           expect(Array.from(walk.where.subarray(0, 52))).toEqual(Array.from(fresh.where.subarray(0, 52)));
@@ -180,6 +188,7 @@ describe("search machinery", () => {
         }
       }
     }
+    expect(peeked).toBeGreaterThan(50);
   });
   it("keeps the key up to date through moves and take-backs (group moves, flippers, foundations)", () => {
     for (const preset of ["penguin", "freecell", "seahaven-towers"]) {
