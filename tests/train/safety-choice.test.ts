@@ -170,3 +170,41 @@ describe("the safety agent's way back", () => {
     expect(count(3).worst).toBeLessThanOrEqual(3);
   });
 });
+
+describe("the exact-label oracle and the never-repeat guard", () => {
+  it("safe goes back to a seen position when only such moves are winnable; safe:back=0 never does while a fresh move exists", async () => {
+    const { labelGame, emptyBlock } = await import("../../src/train/safety/label.js");
+    const { parsePlayers } = await import("../../src/train/safety/dataset.js");
+    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/dataset.js");
+    expect(() => parsePlayers("safe:back=2")).toThrow(/safe:back must be 0 or 1/);
+    // Deal 500294: the oracle that may go back first does so at move 11 (found on the validation deals).
+    const backsWhileFresh = (back: boolean): number => {
+      const out = emptyBlock();
+      labelGame(rules, 500294, { kind: "safe", shuffle: 0.2, back }, 0, { maxStates: 20000, maxSteps: 30 }, out);
+      const unpacker = new Unpacker(rules);
+      const before = Uint8Array.from(out.before);
+      const seen = new Set<string>();
+      let backs = 0;
+      for (let d = 0; d < out.deal.length; d++) {
+        const s = unpacker.state(before[d * PACK_STRIDE]!);
+        unpackState(before, d * PACK_STRIDE, s);
+        s.rehash();
+        seen.add(`${s.hashLo},${s.hashHi}`);
+        let fresh = 0;
+        let playedBack = false;
+        for (let k = 0; k < out.decision.length; k++) {
+          if (out.decision[k] !== d) continue;
+          applyMove(s, out.move[k]!);
+          const repeat = seen.has(`${s.hashLo},${s.hashHi}`);
+          undoMove(s, out.move[k]!);
+          if (!repeat) fresh++;
+          if (out.played[k] === 1) playedBack = repeat;
+        }
+        if (playedBack && fresh > 0) backs++;
+      }
+      return backs;
+    };
+    expect(backsWhileFresh(true)).toBeGreaterThan(0);
+    expect(backsWhileFresh(false)).toBe(0);
+  }, 60_000);
+});
