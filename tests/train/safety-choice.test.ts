@@ -208,3 +208,29 @@ describe("the exact-label oracle and the never-repeat guard", () => {
     expect(backsWhileFresh(false)).toBe(0);
   }, 60_000);
 });
+
+describe("an ensemble of safety networks", () => {
+  it("scores a move by the mean of its networks' outputs, and refuses networks with other inputs", async () => {
+    const { loadSafety, initWeights, defaultConfig } = await import("../../src/train/safety/model.js");
+    const { SafetyView } = await import("../../src/train/safety/agent.js");
+    const { PositionSet } = await import("../../src/agents/position-set.js");
+    const codec = new ActionCodec(rules);
+    const a = loadSafety("results/train-safety/run-choice").weights;
+    const b = initWeights(a.config, 9);
+    const s = deal(rules, 11);
+    type W = typeof a;
+    const risks = (w: W | W[]) => {
+      const v = new SafetyView(codec, w);
+      v.look(s, new PositionSet());
+      return Array.from(v.risk);
+    };
+    expect(risks([a, a])).toEqual(risks(a));
+    // For a choice network the view averages the bounded scores, then turns them into relative risks.
+    const both = risks([a, b]);
+    const ra = risks(a), rb = risks(b);
+    const legal = ra.map((_, i) => i).filter((i) => ra[i] !== 0 || rb[i] !== 0 || both[i] !== 0);
+    expect(legal.length).toBeGreaterThan(3);
+    expect(legal.some((i) => Math.abs(both[i]! - ra[i]!) > 1e-3)).toBe(true);
+    expect(() => new SafetyView(codec, [a, initWeights(defaultConfig(7), 1)])).toThrow(/share their inputs and objective/);
+  });
+});
