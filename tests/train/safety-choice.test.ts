@@ -112,7 +112,8 @@ describe("the choice objective", () => {
     const sq = z.map((v) => 20 * Math.tanh(v / 20));
     const lse = Math.log(Math.exp(sq[0]!) + Math.exp(sq[1]!) + Math.exp(sq[2]!));
     expect(choiceLossJs(z, target, 0, 3)).toBeCloseTo(lse - 0.5 * (sq[0]! + sq[1]!), 6);
-    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, tf.tensor1d(seg, "int32"), tf.tensor1d(target), 2);
+    const member = tf.tensor2d(seg.flatMap((p) => [p === 0 ? 1 : 0, p === 1 ? 1 : 0]), [5, 2]);
+    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, member, tf.tensor1d(target), 2);
     const loss = tf.tidy(() => f(tf.tensor1d(z)).dataSync()[0]!);
     expect(loss).toBeCloseTo(want, 5);
     const g = tf.tidy(() => Array.from(tf.grad((x) => f(x as Parameters<typeof choiceLoss>[0]))(tf.tensor1d(z)).dataSync()));
