@@ -112,7 +112,8 @@ describe("the choice objective", () => {
     const sq = z.map((v) => 20 * Math.tanh(v / 20));
     const lse = Math.log(Math.exp(sq[0]!) + Math.exp(sq[1]!) + Math.exp(sq[2]!));
     expect(choiceLossJs(z, target, 0, 3)).toBeCloseTo(lse - 0.5 * (sq[0]! + sq[1]!), 6);
-    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, tf.tensor1d(seg, "int32"), tf.tensor1d(target), 2);
+    const member = tf.tensor2d(seg.flatMap((p) => [p === 0 ? 1 : 0, p === 1 ? 1 : 0]), [5, 2]);
+    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, member, tf.tensor1d(target), 2);
     const loss = tf.tidy(() => f(tf.tensor1d(z)).dataSync()[0]!);
     expect(loss).toBeCloseTo(want, 5);
     const g = tf.tidy(() => Array.from(tf.grad((x) => f(x as Parameters<typeof choiceLoss>[0]))(tf.tensor1d(z)).dataSync()));
@@ -168,5 +169,69 @@ describe("the safety agent's way back", () => {
     expect(one.backs).toBeGreaterThan(0);
     expect(one.worst).toBe(1);
     expect(count(3).worst).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("the exact-label oracle and the never-repeat guard", () => {
+  it("safe goes back to a seen position when only such moves are winnable; safe:back=0 never does while a fresh move exists", async () => {
+    const { labelGame, emptyBlock } = await import("../../src/train/safety/label.js");
+    const { parsePlayers } = await import("../../src/train/safety/dataset.js");
+    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/dataset.js");
+    expect(() => parsePlayers("safe:back=2")).toThrow(/safe:back must be 0 or 1/);
+    // Deal 500294: the oracle that may go back first does so at move 11 (found on the validation deals).
+    const backsWhileFresh = (back: boolean): number => {
+      const out = emptyBlock();
+      labelGame(rules, 500294, { kind: "safe", shuffle: 0.2, back }, 0, { maxStates: 20000, maxSteps: 30 }, out);
+      const unpacker = new Unpacker(rules);
+      const before = Uint8Array.from(out.before);
+      const seen = new Set<string>();
+      let backs = 0;
+      for (let d = 0; d < out.deal.length; d++) {
+        const s = unpacker.state(before[d * PACK_STRIDE]!);
+        unpackState(before, d * PACK_STRIDE, s);
+        s.rehash();
+        seen.add(`${s.hashLo},${s.hashHi}`);
+        let fresh = 0;
+        let playedBack = false;
+        for (let k = 0; k < out.decision.length; k++) {
+          if (out.decision[k] !== d) continue;
+          applyMove(s, out.move[k]!);
+          const repeat = seen.has(`${s.hashLo},${s.hashHi}`);
+          undoMove(s, out.move[k]!);
+          if (!repeat) fresh++;
+          if (out.played[k] === 1) playedBack = repeat;
+        }
+        if (playedBack && fresh > 0) backs++;
+      }
+      return backs;
+    };
+    expect(backsWhileFresh(true)).toBeGreaterThan(0);
+    expect(backsWhileFresh(false)).toBe(0);
+  }, 60_000);
+});
+
+describe("an ensemble of safety networks", () => {
+  it("scores a move by the mean of its networks' outputs, and refuses networks with other inputs", async () => {
+    const { loadSafety, initWeights, defaultConfig } = await import("../../src/train/safety/model.js");
+    const { SafetyView } = await import("../../src/train/safety/agent.js");
+    const { PositionSet } = await import("../../src/agents/position-set.js");
+    const codec = new ActionCodec(rules);
+    const a = loadSafety("results/train-safety/run-choice").weights;
+    const b = initWeights(a.config, 9);
+    const s = deal(rules, 11);
+    type W = typeof a;
+    const risks = (w: W | W[]) => {
+      const v = new SafetyView(codec, w);
+      v.look(s, new PositionSet());
+      return Array.from(v.risk);
+    };
+    expect(risks([a, a])).toEqual(risks(a));
+    // For a choice network the view averages the bounded scores, then turns them into relative risks.
+    const both = risks([a, b]);
+    const ra = risks(a), rb = risks(b);
+    const legal = ra.map((_, i) => i).filter((i) => ra[i] !== 0 || rb[i] !== 0 || both[i] !== 0);
+    expect(legal.length).toBeGreaterThan(3);
+    expect(legal.some((i) => Math.abs(both[i]! - ra[i]!) > 1e-3)).toBe(true);
+    expect(() => new SafetyView(codec, [a, initWeights(defaultConfig(7), 1)])).toThrow(/share their inputs and objective/);
   });
 });

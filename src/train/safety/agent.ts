@@ -53,18 +53,24 @@ export class SafetyView {
   private readonly structure: boolean;
   /** The network scores moves against each other (objective "choice") rather than giving each a loss probability. */
   private readonly choice: boolean;
-  private readonly js: JsSafety;
+  /** One network, or several whose outputs are averaged (an ensemble: their errors partly cancel). */
+  private readonly js: JsSafety[];
   private scratch: State | undefined;
 
-  constructor(readonly codec: ActionCodec, weights: SafetyWeights) {
+  constructor(readonly codec: ActionCodec, weights: SafetyWeights | readonly SafetyWeights[]) {
+    const nets = Array.isArray(weights) ? (weights as readonly SafetyWeights[]) : [weights as SafetyWeights];
+    const w = nets[0]!;
     this.view = new ScorerView(codec);
     this.risk = new Float32Array(codec.n);
-    this.cols = new Float32Array(weights.config.columns * COLUMN_WIDTH);
-    this.js = new JsSafety(weights);
-    this.globals = new Float32Array(weights.config.globalWidth);
-    this.structure = usesStructure(weights.config);
-    this.choice = weights.config.objective === "choice";
-    if (weights.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${weights.config.columns} columns; these rules have ${codec.columns}`);
+    this.cols = new Float32Array(w.config.columns * COLUMN_WIDTH);
+    this.js = nets.map((n) => new JsSafety(n));
+    this.globals = new Float32Array(w.config.globalWidth);
+    this.structure = usesStructure(w.config);
+    this.choice = w.config.objective === "choice";
+    if (w.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`);
+    for (const n of nets)
+      if (n.config.globalWidth !== w.config.globalWidth || n.config.objective !== w.config.objective || n.config.columns !== w.config.columns)
+        throw new UsageError("the networks of an ensemble must share their inputs and objective");
   }
 
   /** Fills view (masks, rows) and risk[a] for every legal action; returns the number of legal moves. */
@@ -81,8 +87,12 @@ export class SafetyView {
       const m = v.actionMoves[a]!;
       applyMove(x, m);
       encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.structure);
-      const z = this.js.logit(this.cols, 0, this.flips, 0, this.globals, 0);
-      this.risk[a] = this.choice ? squash(z) : 1 / (1 + Math.exp(-z));
+      let sum = 0;
+      for (const js of this.js) {
+        const z = js.logit(this.cols, 0, this.flips, 0, this.globals, 0);
+        sum += this.choice ? squash(z) : 1 / (1 + Math.exp(-z));
+      }
+      this.risk[a] = sum / this.js.length;
       undoMove(x, m);
     }
     if (this.choice) {
@@ -109,7 +119,7 @@ export class SafetyAgent implements Agent {
   /** returned[i] holds the positions gone back to more than i times. */
   private readonly returned: PositionSet[];
 
-  constructor(weights: SafetyWeights, rules: Rules, label: string, readonly play: PlayPolicy) {
+  constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
     const returns = play.returns ?? 0;
     this.returned = Array.from({ length: returns }, () => new PositionSet());
@@ -226,7 +236,10 @@ function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: n
 export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
   const model = options.model;
   if (typeof model !== "string" || model === "") throw new UsageError("the safety agent needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
-  const { weights, meta } = loadSafety(model);
+  // model=A+B+…: an ensemble, with the first network's operating point.
+  const loaded = model.split("+").map((m) => loadSafety(m));
+  const meta = loaded[0]!.meta;
+  const weights = loaded.map((l) => l.weights);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
   const play: PlayPolicy = {
     threshold: num(options, "threshold", saved.threshold ?? DEFAULT_PLAY.threshold, 0, 1),

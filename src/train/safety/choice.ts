@@ -28,14 +28,16 @@ export function decisionStarts(data: SafetyData): Int32Array {
 
 /**
  * Mean over positions of −log(softmax weight on the winnable moves, evenly split), as
- * logsumexp(z) − Σ target·z per position. `seg[r]` is the batch position of row r; every
- * position has at least one row. Scores pass through 20·tanh(z/20) so that exp cannot
- * overflow, and the shift by the batch maximum leaves the value and its gradient unchanged.
+ * logsumexp(z) − Σ target·z per position. `member` is the [rows, positions] one-hot of each
+ * row's position (a matrix product sums the rows of each position: the segment-sum kernel is
+ * missing from the wasm backend); every position has at least one row. Scores pass through
+ * 20·tanh(z/20) so that exp cannot overflow, and the shift by the batch maximum leaves the value
+ * and its gradient unchanged.
  */
-export function choiceLoss(z: tf.Tensor1D, seg: tf.Tensor1D, target: tf.Tensor1D, positions: number): tf.Scalar {
+export function choiceLoss(z: tf.Tensor1D, member: tf.Tensor2D, target: tf.Tensor1D, positions: number): tf.Scalar {
   const s = tf.mul(tf.tanh(tf.div(z, 20)), 20) as tf.Tensor1D;
   const top = tf.max(s);
-  const sums = tf.unsortedSegmentSum(tf.exp(tf.sub(s, top)), seg, positions);
+  const sums = tf.matMul(tf.reshape(tf.exp(tf.sub(s, top)), [1, -1]) as tf.Tensor2D, member);
   const lse = tf.add(tf.log(sums), top);
   return tf.div(tf.sub(tf.sum(lse), tf.sum(tf.mul(s, target))), positions) as tf.Scalar;
 }

@@ -279,6 +279,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const y = new Float32Array(R);
   const wt = new Float32Array(R);
   const seg = new Int32Array(R);
+  /** Choice objective: the one-hot of each row's position in the batch, rows × B. */
+  const member = new Float32Array(choice ? R * B : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
@@ -449,7 +451,10 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       const [loss] = adam.minimize(() => {
         const z = net.forward(tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]), rows);
         const target = tf.tensor1d(y.subarray(0, rows));
-        return { loss: choice ? choiceLoss(z, tf.tensor1d(seg.subarray(0, rows), "int32"), target, B) : lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
+        if (!choice) return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
+        member.fill(0, 0, rows * B);
+        for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
+        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
       lossAcc += loss! - (choice ? floor : 0);
