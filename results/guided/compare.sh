@@ -46,3 +46,5 @@ for b in guided-greedy-300-1001-10000 greedy-1001-10000 es-1001-10000 safety-100
 pair safety-f5-1-1000 greedy-f5-1-1000
 pair safety-f5-1-1000 lookahead-f5-1-1000
 pair safety-f5-1-1000 safety7net-f5-1-1000
+for b in guided-safety-root-300-1-1000 guided-greedy-300-1-1000; do pair guided-safety-root-choice-300-1-1000 $b; done
+for b in guided-greedy-300-1-200 guided-safety-root-300-1-200 greedy-1-200 lookahead-1-200; do pair guided-safety-choice-300-1-200 $b; done
