@@ -155,6 +155,11 @@ export class DepthFirst {
       const e = listManoeuvres(s, this.scratch, walk.where);
       for (let i = 0; i < e; i++) {
         const m = this.scratch[i]!;
+        // Most are scored without being played: run() plays one when its turn comes, and skips it if seen by then.
+        if (walk.peekManoeuvre(m)) {
+          this.insertKid(k++, m, walk.peekScore);
+          continue;
+        }
         if (playManoeuvre(walk, m)) {
           if (s.isWon()) return true;
           if (!this.table.has(walk.key.keyLo, walk.key.keyHi)) this.insertKid(k++, m, walk.score());

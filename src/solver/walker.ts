@@ -29,8 +29,15 @@ export class Walker {
   path: Int32Array = new Int32Array(256);
   pathLen = 0;
 
+  /**
+   * Suit foundations, and rules where an empty column takes any card or none: what peek() and
+   * peekManoeuvre() need (the count of cards out of sequence then only follows the cards moved).
+   */
+  private readonly plain: boolean;
+
   constructor(start: State, private readonly w: Weights) {
     this.s = start.clone();
+    this.plain = !this.s.tables.rankHome && this.s.tables.emptyMode !== 0;
     this.key = new CanonicalKey(this.s);
     this.builders = buildersOf(this.s);
     this.held = new Uint32Array(CanonicalKey.words(this.s.nColumns));
@@ -89,8 +96,7 @@ export class Walker {
     this.out = out;
     this.bury = bury;
     this.fresh = true;
-    const w = this.w;
-    return s.cardsHome() * w[0] + this.free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+    return this.sum(this.free, empty, out, bury);
   }
 
   /** The parts of the last score(), and whether they are still the current position's. */
@@ -113,7 +119,7 @@ export class Walker {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome || s.tables.emptyMode === 0) return false;
+    if (to === FOUNDATION || m >>> 25 !== 0 || !this.plain) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     const fc = s.tables.foundationCard;
@@ -126,7 +132,7 @@ export class Walker {
     else if (rest === 0) (empty++, (out -= this.outOf[from]!));
     else {
       const card = s.cards[from * COLUMN_CAP + rest - 1]!;
-      if (fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) return false;
+      if (this.next(card) && safeHome(s, this.builders, card)) return false;
       out -= Math.min(this.outOf[from]!, k);
     }
     // A run lands on the card it builds on: the column stays in sequence if it was.
@@ -140,9 +146,68 @@ export class Walker {
       else if (at >> 6 === from && (at & 63) < rest) bury -= k;
     }
     this.key.peek(m);
-    const w = this.w;
-    this.peekScore = s.cardsHome() * w[0] + free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+    this.peekScore = this.sum(free, empty, out, bury);
     return true;
+  }
+
+  /**
+   * peek() for a manoeuvre onto a column (manoeuvre.ts): the score of the position it leads to,
+   * left in peekScore without playing it, when none of the cards it uncovers is next on its
+   * foundation (so no safe foundation move happens on the way), under the rules peek() needs.
+   * False: play it to find out. A run of k cards at depth i of column c goes onto the card at
+   * depth j of column t.
+   */
+  peekManoeuvre(code: number): boolean {
+    const s = this.s;
+    const t = (code >> 16) & 31;
+    if (t >= CELL0 || !this.plain) return false;
+    if (!this.fresh) this.score();
+    const c = code & 15;
+    const i = (code >> 4) & 63;
+    const k = (code >> 10) & 63;
+    const j = (code >> 21) & 63;
+    const n = s.len[c]!;
+    const nt = s.len[t]!;
+    // The cards in the way fill free flippers first, then empty columns (one card each: in sequence).
+    const room = this.free - (n - i - k) - (nt - 1 - j);
+    const free = Math.max(room, 0);
+    if (this.empty + room < 0) return false;
+    const empty = this.empty + Math.min(room, 0) + (i === 0 ? 1 : 0);
+    const fc = s.tables.foundationCard;
+    if (this.nextIn(c, i + k - 1, n - 1) || this.nextIn(t, j, nt - 1) || (i > 0 && this.nextIn(c, i - 1, i))) return false;
+    // A prefix of p cards keeps min(p, the column's bottom run) in sequence; the run lands in sequence.
+    const inT = j + 1 - Math.min(nt - this.outOf[t]!, j + 1);
+    const out = this.out - this.outOf[c]! - this.outOf[t]! + i - Math.min(n - this.outOf[c]!, i) + (inT > 0 ? inT + k : 0);
+    let bury = 0;
+    for (let su = 0; su < 4; su++) {
+      const at = this.where[fc[su * 14 + s.found[su]!]!]!;
+      if (at < 0) continue;
+      const col = at >> 6;
+      const d = at & 63;
+      if (col === c) bury += d < i ? i - 1 - d : d < i + k ? i + k - 1 - d : 0;
+      else if (col === t) bury += d <= j ? j + k - d : 0;
+      else bury += s.len[col]! - 1 - d;
+    }
+    this.peekScore = this.sum(free, empty, out, bury);
+    return true;
+  }
+
+  /** The score of the current position's cards home with these parts. */
+  private sum(free: number, empty: number, out: number, bury: number): number {
+    const w = this.w;
+    return this.s.cardsHome() * w[0] + free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
+  }
+
+  /** Whether the card is the next one its foundation takes. */
+  private next(card: number): boolean {
+    const s = this.s;
+    return s.tables.foundationCard[(card & 3) * 14 + s.found[card & 3]!] === card;
+  }
+
+  /** Whether a card at depth from .. to-1 of column c is the next one its foundation takes. */
+  private nextIn(c: number, from: number, to: number): boolean {
+    for (let d = from; d < to; d++) if (this.next(this.s.cards[c * COLUMN_CAP + d]!)) return true;
+    return false;
   }
 
   /** Records where the last k cards of column c lie. */
@@ -261,7 +326,7 @@ export class Walker {
       const n = s.len[from]!;
       if (n === 0) return;
       const card = s.cards[from * COLUMN_CAP + n - 1]!;
-      if (s.tables.foundationCard[(card & 3) * 14 + s.found[card & 3]!] !== card || !safeHome(s, this.builders, card)) return;
+      if (!this.next(card) || !safeHome(s, this.builders, card)) return;
     }
     this.autoplay();
   }
@@ -279,21 +344,20 @@ export class Walker {
   /** Plays every safe foundation move, repeatedly, onto the path. */
   autoplay(): void {
     const s = this.s;
-    const fc = s.tables.foundationCard;
     for (let again = true; again; ) {
       again = false;
       for (let c = 0; c < s.nColumns; c++) {
         const n = s.len[c]!;
         if (n === 0) continue;
         const card = s.cards[c * COLUMN_CAP + n - 1]!;
-        if (fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
+        if (this.next(card) && safeHome(s, this.builders, card)) {
           this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
           again = true;
         }
       }
       for (let i = 0; i < s.nCells; i++) {
         const card = s.cells[i]!;
-        if (card !== NO_CARD && fc[(card & 3) * 14 + s.found[card & 3]!] === card && safeHome(s, this.builders, card)) {
+        if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) {
           this.apply(homeMove(s, CELL0 + i));
           again = true;
         }

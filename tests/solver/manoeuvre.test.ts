@@ -24,21 +24,30 @@ describe("manoeuvres", () => {
     const moves = new Int32Array(MAX_MOVES);
     let played = 0;
     let home = 0;
+    let peeked = 0;
+    // Distinct weights, so that a wrong count in any part of the score shows.
+    const weights = [20, 12, 30, 4, 5] as const;
     for (const preset of ["freecell", "bakers-game", "eight-off"]) {
       for (let n = 1; n <= 6; n++) {
         const s = dealMs(resolveRules(preset), n);
         expect(hasManoeuvres(s)).toBe(true);
         // Positions along a seeded random walk from the deal.
         for (let step = 0; step < 25; step++) {
-          const walk = new Walker(s, [1, 1, 1, 1, 1]);
+          const walk = new Walker(s, weights);
           const k = listManoeuvres(s, codes, walk.where);
           for (let i = 0; i < k; i++) {
             const code = codes[i]!;
             const c = code & 15;
             const card = s.cards[c * COLUMN_CAP + ((code >> 4) & 63)]!;
             const dst = (code >> 16) & 31;
+            // peekManoeuvre reads the score off the manoeuvre; when it does, it must be the played child's.
+            const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
             if (playManoeuvre(walk, code)) {
               played++;
+              if (seen !== null) {
+                peeked++;
+                expect(seen).toBe(new Walker(walk.s, weights).score());
+              }
               expect(replays(s, walk)).toBe(true);
               const w = walk.s;
               if (dst === FOUNDATION) {
@@ -61,6 +70,7 @@ describe("manoeuvres", () => {
     }
     expect(played).toBeGreaterThan(100);
     expect(home).toBeGreaterThan(0);
+    expect(peeked).toBeGreaterThan(50);
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {
