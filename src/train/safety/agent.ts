@@ -123,7 +123,7 @@ export class SafetyAgent implements Agent {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
     const returns = play.returns ?? 0;
     this.returned = Array.from({ length: returns }, () => new PositionSet());
-    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${returns ? `,returns=${returns}` : ""}${play.order === "net" ? ",order=net" : ""})`;
+    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${returns ? `,returns=${returns}` : ""}${play.back !== undefined ? `,back=${play.back}` : ""}${play.spread !== undefined ? `,spread=${play.spread}` : ""}${play.order === "net" ? ",order=net" : ""})`;
   }
 
   reset(start: State, seed: number): void {
