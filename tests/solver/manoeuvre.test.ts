@@ -5,6 +5,7 @@ import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { hasManoeuvres, listManoeuvres, playManoeuvre } from "../../src/solver/manoeuvre.js";
+import { solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
 
 /** Plays the walker's path from `from` through the engine; true when every move is legal. */
@@ -71,6 +72,41 @@ describe("manoeuvres", () => {
     expect(played).toBeGreaterThan(100);
     expect(home).toBeGreaterThan(0);
     expect(peeked).toBeGreaterThan(50);
+  });
+
+  it("peekManoeuvre's score is the played manoeuvre's along won lines (where columns empty and fill)", () => {
+    // Random walks seldom empty a column; the positions of won lines do, late in the game.
+    const weights = [20, 12, 30, 4, 5] as const;
+    const codes = new Int32Array(MAX_MOVES);
+    let peeked = 0;
+    let intoEmpty = 0;
+    let emptied = 0;
+    for (const [preset, n] of [["freecell", 1], ["freecell", 2], ["bakers-game", 3]] as const) {
+      const r = solve(dealMs(resolveRules(preset), n));
+      expect(r.result).toBe("solved");
+      if (r.result !== "solved") continue;
+      const s = dealMs(resolveRules(preset), n);
+      for (const m of r.moves) {
+        const walk = new Walker(s, weights);
+        const k = listManoeuvres(walk.s, codes, walk.where);
+        for (let i = 0; i < k; i++) {
+          const code = codes[i]!;
+          const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
+          const free = walk.s.freeCells();
+          if (playManoeuvre(walk, code) && seen !== null) {
+            peeked++;
+            if (walk.s.freeCells() === 0 && free < walk.pathLen - 1) intoEmpty++;
+            if (((code >> 4) & 63) === 0) emptied++;
+            expect(seen).toBe(new Walker(walk.s, weights).score());
+          }
+          walk.undoTo(0);
+        }
+        applyMove(s, m);
+      }
+    }
+    expect(peeked).toBeGreaterThan(100);
+    expect(intoEmpty).toBeGreaterThan(0);
+    expect(emptied).toBeGreaterThan(0);
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {
