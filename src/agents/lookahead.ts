@@ -5,7 +5,7 @@
  * never steps back into a position of the episode while another move exists, and never searches
  * through a position twice on one path.
  */
-import { applyMove, generateMoves, MAX_MOVES, undoMove } from "../engine/moves.js";
+import { applyMove, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
 import { UsageError } from "../errors.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
@@ -100,6 +100,29 @@ export class LookaheadAgent implements Agent {
     return best === -Infinity ? LOSS : best;
   }
 
+  /**
+   * What the search gives move m of position x (greedy score `score`; x is restored): WIN for a
+   * won position, else its score plus the best path of depth − 1 more moves; −Infinity when m
+   * goes back to a position of the episode. The level-0 path must hold x (act and startAt set it).
+   */
+  valueOf(x: State, m: Move, score: number): number {
+    applyMove(x, m);
+    const v = this.seen.has(x.hashLo, x.hashHi) ? -Infinity : x.isWon() ? WIN : this.depth > 1 ? score + this.search(x, this.depth - 1, 1) : score;
+    undoMove(x, m);
+    return v;
+  }
+
+  /**
+   * Scores the moves of x as act() compares them, into `out` (a won position counts WIN): a
+   * teacher's values for a network that learns to play like this search without running it.
+   */
+  valuesAt(x: State, moves: Int32Array, n: number, out: Float64Array): void {
+    this.scorer.scoreMoves(x, moves, n, this.score[0]!);
+    this.pathLo[0] = x.hashLo;
+    this.pathHi[0] = x.hashHi;
+    for (let i = 0; i < n; i++) out[i] = this.valueOf(x, moves[i]!, this.score[0]![i]!);
+  }
+
   act(input: AgentInput): number {
     const s = input.state;
     this.seen.add(s.hashLo, s.hashHi);
@@ -118,14 +141,8 @@ export class LookaheadAgent implements Agent {
     let fallback = 0;
     for (let i = 0; i < n; i++) if (score[i]! > score[fallback]!) fallback = i;
     for (let i = 0; i < n; i++) {
-      const m = moves[i]!;
-      applyMove(x, m);
-      if (this.seen.has(x.hashLo, x.hashHi)) {
-        undoMove(x, m);
-        continue;
-      }
-      const v = x.isWon() ? WIN : this.depth > 1 ? score[i]! + this.search(x, this.depth - 1, 1) : score[i]!;
-      undoMove(x, m);
+      const v = this.valueOf(x, moves[i]!, score[i]!);
+      if (v === -Infinity) continue;
       if (v > bestV || (v === bestV && score[i]! > score[best]!)) {
         bestV = v;
         best = i;

@@ -13,6 +13,9 @@ import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/dataset.js";
 import { decodeNpy, encodeNpy } from "../../src/train/safety/npy.js";
 import { loadDataset } from "../../src/train/safety/dataset.js";
 import { SafetyView } from "../../src/train/safety/agent.js";
+import { decisionStarts } from "../../src/train/safety/choice.js";
+import { lookaheadValues } from "../../src/train/safety/teacher.js";
+import { LookaheadAgent } from "../../src/agents/lookahead.js";
 import { defaultConfig, initWeights, loadSafety } from "../../src/train/safety/model.js";
 import { scratchDir } from "./helpers.js";
 
@@ -145,6 +148,60 @@ describe("penguin dataset", () => {
     expect(bad.stderr).toMatch(/order must be greedy or net/);
     expect(existsSync(join(dir, "never.csv"))).toBe(false);
   }, 120_000);
+
+  it("trains the choice objective towards lookahead's values, and refuses a temperature out of range", () => {
+    const run = join(dir, "run-look");
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
+    expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
+    expect(t.code).toBe(0);
+    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\)/);
+    expect(loadSafety(run).meta.play).toMatchObject({ order: "net", shuffle: 0 });
+    const bad = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--temperature/);
+    expect(existsSync(join(dir, "never-run"))).toBe(false);
+  }, 120_000);
+});
+
+describe("the lookahead teacher", () => {
+  it("values every winnable move of a dataset as the lookahead agent compares them, and no other move", () => {
+    const data = loadDataset([join(dir, "a")]);
+    const first = decisionStarts(data);
+    const values = lookaheadValues(data, first, rules, () => true);
+    const unpacker = new Unpacker(rules);
+    let checked = 0;
+    for (let d = 0; d < data.deal.length; d++) {
+      let all = true;
+      let best = -1;
+      for (let k = first[d]!; k < first[d + 1]!; k++) {
+        if (data.label[k] !== 1) {
+          expect(values[k]).toBeNaN();
+          all = false;
+          continue;
+        }
+        expect(values[k]).toBeGreaterThanOrEqual(-1000);
+        expect(values[k]).toBeLessThanOrEqual(1000);
+        if (best < 0 || values[k]! > values[best]!) best = k;
+      }
+      // Where every move is winnable and the best value is unique, it is the move lookahead plays from that position.
+      const top = best >= 0 ? values[best]! : NaN;
+      let ties = 0;
+      for (let k = first[d]!; k < first[d + 1]!; k++) if (values[k] === top) ties++;
+      if (!all || best < 0 || ties !== 1) continue;
+      const s = unpacker.state(data.before[d * PACK_STRIDE]!).clone();
+      unpackState(data.before, d * PACK_STRIDE, s);
+      const codec = new ActionCodec(rules);
+      const mask = new Uint8Array(codec.n);
+      const actionMoves = new Int32Array(codec.n);
+      codec.fillMask(s, mask, actionMoves);
+      const agent = new LookaheadAgent({});
+      agent.reset(s.clone());
+      const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves });
+      expect(actionMoves[a]).toBe(data.move[best]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
 });
 
 describe("the safety network", () => {

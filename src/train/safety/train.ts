@@ -27,6 +27,7 @@ import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.j
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts, greedyBestWinnable } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
+import { lookaheadValues } from "./teacher.js";
 import { defaultConfig, denseLayers, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
@@ -66,6 +67,10 @@ export interface SafetyTrainOptions {
    * exact-label oracle's choice rather than any safe move.
    */
   readonly spreadShare?: number;
+  /** Choice objective: the winnable moves share the target alike ("winnable") or by lookahead's values (teacher.ts). */
+  readonly choiceTarget?: "winnable" | "lookahead";
+  /** With choiceTarget "lookahead": the softness of the target, in greedy-score units. */
+  readonly temperature?: number;
   /** Train on a seeded renaming of the suits of every sample (suits.ts). */
   readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
@@ -212,10 +217,18 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const beta = o.distWeight ?? 0;
   const spread = o.spreadShare ?? 1;
   const oracle = choice && spread < 1 ? greedyBestWinnable(data, first, rules) : new Int32Array(0);
-  const weightOf = (k: number, shortest: number): number => (beta > 0 && data.dist[k]! >= 0 ? Math.exp(-beta * (data.dist[k]! - shortest)) : 1);
+  const look = choice && o.choiceTarget === "lookahead" ? lookaheadValues(data, first, rules, (d) => keepDecision[d] === 1 || data.deal[d]! % 10 === 0) : undefined;
+  const T = o.temperature ?? 2;
+  // `ref` is the position's shortest solver line (dist weights) or its best lookahead value.
+  const weightOf = (k: number, ref: number): number => (look ? Math.exp((look[k]! - ref) / T) : beta > 0 && data.dist[k]! >= 0 ? Math.exp(-beta * (data.dist[k]! - ref)) : 1);
   /** Target share of row k of position d (z: the position's sum of weightOf). */
   const targetOf = (k: number, d: number, z: number, shortest: number): number => spread * (weightOf(k, shortest) / z) + (oracle.length && oracle[d] === k ? 1 - spread : 0);
   const shortestOf = (d: number): number => {
+    if (look) {
+      let v = -Infinity;
+      for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) v = Math.max(v, look[k]!);
+      return v;
+    }
     let m = Infinity;
     for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1 && data.dist[k]! >= 0) m = Math.min(m, data.dist[k]!);
     return Number.isFinite(m) ? m : 0;
@@ -259,7 +272,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const trainIdx = Int32Array.from(train);
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
-  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
+  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
   const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads, o.objective ?? "risk");
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
@@ -306,7 +319,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       }
       // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
       floor += targetEntropy[u]! / n;
-      const sh = beta > 0 ? shortestOf(u) : 0;
+      const sh = beta > 0 || look ? shortestOf(u) : 0;
       for (let k = first[u]!; k < first[u + 1]!; k++) {
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
         row(k, j);
