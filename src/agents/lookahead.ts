@@ -113,10 +113,12 @@ export class LookaheadAgent implements Agent {
   }
 
   /**
-   * Scores the moves of x as act() compares them, into `out` (a won position counts WIN): a
-   * teacher's values for a network that learns to play like this search without running it.
+   * Scores the moves of x as act() compares them, into `out` (a won position counts WIN; a move
+   * back to a position of the episode −Infinity): a teacher's values for a network that learns to
+   * play like this search without running it. Like act(), it counts x as seen.
    */
   valuesAt(x: State, moves: Int32Array, n: number, out: Float64Array): void {
+    this.seen.add(x.hashLo, x.hashHi);
     this.scorer.scoreMoves(x, moves, n, this.score[0]!);
     this.pathLo[0] = x.hashLo;
     this.pathHi[0] = x.hashHi;

@@ -210,6 +210,48 @@ describe("the exact-label oracle and the never-repeat guard", () => {
   }, 60_000);
 });
 
+describe("the exact-label oracle ordered by lookahead", () => {
+  it("plays, among the fresh winnable moves, the one lookahead's search values most (greedy breaking ties)", async () => {
+    const { labelGame, emptyBlock } = await import("../../src/train/safety/label.js");
+    const { parsePlayers } = await import("../../src/train/safety/dataset.js");
+    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/dataset.js");
+    const { LookaheadAgent } = await import("../../src/agents/lookahead.js");
+    const { MoveScorer, weightsOf } = await import("../../src/agents/heuristic.js");
+    expect(parsePlayers("safe:order=lookahead:back=0")[0]!.options.order).toBe("lookahead");
+    expect(() => parsePlayers("safe:order=best")).toThrow(/safe:order must be greedy or lookahead/);
+    const out = emptyBlock();
+    labelGame(rules, 500007, { kind: "safe", shuffle: 0, back: false, order: "lookahead" }, 0, { maxStates: 20000, maxSteps: 40 }, out);
+    const unpacker = new Unpacker(rules);
+    const before = Uint8Array.from(out.before);
+    const teacher = new LookaheadAgent({});
+    const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+    let differs = 0;
+    for (let d = 0; d < out.deal.length; d++) {
+      const s = unpacker.state(before[d * PACK_STRIDE]!).clone();
+      unpackState(before, d * PACK_STRIDE, s);
+      if (d === 0) teacher.reset(s.clone());
+      const rows = [...out.decision.keys()].filter((k) => out.decision[k] === d && out.label[k] === 1);
+      const moves = Int32Array.from(rows, (k) => out.move[k]!);
+      const value = new Float64Array(rows.length);
+      const score = new Float64Array(rows.length);
+      // The teacher has seen the game's earlier positions, so moves back to them get −Infinity.
+      teacher.valuesAt(s, moves, rows.length, value);
+      greedy.scoreMoves(s, moves, rows.length, score);
+      let best = -1;
+      for (let i = 0; i < rows.length; i++) if (value[i]! > -Infinity && (best < 0 || value[i]! > value[best]! || (value[i] === value[best] && score[i]! > score[best]!))) best = i;
+      expect(best).toBeGreaterThanOrEqual(0);
+      const played = rows.find((k) => out.played[k] === 1);
+      expect(played).toBe(rows[best]);
+      let g = 0;
+      for (let i = 1; i < rows.length; i++) if (score[i]! > score[g]!) g = i;
+      if (g !== best) differs++;
+    }
+    expect(out.deal.length).toBe(40);
+    // Lookahead's order is not greedy's: it picks another winnable move at some positions.
+    expect(differs).toBeGreaterThan(0);
+  }, 60_000);
+});
+
 describe("an ensemble of safety networks", () => {
   it("scores a move by the mean of its networks' outputs, and refuses networks with other inputs", async () => {
     const { loadSafety, initWeights, defaultConfig } = await import("../../src/train/safety/model.js");

@@ -39,8 +39,9 @@ export function parsePlayers(text: string): PlayerSpec[] {
       options[p.slice(0, eq)] = p.slice(eq + 1);
     }
     if (name === "safe") {
-      for (const k of Object.keys(options)) if (k !== "shuffle" && k !== "back") throw new UsageError(`--players: the safe player takes only shuffle=P and back=0|1, not ${k}`);
+      for (const k of Object.keys(options)) if (k !== "shuffle" && k !== "back" && k !== "order") throw new UsageError(`--players: the safe player takes only shuffle=P, back=0|1 and order=greedy|lookahead, not ${k}`);
       if (options.back !== undefined && options.back !== "0" && options.back !== "1") throw new UsageError(`--players: safe:back must be 0 or 1, got ${options.back}`);
+      if (options.order !== undefined && options.order !== "greedy" && options.order !== "lookahead") throw new UsageError(`--players: safe:order must be greedy or lookahead, got ${options.order}`);
       const p = Number(options.shuffle ?? "0.2");
       if (!(p >= 0 && p <= 1)) throw new UsageError(`--players: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
     }
@@ -81,7 +82,7 @@ export interface ShardContext {
 export async function setupPlayers(init: ShardInit): Promise<ShardContext> {
   const players: LabelPlayer[] = [];
   for (const p of init.players) {
-    if (p.name === "safe") players.push({ kind: "safe", shuffle: Number(p.options.shuffle ?? "0.2"), back: p.options.back !== "0" });
+    if (p.name === "safe") players.push({ kind: "safe", shuffle: Number(p.options.shuffle ?? "0.2"), back: p.options.back !== "0", order: p.options.order === "lookahead" ? "lookahead" : "greedy" });
     else players.push({ kind: "agent", agent: await createAgent(p.name, p.options as AgentOptions, init.rules) });
   }
   return { init, players };

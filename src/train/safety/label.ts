@@ -17,6 +17,7 @@ import { ActionCodec } from "../../env/actions.js";
 import type { Agent, AgentInput } from "../../agents/agent.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PositionSet } from "../../agents/position-set.js";
+import { LookaheadAgent } from "../../agents/lookahead.js";
 import { solve } from "../../solver/index.js";
 import { Rng } from "../rng.js";
 import { packState, PACK_STRIDE } from "../dataset.js";
@@ -61,6 +62,11 @@ export interface SafePlayer {
    * a network that knew every label and played by the guard.
    */
   readonly back: boolean;
+  /**
+   * Which of the allowed moves it plays: greedy(tuned)'s best, or the best by lookahead's search
+   * (the target of `--choice-target lookahead`, played with exact labels).
+   */
+  readonly order?: "greedy" | "lookahead";
 }
 export type LabelPlayer = SafePlayer | { readonly kind: "agent"; readonly agent: Agent };
 
@@ -89,6 +95,8 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
   const rng = new Rng(`safe-player:${seed}`);
   const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
   if (player.kind === "agent") player.agent.reset(s.clone(), seed);
+  const teacher = player.kind === "safe" && player.order === "lookahead" ? new LookaheadAgent({}) : undefined;
+  teacher?.reset(s.clone());
   const input: AgentInput = { state: s, mask, observation: new Float32Array(0), codec, actionMoves };
   let line: Move[] | undefined;
   const labels = new Int8Array(A);
@@ -131,7 +139,7 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
     }
     let a: number;
     if (player.kind === "agent") a = player.agent.act(input);
-    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, rng, player.shuffle, player.back);
+    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, teacher, rng, player.shuffle, player.back);
     if (!(a >= 0 && a < A && mask[a] === 1)) throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
     for (let k = first; k < out.action.length; k++) if (out.action[k] === a) out.played[k] = 1;
     applyMove(s, actionMoves[a]!);
@@ -143,8 +151,8 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
   else out.gamesLost++;
 }
 
-/** Greedy among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
-function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, rng: Rng, shuffle: number, back: boolean): number {
+/** Greedy (or lookahead) among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
+function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, teacher: LookaheadAgent | undefined, rng: Rng, shuffle: number, back: boolean): number {
   const A = mask.length;
   const cand: number[] = [];
   // Fresh winnable moves, then winnable moves back to a seen position (the only way on may be
@@ -160,13 +168,17 @@ function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Arra
     if (cand.length) break;
   }
   if (!cand.length) for (let a = 0; a < A; a++) if (mask[a] === 1) cand.push(a);
-  const roll = rng.next();
-  if (roll < shuffle) return cand[rng.int(cand.length)]!;
   const moves = Int32Array.from(cand, (a) => actionMoves[a]!);
   const score = new Float64Array(cand.length);
   x.copyFrom(s);
+  // Lookahead's values first, greedy's score breaking ties (as the lookahead agent does). The
+  // teacher sees every position of the game, shuffled turns too, as it would playing itself.
+  const value = teacher ? new Float64Array(cand.length) : score;
+  teacher?.valuesAt(x, moves, cand.length, value);
+  const roll = rng.next();
+  if (roll < shuffle) return cand[rng.int(cand.length)]!;
   greedy.scoreMoves(x, moves, cand.length, score);
   let best = 0;
-  for (let i = 1; i < cand.length; i++) if (score[i]! > score[best]!) best = i;
+  for (let i = 1; i < cand.length; i++) if (value[i]! > value[best]! || (value[i] === value[best] && score[i]! > score[best]!)) best = i;
   return cand[best]!;
 }
