@@ -85,6 +85,15 @@ export class BestFirst {
     this.snapKeys = new Uint32Array(this.keyStride * 16);
   }
 
+  /** Ready for a new search from `start` (same rules) with these budgets, keeping its arrays. */
+  restart(start: State, maxStates: number, shared?: { left: number }): void {
+    this.walk.restart(start);
+    this.table.restart(maxStates, shared);
+    this.nodes = this.snaps = this.heapLen = this.expanded = 0;
+    this.at = this.winFrom = -1;
+    this.started = false;
+  }
+
   private started = false;
 
   /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions or `expandAt` expanded ones. */

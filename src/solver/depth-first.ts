@@ -74,6 +74,14 @@ export class DepthFirst {
     this.table = new StateTable(maxStates, shared);
   }
 
+  /** Ready for a new search from `start` (same rules) with these budgets, keeping its arrays. */
+  restart(start: State, maxStates: number, shared?: { left: number }): void {
+    this.walk.restart(start);
+    this.table.restart(maxStates, shared);
+    this.frames = this.poolTop = 0;
+    this.started = false;
+  }
+
   private started = false;
 
   /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */

@@ -79,6 +79,8 @@ interface Racer {
   search: BestFirst | DepthFirst | undefined;
   /** Turns this racer has had. */
   turns: number;
+  /** The line it found, if it won. */
+  won?: Move[];
 }
 
 /** Positions racer r searches in its next turn: its slice, or the next of its list of turns (the last repeats). */
@@ -109,10 +111,55 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
   return found;
 }
 
+/**
+ * Searches of earlier solves, one per plan entry, to restart instead of building anew (a racer
+ * then starts without allocating). Only small ones are kept, so little memory stays held.
+ */
+const spare = new WeakMap<PlanStep, BestFirst | DepthFirst>();
+const KEEP_STATES = 4096;
+
 function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
+  const old = spare.get(step);
+  if (old && old.walk.s.rules === position.rules && old.walk.s.base === position.base) {
+    // Taken out while in use, so a solve inside this one (an agent's, say) builds its own.
+    spare.delete(step);
+    old.restart(position, budget, shared);
+    return old;
+  }
   return step.strategy === "best-first"
     ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0, lean: step.lean ?? false }, shared)
     : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false);
+}
+
+/** Keeps the small searches of a finished solve for the next one. */
+function putBack(racers: readonly Racer[]): void {
+  for (const r of racers) if (r.search && r.search.table.size <= KEEP_STATES) spare.set(r.step, r.search);
+}
+
+/**
+ * Runs racers in turns until one wins (its line left in `won`), a complete one runs dry, the
+ * clock runs out, or every racer dropped out or the shared budget is spent ("open").
+ */
+function race(position: State, racers: readonly Racer[], shared: { left: number }, deadline: number, turn: (name: string) => void): "solved" | "unsolvable" | "timeout" | "open" {
+  let live = racers;
+  while (live.length > 0 && shared.left > 0) {
+    for (const r of live) {
+      turn(r.step.name);
+      r.search ??= startSearch(position, r.step, r.budget, shared);
+      const length = live.length > 1 ? Math.min(turnLength(r), shared.left) : shared.left;
+      const end = r.search.run(deadline, r.search.table.size + length);
+      if (end === "paused") continue;
+      if (end === "solved") {
+        r.won = r.search.line();
+        return "solved";
+      }
+      if (end === "exhausted" && r.step.complete) return "unsolvable";
+      if (end === "timeout") return "timeout";
+      // Exhausted without being complete, or out of its own budget: it drops out.
+      live = live.filter((h) => h !== r);
+    }
+  }
+  return "open";
 }
 
 /**
@@ -142,22 +189,15 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0 }));
     const stored = (): number => states + room - shared.left;
     i = j;
-    let live = racers;
-    while (live.length > 0 && shared.left > 0) {
-      for (const r of live) {
-        by = r.step.name;
-        r.search ??= startSearch(position, r.step, r.budget, shared);
-        const turn = live.length > 1 ? Math.min(turnLength(r), shared.left) : shared.left;
-        const end = r.search.run(deadline, r.search.table.size + turn);
-        if (end === "paused") continue;
-        if (end === "solved") return { result: "solved", moves: checkedLine(position, r.step, r.search.line()), states: stored(), ms: elapsed(), by };
-        if (end === "exhausted" && r.step.complete) return { result: "unsolvable", states: stored(), ms: elapsed(), by };
-        if (end === "timeout") return { result: "unknown", reason: "timeout", states: stored(), ms: elapsed(), by };
-        // Exhausted without being complete, or out of its own budget: it drops out.
-        live = live.filter((h) => h !== r);
-      }
-    }
+    const end = race(position, racers, shared, deadline, (name) => (by = name));
     states = stored();
+    putBack(racers);
+    if (end === "solved") {
+      const r = racers.find((h) => h.won)!;
+      return { result: "solved", moves: checkedLine(position, r.step, r.won!), states, ms: elapsed(), by };
+    }
+    if (end === "unsolvable") return { result: "unsolvable", states, ms: elapsed(), by };
+    if (end === "timeout") return { result: "unknown", reason: "timeout", states, ms: elapsed(), by };
   }
   // Budget spent, or every entry ran dry without one marked complete.
   return { result: "unknown", reason: "max-states", states, ms: elapsed(), by };

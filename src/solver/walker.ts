@@ -265,6 +265,14 @@ export class Walker {
     this.locateAll();
   }
 
+  /** Starts over from `start`, a position of the same rules: as a new walker would, without allocating. */
+  restart(start: State): void {
+    this.s.copyFrom(start);
+    this.pathLen = 0;
+    this.sinceHeld = 0;
+    this.reload();
+  }
+
   apply(m: Move): void {
     applyMove(this.s, m);
     this.moved(m);
