@@ -26,6 +26,9 @@ describe("manoeuvres", () => {
     let played = 0;
     let home = 0;
     let peeked = 0;
+    // Peeked ones whose card goes home, and runs after which a card they uncover goes home.
+    let peekedHome = 0;
+    let peekedThenHome = 0;
     // Distinct weights, so that a wrong count in any part of the score shows.
     const weights = [20, 12, 30, 4, 5] as const;
     for (const preset of ["freecell", "bakers-game", "eight-off"]) {
@@ -47,6 +50,8 @@ describe("manoeuvres", () => {
               played++;
               if (seen !== null) {
                 peeked++;
+                if (dst === FOUNDATION) peekedHome++;
+                else if (walk.s.cardsHome() > s.cardsHome()) peekedThenHome++;
                 expect(seen).toBe(new Walker(walk.s, weights).score());
               }
               expect(replays(s, walk)).toBe(true);
@@ -72,15 +77,18 @@ describe("manoeuvres", () => {
     expect(played).toBeGreaterThan(100);
     expect(home).toBeGreaterThan(0);
     expect(peeked).toBeGreaterThan(50);
+    expect(peekedHome).toBeGreaterThanOrEqual(10);
+    expect(peekedThenHome).toBeGreaterThanOrEqual(3);
   });
 
-  it("peekManoeuvre's score is the played manoeuvre's along won lines (where columns empty and fill)", () => {
+  it("peekManoeuvre's score is the played manoeuvre's along won lines (where columns empty and fill, and cards go home)", () => {
     // Random walks seldom empty a column; the positions of won lines do, late in the game.
     const weights = [20, 12, 30, 4, 5] as const;
     const codes = new Int32Array(MAX_MOVES);
     let peeked = 0;
     let intoEmpty = 0;
     let emptied = 0;
+    let sentHome = 0;
     for (const [preset, n] of [["freecell", 1], ["freecell", 2], ["bakers-game", 3]] as const) {
       const r = solve(dealMs(resolveRules(preset), n));
       expect(r.result).toBe("solved");
@@ -97,6 +105,7 @@ describe("manoeuvres", () => {
             peeked++;
             if (walk.s.freeCells() === 0 && free < walk.pathLen - 1) intoEmpty++;
             if (((code >> 4) & 63) === 0) emptied++;
+            if (walk.s.cardsHome() > s.cardsHome()) sentHome++;
             expect(seen).toBe(new Walker(walk.s, weights).score());
           }
           walk.undoTo(0);
@@ -107,6 +116,7 @@ describe("manoeuvres", () => {
     expect(peeked).toBeGreaterThan(100);
     expect(intoEmpty).toBeGreaterThan(0);
     expect(emptied).toBeGreaterThan(0);
+    expect(sentHome).toBeGreaterThan(100);
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {
