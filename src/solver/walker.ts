@@ -158,8 +158,9 @@ export class Walker {
    * to find out) when a card is next on its foundation as the cards in the way are moved, or
    * when a safe foundation move would come from anywhere else. A run of k cards at depth i of
    * column c goes onto the card at depth j of column t; a card home is one card at depth i.
+   * `withKey`: also its key, in key.peekLo/peekHi. A manoeuvre that would win is played.
    */
-  peekManoeuvre(code: number): boolean {
+  peekManoeuvre(code: number, withKey = false): boolean {
     const s = this.s;
     const t = (code >> 16) & 31;
     if (!this.plain || (t >= CELL0 && t !== FOUNDATION)) return false;
@@ -208,7 +209,8 @@ export class Walker {
       else if (above > 0) bury += above;
     }
     (found[0] = f0), (found[1] = f1), (found[2] = f2), (found[3] = f3);
-    if (!ok) return false;
+    if (!ok || s.cardsHome() + home === 52) return false;
+    if (withKey) this.key.peekManoeuvre(c, keep, i, k, run ? t : -1, j, this.free);
     const free = Math.max(room, 0);
     const empty = this.empty + Math.min(room, 0) + (keep === 0 ? 1 : 0);
     // A prefix of p cards keeps min(p, the column's bottom run) in sequence; the run lands in sequence.

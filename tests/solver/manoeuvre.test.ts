@@ -4,8 +4,9 @@ import { applyMove, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
-import { hasManoeuvres, listManoeuvres, playManoeuvre } from "../../src/solver/manoeuvre.js";
-import { solve } from "../../src/solver/search.js";
+import { BestFirst } from "../../src/solver/best-first.js";
+import { hasManoeuvres, listManoeuvres, MANOEUVRE, playManoeuvre } from "../../src/solver/manoeuvre.js";
+import { replayWins, solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
 
 /** Plays the walker's path from `from` through the engine; true when every move is legal. */
@@ -44,8 +45,9 @@ describe("manoeuvres", () => {
             const c = code & 15;
             const card = s.cards[c * COLUMN_CAP + ((code >> 4) & 63)]!;
             const dst = (code >> 16) & 31;
-            // peekManoeuvre reads the score off the manoeuvre; when it does, it must be the played child's.
-            const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
+            // peekManoeuvre reads the score and key off the manoeuvre; when it does, they must be the played child's.
+            const seen = walk.peekManoeuvre(code, true) ? walk.peekScore : null;
+            const key = [walk.key.peekLo, walk.key.peekHi];
             if (playManoeuvre(walk, code)) {
               played++;
               if (seen !== null) {
@@ -53,6 +55,7 @@ describe("manoeuvres", () => {
                 if (dst === FOUNDATION) peekedHome++;
                 else if (walk.s.cardsHome() > s.cardsHome()) peekedThenHome++;
                 expect(seen).toBe(new Walker(walk.s, weights).score());
+                expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
               }
               expect(replays(s, walk)).toBe(true);
               const w = walk.s;
@@ -99,7 +102,8 @@ describe("manoeuvres", () => {
         const k = listManoeuvres(walk.s, codes, walk.where);
         for (let i = 0; i < k; i++) {
           const code = codes[i]!;
-          const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
+          const seen = walk.peekManoeuvre(code, true) ? walk.peekScore : null;
+          const key = [walk.key.peekLo, walk.key.peekHi];
           const free = walk.s.freeCells();
           if (playManoeuvre(walk, code) && seen !== null) {
             peeked++;
@@ -107,6 +111,7 @@ describe("manoeuvres", () => {
             if (((code >> 4) & 63) === 0) emptied++;
             if (walk.s.cardsHome() > s.cardsHome()) sentHome++;
             expect(seen).toBe(new Walker(walk.s, weights).score());
+            expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
           }
           walk.undoTo(0);
         }
@@ -117,6 +122,21 @@ describe("manoeuvres", () => {
     expect(intoEmpty).toBeGreaterThan(0);
     expect(emptied).toBeGreaterThan(0);
     expect(sentHome).toBeGreaterThan(100);
+  });
+
+  it("best-first search stores manoeuvres without playing them, and its lines still replay to a win", () => {
+    // Its nodes keep a manoeuvre as one step, played when the node is expanded and when the line is read back.
+    const weights = [10, 10, 10, 7, 5] as const;
+    for (let n = 1; n <= 12; n++) {
+      const s = dealMs(resolveRules("freecell"), n);
+      for (const lean of [false, true]) {
+        const search = new BestFirst(s, 20_000, weights, { meta: true, stepCost: 3, lean }, { left: 20_000 });
+        expect(search.run(Infinity), `#${n}`).toBe("solved");
+        const line = search.line();
+        expect(line.every((m) => (m & MANOEUVRE) === 0)).toBe(true);
+        expect(replayWins(s, line), `#${n}`).toBe(true);
+      }
+    }
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {
