@@ -15,7 +15,8 @@ import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from 
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
 /** run() may also stop early, resumable, once its table holds `stopAt` positions. */
 export type RunStop = RunEnd | "paused";
-export type DfsOrder = "score" | "engine" | "static" | "manoeuvre";
+import type { DfsOrder } from "./plan.js";
+export type { DfsOrder };
 
 /**
  * A move's class, higher first, read off the move and position without playing it: home;

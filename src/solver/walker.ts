@@ -10,11 +10,9 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 import { FULL, type StateTable } from "./table.js";
 
-/**
- * Weights of the score of a position: cards home, free flippers, empty columns, cards out of
- * sequence, cards above the next foundation cards.
- */
-export type Weights = readonly [number, number, number, number, number];
+// Declared with the plans, so the package's type declarations need not reach the searches.
+import type { Weights } from "./plan.js";
+export type { Weights };
 
 export class Walker {
   readonly s: State;
