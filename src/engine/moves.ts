@@ -143,8 +143,9 @@ const hitMove = new Int32Array(16);
  * Speed: instead of testing every destination column, each candidate head card looks up the
  * (at most two) cards it builds on in `colOfTop`, so the work is per card of the movable run,
  * not per column pair; the few hits are insertion-sorted to keep the order above.
+ * `from` (a column or flipper): only the moves from there, in the same order (isLegal).
  */
-export function generateMoves(s: State, out: Int32Array): number {
+export function generateMoves(s: State, out: Int32Array, from = -1): number {
   const t = s.tables;
   const autoHome = t.autoHome;
   if (t.rankHome) for (let f = 0; f < 4; f++) needs[f] = s.foundationNeeds(f);
@@ -183,7 +184,8 @@ export function generateMoves(s: State, out: Int32Array): number {
     capEmpty = (free + 1) << (empties > 0 ? empties - 1 : 0);
   }
   let n = 0;
-  for (let src = 0; src < nCols; src++) {
+  const colEnd = from < 0 ? nCols : from < CELL0 ? from + 1 : 0;
+  for (let src = from < 0 ? 0 : from; src < colEnd; src++) {
     const len = lens[src]!;
     if (len === 0) continue;
     const b = src * COLUMN_CAP;
@@ -236,7 +238,8 @@ export function generateMoves(s: State, out: Int32Array): number {
     while (h < hits) out[n++] = hitMove[h++]!;
     if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top) | one;
   }
-  for (let i = 0; i < nCells; i++) {
+  const cellEnd = from < 0 ? nCells : from < CELL0 ? 0 : from - CELL0 + 1;
+  for (let i = from < CELL0 ? 0 : from - CELL0; i < cellEnd; i++) {
     const card = cells[i]!;
     if (card === NO_CARD) continue;
     n = homeMoves(s, CELL0 + i, card, out, n, 0);
@@ -323,7 +326,9 @@ function moveRun(s: State, from: number, to: number, count: number): void {
 const scratch = new Int32Array(MAX_MOVES);
 /** True when `m` is among the legal moves now (slow path: user input, replays, tests). */
 export function isLegal(s: State, m: Move): boolean {
-  const n = generateMoves(s, scratch);
+  const from = m & 31;
+  if (from >= CELL0 + s.nCells) return false;
+  const n = generateMoves(s, scratch, from);
   for (let i = 0; i < n; i++) if (scratch[i] === m) return true;
   return false;
 }

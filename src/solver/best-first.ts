@@ -14,7 +14,7 @@
 import { generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
-import { hasManoeuvres, leftOut, listManoeuvres, playManoeuvre } from "./manoeuvre.js";
+import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, playManoeuvre } from "./manoeuvre.js";
 import { CanonicalKey } from "./canonical.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
@@ -76,13 +76,27 @@ export class BestFirst {
   /** After a win: the node expanded and the moves from it (on the walker's path). */
   private winFrom = -1;
 
-  constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
+  /** The start position: a line with manoeuvres stored unplayed is read back by playing it from here. */
+  private readonly start: State;
+
+  constructor(start: State, maxStates: number, private readonly w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
+    this.start = start.clone();
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
     this.snap = new Uint8Array(this.stride * 16);
     this.keyStride = CanonicalKey.words(start.nColumns);
     this.snapKeys = new Uint32Array(this.keyStride * 16);
+  }
+
+  /** Ready for a new search from `start` (same rules) with these budgets, keeping its arrays. */
+  restart(start: State, maxStates: number, shared?: { left: number }): void {
+    this.start.copyFrom(start);
+    this.walk.restart(start);
+    this.table.restart(maxStates, shared);
+    this.nodes = this.snaps = this.heapLen = this.expanded = 0;
+    this.at = this.winFrom = -1;
+    this.started = false;
   }
 
   private started = false;
@@ -119,12 +133,19 @@ export class BestFirst {
     if (this.winFrom < 0) return tail;
     const chain: number[] = [];
     for (let i = this.winFrom; i >= 0; i = this.parent[i]!) chain.push(i);
-    const out: number[] = [];
+    // The steps from the start, played again so that manoeuvres stored unplayed give their moves.
+    const walk = new Walker(this.start, this.w);
     for (let j = chain.length - 1; j >= 0; j--) {
       const i = chain[j]!;
-      for (let k = this.stepAt[i]!; k < this.stepAt[i + 1]!; k++) out.push(this.steps[k]!);
+      for (let k = this.stepAt[i]!; k < this.stepAt[i + 1]!; k++) this.step(walk, this.steps[k]!);
     }
-    return out.concat(tail);
+    return Array.from(walk.path.subarray(0, walk.pathLen)).concat(tail);
+  }
+
+  /** Plays one stored step: an engine move, or a manoeuvre stored without being played (always playable: walker.peekManoeuvre). */
+  private step(walk: Walker, m: number): void {
+    if ((m & MANOEUVRE) === 0) walk.apply(m);
+    else if (!playManoeuvre(walk, m)) throw new Error("solver bug: a manoeuvre stored unplayed cannot be played");
   }
 
   /** Children of node `id` (the walker stands on it, path empty). Null: keep going. */
@@ -185,6 +206,17 @@ export class BestFirst {
     if (!hasManoeuvres(walk.s)) return null;
     const n = listManoeuvres(walk.s, this.scratch, walk.where);
     for (let i = 0; i < n; i++) {
+      // Most are stored without being played (their key and score read off the manoeuvre), and played when expanded.
+      if (walk.peekManoeuvre(this.scratch[i]!, true)) {
+        const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
+        if (r === FULL) return "max-states";
+        if (r !== PRESENT) {
+          const score = walk.peekScore - this.opt.stepCost * (this.depth[id]! + 1);
+          ONE[0] = this.scratch[i]!;
+          this.push(this.store(id, score, ONE, 1), score);
+        }
+        continue;
+      }
       if (!playManoeuvre(walk, this.scratch[i]!)) {
         walk.undoTo(0);
         continue;
@@ -249,7 +281,7 @@ export class BestFirst {
       walk.reload(this.snapKeys, this.snapAt[parent]! * this.keyStride);
     }
     walk.rebase();
-    for (let k = this.stepAt[id]!, e = this.stepAt[id + 1]!; k < e; k++) walk.apply(this.steps[k]!);
+    for (let k = this.stepAt[id]!, e = this.stepAt[id + 1]!; k < e; k++) this.step(walk, this.steps[k]!);
     walk.rebase();
     this.at = id;
   }

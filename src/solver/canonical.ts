@@ -51,6 +51,11 @@ function fmix32(h: number): number {
 /** A column's mixed hash from its raw Zobrist hash (two halves). */
 const mixLo = (lo: number, hi: number): number => fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
 const mixHi = (lo: number, hi: number): number => fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+/** An empty column's raw hash, and its mixed halves. */
+const EMPTY_LO = 0x2545f491;
+const EMPTY_HI = 0x6b43a9b5;
+const EMPTY_MIX_LO = mixLo(EMPTY_LO, EMPTY_HI);
+const EMPTY_MIX_HI = mixHi(EMPTY_LO, EMPTY_HI);
 
 /** Keeps the canonical key of one State up to date as moves are made and taken back. */
 export class CanonicalKey {
@@ -133,8 +138,8 @@ export class CanonicalKey {
   refreshColumn(c: number): void {
     const s = this.s;
     const base = c * COLUMN_CAP;
-    let lo = 0x2545f491;
-    let hi = 0x6b43a9b5;
+    let lo = EMPTY_LO;
+    let hi = EMPTY_HI;
     for (let d = 0, n = s.len[c]!; d < n; d++) {
       const k = d * 52 + s.cards[base + d]!;
       lo ^= KEY_LO[k]!;
@@ -196,6 +201,65 @@ export class CanonicalKey {
       }
       sl = (sl - this.colLo[to]! + mixLo(tl, th)) | 0;
       sh = (sh - this.colHi[to]! + mixHi(tl, th)) | 0;
+    }
+    this.peekLo = (sl ^ cl) >>> 0;
+    this.peekHi = (sh ^ ch) >>> 0;
+  }
+
+  /**
+   * peekLo/peekHi for the position a manoeuvre leads to, without playing it (Walker.peekManoeuvre):
+   * column c keeps its first `keep` cards; a run of k cards at depth i goes onto column t above
+   * depth j (t < 0: none); the cards in the way (t's above j, then c's above i + k, each top first)
+   * fill `free` flippers, then empty columns.
+   */
+  peekManoeuvre(c: number, keep: number, i: number, k: number, t: number, j: number, free: number): void {
+    const s = this.s;
+    const cards = s.cards;
+    let cl = this.cellLo;
+    let ch = this.cellHi;
+    let sl = this.sumLo;
+    let sh = this.sumHi;
+    for (let pass = 0; pass < 2; pass++) {
+      const col = pass === 0 ? t : c;
+      if (col < 0) continue;
+      for (let d = s.len[col]! - 1, e = pass === 0 ? j : i + k - 1; d > e; d--) {
+        const card = cards[col * COLUMN_CAP + d]!;
+        if (free-- > 0) {
+          cl ^= KEY_LO[CELL_KEYS + card]!;
+          ch ^= KEY_HI[CELL_KEYS + card]!;
+        } else {
+          // An empty column becomes a column of this one card.
+          const lo = EMPTY_LO ^ KEY_LO[card]!;
+          const hi = EMPTY_HI ^ KEY_HI[card]!;
+          sl = (sl - EMPTY_MIX_LO + mixLo(lo, hi)) | 0;
+          sh = (sh - EMPTY_MIX_HI + mixHi(lo, hi)) | 0;
+        }
+      }
+    }
+    let fl = this.rawLo[c]!;
+    let fh = this.rawHi[c]!;
+    for (let d = keep, n = s.len[c]!; d < n; d++) {
+      const kf = d * 52 + cards[c * COLUMN_CAP + d]!;
+      fl ^= KEY_LO[kf]!;
+      fh ^= KEY_HI[kf]!;
+    }
+    sl = (sl - this.colLo[c]! + mixLo(fl, fh)) | 0;
+    sh = (sh - this.colHi[c]! + mixHi(fl, fh)) | 0;
+    if (t >= 0) {
+      let tl = this.rawLo[t]!;
+      let th = this.rawHi[t]!;
+      for (let d = j + 1, n = s.len[t]!; d < n; d++) {
+        const kt = d * 52 + cards[t * COLUMN_CAP + d]!;
+        tl ^= KEY_LO[kt]!;
+        th ^= KEY_HI[kt]!;
+      }
+      for (let x = 0; x < k; x++) {
+        const kt = (j + 1 + x) * 52 + cards[c * COLUMN_CAP + i + x]!;
+        tl ^= KEY_LO[kt]!;
+        th ^= KEY_HI[kt]!;
+      }
+      sl = (sl - this.colLo[t]! + mixLo(tl, th)) | 0;
+      sh = (sh - this.colHi[t]! + mixHi(tl, th)) | 0;
     }
     this.peekLo = (sl ^ cl) >>> 0;
     this.peekHi = (sh ^ ch) >>> 0;

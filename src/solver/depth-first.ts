@@ -15,7 +15,8 @@ import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from 
 export type RunEnd = "solved" | "exhausted" | "max-states" | "timeout";
 /** run() may also stop early, resumable, once its table holds `stopAt` positions. */
 export type RunStop = RunEnd | "paused";
-export type DfsOrder = "score" | "engine" | "static" | "manoeuvre";
+import type { DfsOrder } from "./plan.js";
+export type { DfsOrder };
 
 /**
  * A move's class, higher first, read off the move and position without playing it: home;
@@ -72,6 +73,14 @@ export class DepthFirst {
   constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false) {
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
+  }
+
+  /** Ready for a new search from `start` (same rules) with these budgets, keeping its arrays. */
+  restart(start: State, maxStates: number, shared?: { left: number }): void {
+    this.walk.restart(start);
+    this.table.restart(maxStates, shared);
+    this.frames = this.poolTop = 0;
+    this.started = false;
   }
 
   private started = false;

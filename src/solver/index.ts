@@ -6,4 +6,4 @@ export { solve, replayWins, lineText, DEFAULT_MAX_STATES, MAX_STATES_LIMIT, type
 export { shortenSolution } from "./shorten.js";
 export { SolverAgent } from "./agent.js";
 export { WEIGHT_SETS, PLANS, defaultPlan, type SolvePlan, type PlanStep, type Strategy } from "./plan.js";
-export { type Weights as ScoreWeights } from "./walker.js";
+export { type Weights as ScoreWeights } from "./plan.js";

@@ -57,8 +57,11 @@ export function listManoeuvres(s: State, out: Int32Array, at: Int16Array): numbe
       out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16);
       break;
     }
-    // Runs, bottom up; each onto the card it builds on in another column.
-    for (let i = 0; i < len; ) {
+    // Runs, bottom up; each onto the card it builds on in another column. A run with more than
+    // `room` cards above it cannot be cleared: start at the run holding the deepest card that can.
+    let i0 = Math.max(0, len - 1 - room);
+    while (i0 > 0 && buildOn[cards[b + i0]! * 52 + cards[b + i0 - 1]!] === 1) i0--;
+    for (let i = i0; i < len; ) {
       let e = i;
       while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
       const head = cards[b + i]!;

@@ -6,8 +6,14 @@
  * within its budget; a plan without one answers only "solved" or "unknown".
  */
 import type { Rules } from "../engine/rules.js";
-import type { DfsOrder } from "./depth-first.js";
-import type { Weights } from "./walker.js";
+
+/**
+ * Weights of the score of a position: cards home, free flippers, empty columns, cards out of
+ * sequence, cards above the next foundation cards.
+ */
+export type Weights = readonly [number, number, number, number, number];
+/** Depth-first move orders (depth-first.ts). */
+export type DfsOrder = "score" | "engine" | "static" | "manoeuvre";
 
 export type Strategy = "depth-first" | "best-first";
 

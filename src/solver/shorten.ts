@@ -6,17 +6,13 @@
  * later moves name them), by a 64-bit fingerprint; the caller replays the result through the
  * engine and keeps the original line if anything went wrong.
  */
-import { NO_CARD } from "../engine/card.js";
-import { applyMove, CELL0, FOUNDATION, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
-import { CELL_KEY, COLUMN_CAP, ZOBRIST_HI, ZOBRIST_LO, type State } from "../engine/state.js";
+import { applyMove, FOUNDATION, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
+import type { State } from "../engine/state.js";
 
-/**
- * The slot mix of the flippers (the engine's hash ignores which flipper holds a card), with
- * flipper `slot` holding `card` instead (slot -1: as they are).
- */
-function slots(s: State, slot = -1, card = 0): number {
+/** The slot mix of the flippers (the engine's hash ignores which flipper holds a card). */
+function slots(s: State): number {
   let f = 0x811c9dc5;
-  for (let i = 0; i < s.nCells; i++) f = Math.imul(f ^ (i === slot ? card : s.cells[i]!), 0x01000193);
+  for (let i = 0; i < s.nCells; i++) f = Math.imul(f ^ s.cells[i]!, 0x01000193);
   f ^= f >>> 15;
   f = Math.imul(f, 0x2c1b3c6d);
   return f ^ (f >>> 12);
@@ -42,18 +38,13 @@ class LineIndex {
     this.mask = cap - 1;
   }
 
+  /** The slot holding this position's fingerprint, or the free slot where it would go (the fingerprint left in lastLo/lastHi). */
   private lastLo = 0;
   private lastHi = 0;
-
-  /** The slot holding this position's fingerprint, or the free slot where it would go. */
   private slot(s: State): number {
-    return this.find(s.hashLo, s.hashHi, slots(s));
-  }
-
-  /** The slot of the fingerprint made of an engine hash and a flipper slot mix. */
-  private find(hashLo: number, hashHi: number, f: number): number {
-    const lo = hashLo ^ Math.imul(f, 0x297a2d39);
-    const hi = hashHi ^ f;
+    const f = slots(s);
+    const lo = s.hashLo ^ Math.imul(f, 0x297a2d39);
+    const hi = s.hashHi ^ f;
     this.lastLo = lo;
     this.lastHi = hi;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
@@ -71,50 +62,6 @@ class LineIndex {
   /** Latest index of this position on the line, or -1. */
   get(s: State): number {
     return this.at[this.slot(s)]!;
-  }
-
-  /** slots(s) of the position after() is asked about, set by here(s) before the first call. */
-  private hereSlots = 0;
-
-  /** Names the position the next after() calls start from (moves between columns keep its slot mix). */
-  here(s: State): void {
-    this.hereSlots = slots(s);
-  }
-
-  /**
-   * Latest index on the line of the position move m leads to, or -1, read off the engine's
-   * Zobrist keys without playing m. Only for moves that change nothing but cards' places
-   * (suit foundations, no cards carried home): else undefined, and the caller plays m.
-   */
-  after(s: State, m: Move): number | undefined {
-    if (s.tables.rankHome || m >>> 25 !== 0) return undefined;
-    const from = m & 31;
-    const to = (m >> 5) & 31;
-    let lo = s.hashLo;
-    let hi = s.hashHi;
-    let k = 0;
-    let slot = -1;
-    let slotCard = NO_CARD;
-    if (from >= CELL0) {
-      const card = s.cells[from - CELL0]!;
-      (k = CELL_KEY + card), (lo ^= ZOBRIST_LO[k]!), (hi ^= ZOBRIST_HI[k]!);
-      slot = from - CELL0;
-      if (to !== FOUNDATION) (k = (to * COLUMN_CAP + s.len[to]!) * 52 + card), (lo ^= ZOBRIST_LO[k]!), (hi ^= ZOBRIST_HI[k]!);
-    } else {
-      const n = (m >> 10) & 63;
-      const len = s.len[from]!;
-      for (let t = 0; t < n; t++) {
-        const card = s.cards[from * COLUMN_CAP + len - n + t]!;
-        (k = (from * COLUMN_CAP + len - n + t) * 52 + card), (lo ^= ZOBRIST_LO[k]!), (hi ^= ZOBRIST_HI[k]!);
-        if (to < CELL0) (k = (to * COLUMN_CAP + s.len[to]! + t) * 52 + card), (lo ^= ZOBRIST_LO[k]!), (hi ^= ZOBRIST_HI[k]!);
-        else if (to !== FOUNDATION) {
-          (k = CELL_KEY + card), (lo ^= ZOBRIST_LO[k]!), (hi ^= ZOBRIST_HI[k]!);
-          slot = to - CELL0;
-          slotCard = card;
-        }
-      }
-    }
-    return this.at[this.find(lo >>> 0, hi >>> 0, slot < 0 ? this.hereSlots : slots(s, slot, slotCard))]!;
   }
 }
 
@@ -178,7 +125,6 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { li
     let m2 = -1;
     let onLine = false;
     const n1 = generateMoves(s, first);
-    if (!twoMoves) lastAt.here(s);
     const home = s.cardsHome();
     for (let a = 0; a < n1; a++) {
       const ma = first[a]!;
@@ -187,16 +133,6 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { li
       // No position this move (or, in the two-move pass, this move and any next one) can reach
       // lies far enough ahead to beat the best jump.
       if (upTo[ha]! - i - 1 <= best && (!twoMoves || upTo[Math.min(ha + 4, HOME_BOUND - 1)]! - i - 2 <= best)) continue;
-      // The one-move look-ahead reads the target off the keys, without playing the move.
-      const ahead = twoMoves ? undefined : lastAt.after(s, ma);
-      if (ahead !== undefined) {
-        if (ahead - i - 1 > best) {
-          best = ahead - i - 1;
-          to = ahead;
-          m1 = ma;
-        }
-        continue;
-      }
       applyMove(s, ma);
       const j = lastAt.get(s);
       if (j - i - 1 > best) {

@@ -9,6 +9,8 @@
  */
 // Small at first: a plan starts several tables per solve, and most deals need few positions.
 const START_BITS = 10;
+/** A table restarted for a new search keeps its arrays up to this size (clearing them is cheaper than growing again). */
+const KEEP_BITS = 12;
 
 /** `StateTable.add` results. */
 export const ADDED = 0;
@@ -17,26 +19,42 @@ export const FULL = 2;
 export type AddResult = typeof ADDED | typeof PRESENT | typeof FULL;
 
 export class StateTable {
-  private lo: Uint32Array;
-  private hi: Uint32Array;
-  private mask: number;
+  private lo!: Uint32Array;
+  private hi!: Uint32Array;
+  private mask = 0;
   /** Positions stored. */
   size = 0;
-  private readonly maxBits: number;
+  private maxBits = 0;
 
   /**
    * `shared`: a budget several tables draw on (the entries of a race), so that together they
    * never store more than it allows; each table is also capped at its own maxStates.
    */
-  constructor(readonly maxStates: number, private readonly shared?: { left: number }) {
+  constructor(
+    private maxStates: number,
+    private shared?: { left: number },
+  ) {
+    this.restart(maxStates, shared);
+  }
+
+  /** Empties the table for a new search with these budgets; its arrays are kept while they are small. */
+  restart(maxStates: number, shared?: { left: number }): void {
+    this.maxStates = maxStates;
+    this.shared = shared;
     let bits = START_BITS;
     // Room for maxStates at load 1/2.
     while (2 ** bits < maxStates * 2 && bits < 31) bits++;
     this.maxBits = bits;
     const start = Math.min(START_BITS, bits);
-    this.lo = new Uint32Array(2 ** start);
-    this.hi = new Uint32Array(2 ** start);
-    this.mask = 2 ** start - 1;
+    const had = this.lo?.length ?? 0;
+    if (had >= 2 ** start && had <= 2 ** Math.min(bits, KEEP_BITS)) {
+      if (this.size > 0) (this.lo.fill(0), this.hi.fill(0));
+    } else {
+      this.lo = new Uint32Array(2 ** start);
+      this.hi = new Uint32Array(2 ** start);
+      this.mask = 2 ** start - 1;
+    }
+    this.size = 0;
   }
 
   has(lo: number, hi: number): boolean {

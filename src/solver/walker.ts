@@ -10,11 +10,9 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 import { FULL, type StateTable } from "./table.js";
 
-/**
- * Weights of the score of a position: cards home, free flippers, empty columns, cards out of
- * sequence, cards above the next foundation cards.
- */
-export type Weights = readonly [number, number, number, number, number];
+// Declared with the plans, so the package's type declarations need not reach the searches.
+import type { Weights } from "./plan.js";
+export type { Weights };
 
 export class Walker {
   readonly s: State;
@@ -151,44 +149,72 @@ export class Walker {
   }
 
   /**
-   * peek() for a manoeuvre onto a column (manoeuvre.ts): the score of the position it leads to,
-   * left in peekScore without playing it, when none of the cards it uncovers is next on its
-   * foundation (so no safe foundation move happens on the way), under the rules peek() needs.
-   * False: play it to find out. A run of k cards at depth i of column c goes onto the card at
-   * depth j of column t.
+   * peek() for a manoeuvre (manoeuvre.ts): the score of the position it leads to, left in
+   * peekScore without playing it, under the rules peek() needs. Its safe foundation moves are
+   * foreseen when they all come from the top of its source column once it is done: the card
+   * sent home, then any card it uncovers that is next and safe, and so on down. False (play it
+   * to find out) when a card is next on its foundation as the cards in the way are moved, or
+   * when a safe foundation move would come from anywhere else. A run of k cards at depth i of
+   * column c goes onto the card at depth j of column t; a card home is one card at depth i.
+   * `withKey`: also its key, in key.peekLo/peekHi. A manoeuvre that would win is played.
    */
-  peekManoeuvre(code: number): boolean {
+  peekManoeuvre(code: number, withKey = false): boolean {
     const s = this.s;
     const t = (code >> 16) & 31;
-    if (t >= CELL0 || !this.plain) return false;
+    if (!this.plain || (t >= CELL0 && t !== FOUNDATION)) return false;
     if (!this.fresh) this.score();
+    const run = t !== FOUNDATION;
     const c = code & 15;
     const i = (code >> 4) & 63;
     const k = (code >> 10) & 63;
     const j = (code >> 21) & 63;
     const n = s.len[c]!;
-    const nt = s.len[t]!;
+    const nt = run ? s.len[t]! : 0;
     // The cards in the way fill free flippers first, then empty columns (one card each: in sequence).
-    const room = this.free - (n - i - k) - (nt - 1 - j);
-    const free = Math.max(room, 0);
+    const room = this.free - (n - i - k) - (run ? nt - 1 - j : 0);
     if (this.empty + room < 0) return false;
-    const empty = this.empty + Math.min(room, 0) + (i === 0 ? 1 : 0);
-    const fc = s.tables.foundationCard;
-    if (this.nextIn(c, i + k - 1, n - 1) || this.nextIn(t, j, nt - 1) || (i > 0 && this.nextIn(c, i - 1, i))) return false;
-    // A prefix of p cards keeps min(p, the column's bottom run) in sequence; the run lands in sequence.
-    const inT = j + 1 - Math.min(nt - this.outOf[t]!, j + 1);
-    const out = this.out - this.outOf[c]! - this.outOf[t]! + i - Math.min(n - this.outOf[c]!, i) + (inT > 0 ? inT + k : 0);
+    // No card in the way may be next on its foundation as it is uncovered (the run's own last card included).
+    if (this.nextIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.nextIn(t, j, nt - 1))) return false;
+    // The safe foundation moves after it, played on the foundation counts alone and taken back below.
+    const found = s.found;
+    const f0 = found[0]!, f1 = found[1]!, f2 = found[2]!, f3 = found[3]!;
+    let keep = i;
+    let home = 0;
+    if (!run) (found[s.cards[c * COLUMN_CAP + i]! & 3]!++, home++);
+    while (keep > 0) {
+      const card = s.cards[c * COLUMN_CAP + keep - 1]!;
+      if (!this.next(card) || !safeHome(s, this.builders, card)) break;
+      found[card & 3]!++;
+      home++;
+      keep--;
+    }
+    let ok = true;
     let bury = 0;
-    for (let su = 0; su < 4; su++) {
-      const at = this.where[fc[su * 14 + s.found[su]!]!]!;
-      if (at < 0) continue;
+    const fc = s.tables.foundationCard;
+    for (let su = 0; su < 4 && ok; su++) {
+      const card = fc[su * 14 + found[su]!]!;
+      const at = this.where[card]!;
+      if (card === NO_CARD) continue;
       const col = at >> 6;
       const d = at & 63;
-      if (col === c) bury += d < i ? i - 1 - d : d < i + k ? i + k - 1 - d : 0;
-      else if (col === t) bury += d <= j ? j + k - d : 0;
-      else bury += s.len[col]! - 1 - d;
+      // Where the next card lies afterwards, and whether it is uncovered (in a flipper, moved out of the way, or a last card).
+      let above: number;
+      if (at < 0) above = -1;
+      else if (col === c) above = d < keep ? keep - 1 - d : run && d < i + k ? i + k - 1 - d : -1;
+      else if (run && col === t) above = d <= j ? j + k - d : -1;
+      else above = s.len[col]! - 1 - d;
+      if (above <= 0 && safeHome(s, this.builders, card)) ok = false;
+      else if (above > 0) bury += above;
     }
-    this.peekScore = this.sum(free, empty, out, bury);
+    (found[0] = f0), (found[1] = f1), (found[2] = f2), (found[3] = f3);
+    if (!ok || s.cardsHome() + home === 52) return false;
+    if (withKey) this.key.peekManoeuvre(c, keep, i, k, run ? t : -1, j, this.free);
+    const free = Math.max(room, 0);
+    const empty = this.empty + Math.min(room, 0) + (keep === 0 ? 1 : 0);
+    // A prefix of p cards keeps min(p, the column's bottom run) in sequence; the run lands in sequence.
+    const inT = run ? j + 1 - Math.min(nt - this.outOf[t]!, j + 1) : 0;
+    const out = this.out - this.outOf[c]! - (run ? this.outOf[t]! : 0) + keep - Math.min(n - this.outOf[c]!, keep) + (inT > 0 ? inT + k : 0);
+    this.peekScore = this.sum(free, empty, out, bury) + home * this.w[0];
     return true;
   }
 
@@ -263,6 +289,14 @@ export class Walker {
     else this.key.reset();
     this.heldAt = -1;
     this.locateAll();
+  }
+
+  /** Starts over from `start`, a position of the same rules: as a new walker would, without allocating. */
+  restart(start: State): void {
+    this.s.copyFrom(start);
+    this.pathLen = 0;
+    this.sinceHeld = 0;
+    this.reload();
   }
 
   apply(m: Move): void {

@@ -4,6 +4,7 @@
  */
 import {
   applyMove,
+  CELL0,
   deal,
   FOUNDATION,
   generateMoves,
@@ -11,6 +12,7 @@ import {
   MAX_MOVES,
   moveAutoHome,
   moveCount,
+  moveFrom,
   moveTo,
   moveToEmpty,
   moveToString,
@@ -44,7 +46,9 @@ function fail(what: string, s: State, detail: string): never {
  * Plays `games` seeded random games of up to `steps` moves (foundation moves favoured so games
  * get far; one step in ten is an undo) and checks, at every position:
  * generated set == reference set (no duplicates), each move isLegal and round-trips through the
- * notation, apply/undo restores the position and its hash, the incremental hash equals a
+ * notation, the list from each source is the full list's moves from there (isLegal reads only
+ * that one) and a move changed in one field is legal only if listed, apply/undo restores the
+ * position and its hash, the incremental hash equals a
  * from-scratch rehash, equal positions (up to flipper order) have equal hashes, 52 cards are
  * conserved and foundations never shrink.
  */
@@ -52,6 +56,7 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
   const rr = refRules(rules);
   const rand = prng(seed);
   const buf = new Int32Array(MAX_MOVES);
+  const one = new Int32Array(MAX_MOVES);
   const hashes = new Map<string, bigint>();
   const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0, autoHomeMoves: 0 };
   for (let g = 0; g < games; g++) {
@@ -82,9 +87,17 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       const before = s.clone();
       s.rehash();
       if (s.hash() !== hash) fail("incremental hash drifted", s, `${hash} vs ${s.hash()}`);
+      for (let from = 0; from < CELL0 + s.nCells; from++) {
+        const k = generateMoves(s, one, from);
+        const want = moves.filter((m) => moveFrom(m) === from);
+        if (k !== want.length || want.some((m, i) => one[i] !== m)) fail("moves from one source differ from the full list's", s, String(from));
+      }
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         if (!isLegal(s, m)) fail("generated move not isLegal", s, engineKeys[i]!);
+        // Another source, destination, count or card: legal exactly when listed.
+        for (const other of [m ^ 1, m ^ (1 << 5), m ^ (1 << 10), m ^ (1 << 16), m ^ (3 << 10)])
+          if (isLegal(s, other) !== moves.includes(other)) fail("isLegal disagrees with the list", s, `${engineKeys[i]!} changed to ${other}`);
         if (parseMove(moveToString(m, s), s) !== m) fail("notation round trip (with position)", s, moveToString(m, s));
         // Without the position the text differs only for moves into an empty column or onto a rank foundation.
         if ((moveToEmpty(m) || s.tables.rankHome) && parseMove(moveToString(m), s) !== m) fail("notation round trip", s, moveToString(m));

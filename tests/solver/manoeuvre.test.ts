@@ -4,8 +4,9 @@ import { applyMove, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
-import { hasManoeuvres, listManoeuvres, playManoeuvre } from "../../src/solver/manoeuvre.js";
-import { solve } from "../../src/solver/search.js";
+import { BestFirst } from "../../src/solver/best-first.js";
+import { hasManoeuvres, listManoeuvres, MANOEUVRE, playManoeuvre } from "../../src/solver/manoeuvre.js";
+import { replayWins, solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
 
 /** Plays the walker's path from `from` through the engine; true when every move is legal. */
@@ -26,6 +27,9 @@ describe("manoeuvres", () => {
     let played = 0;
     let home = 0;
     let peeked = 0;
+    // Peeked ones whose card goes home, and runs after which a card they uncover goes home.
+    let peekedHome = 0;
+    let peekedThenHome = 0;
     // Distinct weights, so that a wrong count in any part of the score shows.
     const weights = [20, 12, 30, 4, 5] as const;
     for (const preset of ["freecell", "bakers-game", "eight-off"]) {
@@ -41,13 +45,17 @@ describe("manoeuvres", () => {
             const c = code & 15;
             const card = s.cards[c * COLUMN_CAP + ((code >> 4) & 63)]!;
             const dst = (code >> 16) & 31;
-            // peekManoeuvre reads the score off the manoeuvre; when it does, it must be the played child's.
-            const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
+            // peekManoeuvre reads the score and key off the manoeuvre; when it does, they must be the played child's.
+            const seen = walk.peekManoeuvre(code, true) ? walk.peekScore : null;
+            const key = [walk.key.peekLo, walk.key.peekHi];
             if (playManoeuvre(walk, code)) {
               played++;
               if (seen !== null) {
                 peeked++;
+                if (dst === FOUNDATION) peekedHome++;
+                else if (walk.s.cardsHome() > s.cardsHome()) peekedThenHome++;
                 expect(seen).toBe(new Walker(walk.s, weights).score());
+                expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
               }
               expect(replays(s, walk)).toBe(true);
               const w = walk.s;
@@ -72,15 +80,18 @@ describe("manoeuvres", () => {
     expect(played).toBeGreaterThan(100);
     expect(home).toBeGreaterThan(0);
     expect(peeked).toBeGreaterThan(50);
+    expect(peekedHome).toBeGreaterThanOrEqual(10);
+    expect(peekedThenHome).toBeGreaterThanOrEqual(3);
   });
 
-  it("peekManoeuvre's score is the played manoeuvre's along won lines (where columns empty and fill)", () => {
+  it("peekManoeuvre's score is the played manoeuvre's along won lines (where columns empty and fill, and cards go home)", () => {
     // Random walks seldom empty a column; the positions of won lines do, late in the game.
     const weights = [20, 12, 30, 4, 5] as const;
     const codes = new Int32Array(MAX_MOVES);
     let peeked = 0;
     let intoEmpty = 0;
     let emptied = 0;
+    let sentHome = 0;
     for (const [preset, n] of [["freecell", 1], ["freecell", 2], ["bakers-game", 3]] as const) {
       const r = solve(dealMs(resolveRules(preset), n));
       expect(r.result).toBe("solved");
@@ -91,13 +102,16 @@ describe("manoeuvres", () => {
         const k = listManoeuvres(walk.s, codes, walk.where);
         for (let i = 0; i < k; i++) {
           const code = codes[i]!;
-          const seen = walk.peekManoeuvre(code) ? walk.peekScore : null;
+          const seen = walk.peekManoeuvre(code, true) ? walk.peekScore : null;
+          const key = [walk.key.peekLo, walk.key.peekHi];
           const free = walk.s.freeCells();
           if (playManoeuvre(walk, code) && seen !== null) {
             peeked++;
             if (walk.s.freeCells() === 0 && free < walk.pathLen - 1) intoEmpty++;
             if (((code >> 4) & 63) === 0) emptied++;
+            if (walk.s.cardsHome() > s.cardsHome()) sentHome++;
             expect(seen).toBe(new Walker(walk.s, weights).score());
+            expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
           }
           walk.undoTo(0);
         }
@@ -107,6 +121,22 @@ describe("manoeuvres", () => {
     expect(peeked).toBeGreaterThan(100);
     expect(intoEmpty).toBeGreaterThan(0);
     expect(emptied).toBeGreaterThan(0);
+    expect(sentHome).toBeGreaterThan(100);
+  });
+
+  it("best-first search stores manoeuvres without playing them, and its lines still replay to a win", () => {
+    // Its nodes keep a manoeuvre as one step, played when the node is expanded and when the line is read back.
+    const weights = [10, 10, 10, 7, 5] as const;
+    for (let n = 1; n <= 12; n++) {
+      const s = dealMs(resolveRules("freecell"), n);
+      for (const lean of [false, true]) {
+        const search = new BestFirst(s, 20_000, weights, { meta: true, stepCost: 3, lean }, { left: 20_000 });
+        expect(search.run(Infinity), `#${n}`).toBe("solved");
+        const line = search.line();
+        expect(line.every((m) => (m & MANOEUVRE) === 0)).toBe(true);
+        expect(replayWins(s, line), `#${n}`).toBe(true);
+      }
+    }
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {

@@ -111,6 +111,19 @@ describe("plans", () => {
     for (const maxStates of [1, 7, 999, 5000]) expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
   });
 
+  it("searches restarted from an earlier solve give what new ones give", () => {
+    // solve() restarts the small searches of its last call with the same plan entries; copies
+    // of the entries get new searches. Each deal is solved twice (after another deal, then
+    // after itself, where anything left of the last search would show) and against new searches.
+    const deals = [...[1, 2, 92, 657].map((n) => ms("freecell", n)), ms("bakers-game", 10), ms("penguin", 3), ms("freecell", 11982)];
+    for (const start of deals) {
+      const s = start();
+      const after = [solve(s), solve(s)];
+      const fresh = solve(s, { plan: defaultPlan(s.rules).map((p) => ({ ...p })) });
+      for (const r of after) expect({ ...r, ms: 0 }).toEqual({ ...fresh, ms: 0 });
+    }
+  });
+
   it("rejects malformed plans with a clear message", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [] })).toThrow(/at least one entry/);
