@@ -108,8 +108,9 @@ export class DepthFirst {
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
       if ((m & MANOEUVRE) === 0) {
-        // A child seen by now is skipped without being played, when its key can be read off the move.
-        if (walk.peekKey(m) && this.table.has(walk.key.peekLo, walk.key.peekHi)) continue;
+        // In engine order (the proofs, where most children tried are already seen) a child seen
+        // by now is skipped without being played, when its key can be read off the move.
+        if (this.order === "engine" && walk.peekKey(m) && this.table.has(walk.key.peekLo, walk.key.peekHi)) continue;
         walk.apply(m);
         walk.autoplayAfter(m);
       } else if (!playManoeuvre(walk, m)) {
