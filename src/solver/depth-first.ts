@@ -108,6 +108,10 @@ export class DepthFirst {
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
       if ((m & MANOEUVRE) === 0) {
+        // Unscored orders list children without looking them up: one seen by now is skipped
+        // without being played, when its key can be read off the move. (Scored children were
+        // looked up when listed; checking them again costs more than it saves.)
+        if ((this.order === "engine" || this.order === "static") && walk.peekKey(m) && this.table.has(walk.key.peekLo, walk.key.peekHi)) continue;
         walk.apply(m);
         walk.autoplayAfter(m);
       } else if (!playManoeuvre(walk, m)) {

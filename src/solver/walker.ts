@@ -149,6 +149,24 @@ export class Walker {
   }
 
   /**
+   * The key of the child that move m leads to (key.peekLo/peekHi), without playing it, when no
+   * safe foundation move follows m: it sends no card home and uncovers none that would go home
+   * at once. Suit foundations (CanonicalKey.peek). False: play the move to find out.
+   */
+  peekKey(m: Move): boolean {
+    const from = m & 31;
+    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome) return false;
+    if (from < CELL0) {
+      const s = this.s;
+      const rest = s.len[from]! - ((m >> 10) & 63);
+      const card = rest > 0 ? s.cards[from * COLUMN_CAP + rest - 1]! : NO_CARD;
+      if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) return false;
+    }
+    this.key.peek(m);
+    return true;
+  }
+
+  /**
    * peek() for a manoeuvre (manoeuvre.ts): the score of the position it leads to, left in
    * peekScore without playing it, under the rules peek() needs. Its safe foundation moves are
    * foreseen when they all come from the top of its source column once it is done: the card

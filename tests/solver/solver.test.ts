@@ -140,12 +140,14 @@ describe("search machinery", () => {
     expect([c.keyLo, c.keyHi]).not.toEqual([a.keyLo, a.keyHi]);
   });
 
-  it("keeps the walker's score, key and card places exact through children tried and taken back, and peek() agrees with playing the move", () => {
+  it("keeps the walker's score, key and card places exact through children tried and taken back, and peek() and peekKey() agree with playing the move", () => {
     // The walker counts a child's score off per-column tables and takes a child back by copying
     // the held key: after any mix of moves, holds and take-backs it must agree with a walker
     // built fresh on the same position.
     const weights = [20, 8, 16, 6, 6] as const;
     let peeked = 0;
+    // peekKey() on rules where peek() does not work (kings-only, Penguin) too.
+    const keyed: Record<string, number> = {};
     for (const preset of ["penguin", "penguin-beak-home", "freecell", "bakers-game", "eight-off", "kings-only-bakers-game", "stalactites"]) {
       const walk = new Walker(deal(resolveRules(preset), 7), weights);
       let a = 777;
@@ -160,9 +162,16 @@ describe("search machinery", () => {
           const m = ms[rand(ms.length)]!;
           // peek() reads the child's key and score off the move; when it does, they must be the played child's.
           const seen = walk.peek(m) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+          // peekKey() reads only the key, on any rules, when no safe foundation move follows m.
+          const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
           walk.apply(m);
           walk.autoplayAfter(m);
           const fresh = new Walker(walk.s, weights);
+          if (key) {
+            keyed[preset] = (keyed[preset] ?? 0) + 1;
+            expect(walk.pathLen, `${preset} step ${step}`).toBe(here + 1);
+            expect(key, `${preset} step ${step} move ${m}`).toEqual([fresh.key.keyLo, fresh.key.keyHi]);
+          }
           if (seen) {
             peeked++;
             expect(walk.pathLen).toBe(here + 1);
@@ -189,6 +198,7 @@ describe("search machinery", () => {
       }
     }
     expect(peeked).toBeGreaterThan(50);
+    for (const preset of ["penguin", "eight-off", "kings-only-bakers-game", "freecell"]) expect(keyed[preset], preset).toBeGreaterThan(20);
   });
   it("keeps the key up to date through moves and take-backs (group moves, flippers, foundations)", () => {
     for (const preset of ["penguin", "freecell", "seahaven-towers"]) {
