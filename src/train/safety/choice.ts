@@ -10,6 +10,7 @@ import { tf } from "../backend.js";
 import type { SafetyData } from "./dataset.js";
 import { squash } from "./model.js";
 import type { Rules } from "../../engine/rules.js";
+import type { State } from "../../engine/state.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
 
@@ -57,19 +58,16 @@ export function choiceLossJs(z: ArrayLike<number>, target: ArrayLike<number>, fr
 }
 
 /**
- * For each position with a winnable move: the dataset row of greedy(tuned)'s best winnable move
- * (ties to the first row, the order the `safe` player breaks them in); −1 elsewhere. This is the
- * move the exact-label oracle plays when it does not shuffle.
+ * Calls visit(d, s, moves, rows, n) for each position d (with wanted(d)) that has a winnable move:
+ * s is the position, unpacked into a scratch state; moves[0 … n) its winnable moves and rows[0 … n)
+ * their dataset rows, in dataset order. The buffers are reused from one call to the next.
  */
-export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: Rules): Int32Array {
-  const D = data.deal.length;
-  const out = new Int32Array(D).fill(-1);
+export function eachWinnable(data: SafetyData, first: Int32Array, rules: Rules, wanted: (d: number) => boolean, visit: (d: number, s: State, moves: Int32Array, rows: Int32Array, n: number) => void): void {
   const unpacker = new Unpacker(rules);
-  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
   const moves = new Int32Array(512);
   const rows = new Int32Array(512);
-  const score = new Float64Array(512);
-  for (let d = 0; d < D; d++) {
+  for (let d = 0; d < data.deal.length; d++) {
+    if (!wanted(d)) continue;
     let n = 0;
     for (let k = first[d]!; k < first[d + 1]!; k++)
       if (data.label[k] === 1) {
@@ -79,10 +77,24 @@ export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: R
     if (n === 0) continue;
     const s = unpacker.state(data.before[d * PACK_STRIDE]!);
     unpackState(data.before, d * PACK_STRIDE, s);
+    visit(d, s, moves, rows, n);
+  }
+}
+
+/**
+ * For each position with a winnable move: the dataset row of greedy(tuned)'s best winnable move
+ * (ties to the first row, the order the `safe` player breaks them in); −1 elsewhere. This is the
+ * move the exact-label oracle plays when it does not shuffle.
+ */
+export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: Rules): Int32Array {
+  const out = new Int32Array(data.deal.length).fill(-1);
+  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  const score = new Float64Array(512);
+  eachWinnable(data, first, rules, () => true, (d, s, moves, rows, n) => {
     greedy.scoreMoves(s, moves, n, score);
     let best = 0;
     for (let i = 1; i < n; i++) if (score[i]! > score[best]!) best = i;
     out[d] = rows[best]!;
-  }
+  });
   return out;
 }

@@ -8,8 +8,8 @@
  */
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import type { Rules } from "../../engine/rules.js";
-import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
 import type { SafetyData } from "./dataset.js";
+import { eachWinnable } from "./choice.js";
 
 /** Lookahead values above this (a win within its reach) count as this: one win is enough to be sure of. */
 const CAP = 1000;
@@ -24,25 +24,12 @@ const FLOOR = -1000;
  */
 export function lookaheadValues(data: SafetyData, first: Int32Array, rules: Rules, wanted: (d: number) => boolean): Float64Array {
   const out = new Float64Array(data.label.length).fill(NaN);
-  const unpacker = new Unpacker(rules);
   const teacher = new LookaheadAgent({});
-  const moves = new Int32Array(512);
-  const rows = new Int32Array(512);
   const value = new Float64Array(512);
-  for (let d = 0; d < data.deal.length; d++) {
-    if (!wanted(d)) continue;
-    let n = 0;
-    for (let k = first[d]!; k < first[d + 1]!; k++)
-      if (data.label[k] === 1) {
-        moves[n] = data.move[k]!;
-        rows[n++] = k;
-      }
-    if (n === 0) continue;
-    const s = unpacker.state(data.before[d * PACK_STRIDE]!);
-    unpackState(data.before, d * PACK_STRIDE, s);
+  eachWinnable(data, first, rules, wanted, (_d, s, moves, rows, n) => {
     teacher.reset(s);
     teacher.valuesAt(s, moves, n, value);
     for (let i = 0; i < n; i++) out[rows[i]!] = Math.min(CAP, Math.max(FLOOR, value[i]!));
-  }
+  });
   return out;
 }
