@@ -74,27 +74,28 @@ const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weig
  */
 const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
-/** A short racer of the FreeCell plan: 20,000 positions at most. */
-const racer = (name: string, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget: 20_000, race: true });
+/** A racer of the FreeCell plan, storing at most `budget` positions. */
+const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
+const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly number[]): PlanStep =>
+  racer(name, budget, { strategy: "depth-first", weights, order: "manoeuvre", lean: true, slice });
 /**
- * FreeCell: depth-first search in move-class order (the cheapest per position) wins about two
- * deals in five within its first 200 positions; the lean searches with manoeuvres (depth-first
- * with several weight sets, best-first greedy and patient) win most of the rest in a few hundred
- * positions, and patient best-first and the complete search catch the hard ones. Entries and
- * turn lengths from simulated races (each strategy's own count per deal, and its measured cost
- * per position) on MS 1-2000, checked by measurement (docs/solver.md); a turn of 1 position is in
- * effect a pause.
+ * FreeCell: depth-first search in move-class order (the cheapest per position) wins about a
+ * third of the deals within its first 200 positions; lean depth-first search with manoeuvres
+ * under weights that favour free flippers wins about half within 150; patient best-first with
+ * manoeuvres (cheap per position) wins most of the rest, and short lean racers and the complete
+ * search catch the others. Entries, budgets and turn lengths from simulated races (each
+ * strategy's own count per deal, and its measured cost per position) on MS 1-2000, checked by
+ * measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("dfs-static", { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [200, 25, 100, 2000, 1000] }),
-  racer("lean-columns", { strategy: "depth-first", weights: [20, 12, 30, 4, 4], order: "manoeuvre", lean: true, slice: [150, 25, 150, 150, 3000] }),
-  racer("lean-best-first-patient", { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [3000, 25, 1000, 4000, 500] }),
-  racer("lean-best-first", { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 2000, 500] }),
-  racer("lean-room", { strategy: "depth-first", weights: [20, 16, 30, 2, 4], order: "manoeuvre", lean: true, slice: [150, 750, 3000, 4000, 750, 100] }),
-  racer("best-first-patient", { strategy: "best-first", weights: W_BEST, stepCost: 3, slice: [1, 4000, 50, 500, 200, 500] }),
-  racer("lean-unburied", { strategy: "depth-first", weights: [20, 8, 16, 6, 0], order: "manoeuvre", lean: true, slice: [300, 4000, 300, 50, 3000] }),
-  racer("lean-greedy", { strategy: "depth-first", weights: W_BEST, order: "manoeuvre", lean: true, slice: [500, 300, 750, 750] }),
-  { ...COMPLETE, slice: [25, 150] },
+  racer("dfs-static", 1500, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [100, 100, 300] }),
+  leanDfs("lean-flippers", 1500, [12, 20, 16, 5, 3], [150, 1]),
+  racer("lean-best-first-patient", 5000, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [3000, 1, 50, 300] }),
+  leanDfs("lean-buried", 500, [10, 23, 12, 3, 7], [2000]),
+  racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [750, 4000] }),
+  leanDfs("lean-flippers-only", 2000, [8, 30, 8, 1, 4], [400]),
+  leanDfs("lean-flippers-sequences", 1000, [12, 30, 14, 8, 6], [75]),
+  { ...COMPLETE, slice: [1, 200] },
 ];
 
 /**
