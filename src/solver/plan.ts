@@ -88,13 +88,14 @@ const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly
  * measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("dfs-static", 1500, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [100, 25, 300] }),
-  leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [150, 1]),
+  racer("dfs-static", 1500, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [100, 150, 1] }),
+  leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [200, 300, 1]),
   racer("lean-best-first-patient", 5000, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [3000, 1, 50, 300] }),
-  leanDfs("lean-more-flippers", 500, [10, 23, 12, 3, 7], [2000]),
-  racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [750, 4000] }),
-  leanDfs("lean-flippers-only", 2000, [8, 30, 8, 1, 4], [400]),
-  { ...COMPLETE, slice: [1, 200] },
+  leanDfs("lean-empty-columns", 500, [10, 19, 40, 1, 3], [200]),
+  leanDfs("lean-more-flippers", 500, [10, 23, 12, 3, 7], [1, 100, 1]),
+  racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 1] }),
+  leanDfs("lean-flippers-only", 2000, [8, 30, 8, 1, 4], [400, 1]),
+  { ...COMPLETE, slice: [1, 300] },
 ];
 
 /**
