@@ -80,12 +80,12 @@ const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly
   racer(name, budget, { strategy: "depth-first", weights, order: "manoeuvre", lean: true, slice });
 /**
  * FreeCell: depth-first search in move-class order (the cheapest per position) wins about a
- * third of the deals within its first 200 positions; lean depth-first search with manoeuvres
- * under weights that favour free flippers wins about half within 150; patient best-first with
- * manoeuvres (cheap per position) wins most of the rest, and short lean racers and the complete
- * search catch the others. Entries, budgets and turn lengths from simulated races (each
- * strategy's own count per deal, and its measured cost per position) on MS 1-2000, checked by
- * measurement (docs/solver.md); a turn of 1 position is in effect a pause.
+ * third of the deals within its first 100 positions; lean depth-first search with manoeuvres
+ * under weights that favour free flippers wins most of the rest within 200; patient best-first
+ * with manoeuvres (cheap per position) wins most of the others, and short lean racers and the
+ * complete search catch the last few. Entries, budgets and turn lengths from simulated races
+ * (each strategy's own count per deal, and its measured cost per position) on MS 1-3000,
+ * checked by measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
   racer("dfs-static", 1500, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [100, 150, 1] }),
@@ -99,7 +99,7 @@ const FREECELL: SolvePlan = [
 ];
 
 /**
- * Default plans, tuned on Microsoft deals 1–100 of each rule set (FreeCell: 1–2000; docs/solver.md). Each is one
+ * Default plans, tuned on Microsoft deals 1–100 of each rule set (FreeCell: 1–3000; docs/solver.md). Each is one
  * race whose last entry is the complete search.
  */
 export const PLANS = {
