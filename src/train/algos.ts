@@ -144,6 +144,7 @@ const SAFETY: AlgoSpec = {
     "dist-weight": { describe: "safety: choice objective: a winnable move's weight falls by e^-W per move of solver line above the shortest", default: 0, min: 0, max: 100, key: "distWeight" },
     "choice-target": { type: "string", default: "winnable", choices: ["winnable", "lookahead"], describe: "safety: choice objective: the winnable moves share the target alike, or by lookahead's values", key: "choiceTarget" },
     temperature: { describe: "safety: lookahead target: weights e^((V - V_best)/T)", default: 2, min: 0.01, max: 1000 },
+    "critical-weight": { describe: "safety: choice objective: loss weight of a position that holds a losing move (others weigh 1)", default: 1, min: 0, max: 1000, minExclusive: true, key: "criticalWeight" },
     "safety-order": { type: "string", default: "greedy", choices: ["greedy", "net"], describe: "safety: validation games play greedy's best or the network's best among the moves judged safe", key: "playOrder" },
     "spread-share": { describe: "safety: choice objective: share of the target spread over the winnable moves; the rest on greedy's best winnable one", default: 1, min: 0, max: 1, key: "spreadShare" },
     "safety-spread": { describe: "safety: validation games draw shuffled moves among fresh moves with risk at most this", min: 0, max: 1, key: "playSpread" },

@@ -149,16 +149,20 @@ describe("penguin dataset", () => {
     expect(existsSync(join(dir, "never.csv"))).toBe(false);
   }, 120_000);
 
-  it("trains the choice objective towards lookahead's values, and refuses a temperature out of range", () => {
+  it("trains the choice objective towards lookahead's values (critical positions weighted), and refuses a temperature out of range", () => {
     const run = join(dir, "run-look");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--critical-weight", "3", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
-    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\)/);
+    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\), positions with a losing move weigh 3/);
     expect(loadSafety(run).meta.play).toMatchObject({ order: "net", shuffle: 0 });
     const bad = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "0"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--temperature/);
+    expect(existsSync(join(dir, "never-run"))).toBe(false);
+    const risk = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--critical-weight", "3"]);
+    expect(risk.code).toBe(2);
+    expect(risk.stderr).toMatch(/--critical-weight needs --safety-objective choice/);
     expect(existsSync(join(dir, "never-run"))).toBe(false);
   }, 120_000);
 });

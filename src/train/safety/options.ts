@@ -11,6 +11,7 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   const thresholds = text.split(",").map((t) => Number(t.trim()));
   if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new UsageError(`--thresholds must be numbers from 0 to 1, comma-separated, got ${printable(text)}`);
   if (o.choiceTarget === "lookahead" && o.objective !== "choice") throw new UsageError("--choice-target lookahead needs --safety-objective choice");
+  if (o.criticalWeight !== 1 && o.objective !== "choice") throw new UsageError("--critical-weight needs --safety-objective choice");
   return {
     data,
     structure: o.features === "structure",
@@ -34,6 +35,7 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     spreadShare: o.spreadShare as number,
     choiceTarget: o.choiceTarget === "lookahead" ? "lookahead" : "winnable",
     temperature: o.temperature as number,
+    criticalWeight: o.criticalWeight as number,
     ...(o.playSpread !== undefined ? { playSpread: o.playSpread as number } : {}),
     playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),

@@ -71,6 +71,8 @@ export interface SafetyTrainOptions {
   readonly choiceTarget?: "winnable" | "lookahead";
   /** With choiceTarget "lookahead": the softness of the target, in greedy-score units. */
   readonly temperature?: number;
+  /** Choice objective: loss weight of a position that holds a losing move (the others weigh 1). */
+  readonly criticalWeight?: number;
   /** Train on a seeded renaming of the suits of every sample (suits.ts). */
   readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
@@ -272,7 +274,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const trainIdx = Int32Array.from(train);
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
-  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
+  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${choice && (o.criticalWeight ?? 1) !== 1 ? `, positions with a losing move weigh ${o.criticalWeight}` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
   const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads, o.objective ?? "risk");
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
@@ -294,6 +296,10 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const seg = new Int32Array(R);
   /** Choice objective: the one-hot of each row's position in the batch, rows × B. */
   const member = new Float32Array(choice ? R * B : 0);
+  /** Choice objective with criticalWeight ≠ 1: each position's loss weight, and each row's (its position's). */
+  const cw = o.criticalWeight ?? 1;
+  const posWeight = new Float32Array(choice && cw !== 1 ? B : 0);
+  const rowWeight = new Float32Array(posWeight.length ? R : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
@@ -319,6 +325,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       }
       // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
       floor += targetEntropy[u]! / n;
+      if (posWeight.length) posWeight[j] = critical[u] === 1 ? cw : 1;
       const sh = beta > 0 || look ? shortestOf(u) : 0;
       for (let k = first[u]!; k < first[u + 1]!; k++) {
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
@@ -326,6 +333,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         seg[r] = j;
         y[r] = data.label[k] === 1 ? targetOf(k, u, targetSum[u]!, sh) : 0;
         wt[r] = 1;
+        if (rowWeight.length) rowWeight[r] = posWeight[j]!;
         r++;
       }
     }
@@ -467,7 +475,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         if (!choice) return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
         member.fill(0, 0, rows * B);
         for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
-        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B), extras: [] };
+        const weights = posWeight.length ? { rows: tf.tensor1d(rowWeight.subarray(0, rows)), positions: tf.tensor1d(posWeight) } : undefined;
+        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B, weights), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
       lossAcc += loss! - (choice ? floor : 0);
