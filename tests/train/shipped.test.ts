@@ -19,11 +19,12 @@ function recorded(csv: string, count: number): string[] {
   return rows.slice(0, count).map((f) => `${f[at("deal")]} ${f[at("won")]} ${f[at("cards_home")]} ${f[at("moves")]}`);
 }
 
-const cases: { name: string; agent: string; options: Record<string, string>; csv: string }[] = [
+const cases: { name: string; agent: string; options: Record<string, string>; csv: string; cells?: number }[] = [
   { name: "first safety network", agent: "safety", options: { model: "results/train-safety/run" }, csv: "results/train-safety/safety-1-1000.csv" },
   { name: "attention safety network", agent: "safety", options: { model: "results/train-safety/run-att" }, csv: "results/train-safety/safety-att-1-1000.csv" },
   { name: "choice-objective safety network", agent: "safety", options: { model: "results/train-safety/run-choice" }, csv: "results/train-safety/safety-choice-1-1000.csv" },
   { name: "lookahead-target safety network", agent: "safety", options: { model: "results/train-safety/run-look" }, csv: "results/train-safety/safety-look-1-1000.csv" },
+  { name: "lookahead-target safety network tuned at 5 flippers", agent: "safety", options: { model: "results/train-safety/run-look-f5" }, csv: "results/train-safety/safety-look-f5-tuned-1-1000.csv", cells: 5 },
   { name: "ES scorer", agent: "scorer", options: { model: "results/train-es" }, csv: "results/train-safety/es-1-1000.csv" },
   { name: "guided search, network at the root, 300 positions", agent: "guided", options: { order: "safety-root", model: "results/train-safety/run", nodes: "300" }, csv: "results/guided/guided-safety-root-300-1-1000.csv" },
 ];
@@ -33,7 +34,7 @@ describe("shipped checkpoints replay their recorded games", () => {
     it(c.name, async () => {
       const options = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, k === "model" ? join(root, v) : v]));
       const rows: string[] = [];
-      for await (const r of evaluate({ agent: c.agent, agentOptions: options, rules: resolveRules("penguin"), deals: seedRange(1, DEALS), timing: false })) {
+      for await (const r of evaluate({ agent: c.agent, agentOptions: options, rules: resolveRules("penguin", c.cells === undefined ? {} : { cells: c.cells }), deals: seedRange(1, DEALS), timing: false })) {
         rows.push(`${r.deal} ${r.won} ${r.cardsHome} ${r.moves}`);
       }
       expect(rows).toEqual(recorded(c.csv, DEALS));
