@@ -122,7 +122,7 @@ describe("the choice objective", () => {
     expect(g[3]!).toBeCloseTo(0, 6);
     expect(g[4]!).toBeCloseTo(0, 6);
     // --critical-weight 3: the first position (it holds a losing move) counts three times in the mean.
-    const weights = { rows: tf.tensor1d(seg.map((p) => (p === 0 ? 3 : 1))), positions: tf.tensor1d([3, 1]) };
+    const weights = tf.tensor1d([3, 1]);
     const weighted = tf.tidy(() => choiceLoss(tf.tensor1d(z), member, tf.tensor1d(target), 2, weights).dataSync()[0]!);
     expect(weighted).toBeCloseTo((3 * choiceLossJs(z, target, 0, 3) + choiceLossJs(z, target, 3, 5)) / 4, 5);
     expect(weighted).toBeGreaterThan(loss); // the critical position is the worse-scored one

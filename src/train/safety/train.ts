@@ -296,10 +296,9 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const seg = new Int32Array(R);
   /** Choice objective: the one-hot of each row's position in the batch, rows × B. */
   const member = new Float32Array(choice ? R * B : 0);
-  /** Choice objective with criticalWeight ≠ 1: each position's loss weight, and each row's (its position's). */
+  /** Choice objective with criticalWeight ≠ 1: each position's loss weight. */
   const cw = o.criticalWeight ?? 1;
   const posWeight = new Float32Array(choice && cw !== 1 ? B : 0);
-  const rowWeight = new Float32Array(posWeight.length ? R : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
@@ -333,7 +332,6 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         seg[r] = j;
         y[r] = data.label[k] === 1 ? targetOf(k, u, targetSum[u]!, sh) : 0;
         wt[r] = 1;
-        if (rowWeight.length) rowWeight[r] = posWeight[j]!;
         r++;
       }
     }
@@ -475,7 +473,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         if (!choice) return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
         member.fill(0, 0, rows * B);
         for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
-        const weights = posWeight.length ? { rows: tf.tensor1d(rowWeight.subarray(0, rows)), positions: tf.tensor1d(posWeight) } : undefined;
+        const weights = posWeight.length ? tf.tensor1d(posWeight) : undefined;
         return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B, weights), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
