@@ -29,6 +29,7 @@ import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 import { lgWithout } from "./fcs/looking-glass.js";
+import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
 
 const HARNESS = fileURLToPath(new URL("./fcs/fcs-batch", import.meta.url));
 const BUILD = "gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm";
@@ -50,50 +51,59 @@ interface Setting {
 interface DealSet {
   readonly preset: string;
   readonly full: number;
-  /** The first setting is the one the default run uses. */
+  /** The first setting is the set's chosen one (see the default run below). */
   readonly settings: readonly Setting[];
 }
 const LG_MINUS = "(the looking-glass preset's options, without the moves ";
-const atomic = (game: string[]): Setting[] => [
-  { name: "atomic-soft-dfs", exhaustive: true, args: () => [...game, "--method", "soft-dfs", "-to", "01ABCDE"] },
-  { name: "atomic-soft-dfs-horne", exhaustive: true, args: () => [...game, "--method", "soft-dfs", "-to", "01ABCDE", "-sp", "r:tf"] },
-];
+const HORNE = ["-sp", "r:tf"];
+
+/**
+ * Candidate settings for a suit-building game. `atomic` (single-card moves, Horne's prune, which
+ * is safe when cards build in suit) searches every position, so its "unsolvable" is a proof;
+ * `X-then-atomic` runs X and, only when X finds no line, a second instance (`-ni`) with atomic
+ * moves, so its verdicts are exact too. The others stop when their own move set is exhausted.
+ */
+function suitGame(game: string, order: readonly string[]): Setting[] {
+  const g = ["--game", game];
+  const atomicArgs = [...g, "--method", "soft-dfs", "-to", "01ABCDE", ...HORNE];
+  const meta = [...g, "--method", "soft-dfs", "-to", "0123456789", ...HORNE];
+  const all: Setting[] = [
+    { name: "atomic", exhaustive: true, args: () => atomicArgs },
+    { name: "atomic-no-horne", exhaustive: true, args: () => [...g, "--method", "soft-dfs", "-to", "01ABCDE"] },
+    { name: "meta", exhaustive: false, args: () => meta },
+    { name: "meta-then-atomic", exhaustive: true, args: () => [...meta, "-ni", ...atomicArgs] },
+    { name: "lg", exhaustive: false, args: () => [...g, "-l", "lg"] },
+    { name: "lg-without-j", exhaustive: false, args: () => [...g, ...lgWithout("j")], shown: `--game ${game} ${LG_MINUS}"j")` },
+    {
+      name: "lg-without-j-then-atomic",
+      exhaustive: true,
+      args: () => [...g, ...lgWithout("j"), "-ni", ...atomicArgs],
+      shown: `--game ${game} ${LG_MINUS}"j") -ni ${atomicArgs.join(" ")}`,
+    },
+  ];
+  return order.map((name) => all.find((x) => x.name === name)!);
+}
+
 const SETS: Readonly<Record<SetName, DealSet>> = {
   freecell: { preset: "freecell", full: 1000, settings: [{ name: "lg", exhaustive: false, args: () => ["-l", "lg"] }] },
-  "bakers-game": {
-    preset: "bakers-game",
-    full: 1000,
-    settings: [
-      ...atomic(["--game", "bakers_game"]),
-      { name: "meta-soft-dfs", exhaustive: false, args: () => ["--game", "bakers_game", "--method", "soft-dfs", "-to", "0123456789"] },
-    ],
-  },
+  "bakers-game": { preset: "bakers-game", full: 1000, settings: suitGame("bakers_game", ["meta-then-atomic", "atomic", "atomic-no-horne", "meta", "lg"]) },
   "eight-off": {
     preset: "eight-off",
     full: 500,
-    settings: [
-      { name: "lg-without-j", exhaustive: false, args: () => ["--game", "eight_off", ...lgWithout("j")], shown: `--game eight_off ${LG_MINUS}"j"` },
-      { name: "lg", exhaustive: false, args: () => ["--game", "eight_off", "-l", "lg"] },
-      { name: "lg-without-67j", exhaustive: false, args: () => ["--game", "eight_off", ...lgWithout("67j")], shown: `--game eight_off ${LG_MINUS}"67j"` },
-      ...atomic(["--game", "eight_off"]),
-    ],
+    settings: suitGame("eight_off", ["lg-without-j", "lg-without-j-then-atomic", "meta-then-atomic", "meta", "atomic", "lg"]),
   },
   "seahaven-towers": {
     preset: "seahaven-towers",
     full: 500,
-    settings: [
-      { name: "lg-without-j", exhaustive: false, args: () => ["--game", "seahaven", ...lgWithout("j")], shown: `--game seahaven ${LG_MINUS}"j"` },
-      { name: "lg", exhaustive: false, args: () => ["--game", "seahaven", "-l", "lg"] },
-      { name: "lg-without-67j", exhaustive: false, args: () => ["--game", "seahaven", ...lgWithout("67j")], shown: `--game seahaven ${LG_MINUS}"67j"` },
-      ...atomic(["--game", "seahaven"]),
-    ],
+    settings: suitGame("seahaven", ["lg-without-j", "lg-without-j-then-atomic", "meta-then-atomic", "meta", "atomic", "lg"]),
   },
   penguin: {
     preset: "penguin",
     full: 1000,
     settings: [
+      { name: "default-horne", exhaustive: false, args: () => [...PENGUIN_GAME, ...HORNE] },
       { name: "default", exhaustive: false, args: () => [...PENGUIN_GAME] },
-      { name: "default-horne", exhaustive: false, args: () => [...PENGUIN_GAME, "-sp", "r:tf"] },
+      { name: "lg-without-j", exhaustive: false, args: () => [...PENGUIN_GAME, ...lgWithout("j")], shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")` },
       { name: "lg", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "lg"] },
     ],
   },
@@ -102,8 +112,9 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
 const OPTIONS = {
   sets: { type: "list", default: SET_NAMES, choices: SET_NAMES, help: "deal sets to measure" },
   deals: { type: "int", default: 0, min: 0, max: 1_000_000, help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)" },
-  settings: { type: "choice", default: "default", choices: ["default", "all"], help: "Freecell Solver settings: the chosen one per set, or every candidate" },
+  settings: { type: "choice", default: "default", choices: ["default", "all"], help: "Freecell Solver settings: the chosen one per set (and its fastest exact one), or every candidate" },
   harness: { type: "string", default: HARNESS, help: "path of the built fcs-batch" },
+  replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
 } as const;
 
 /** A card on Freecell Solver's board after relabelling ranks so the base rank is the ace. */
@@ -186,6 +197,7 @@ type FcsVerdict = "solved" | "unsolved-exhaustive" | "intractable-limit";
 interface FcsRun {
   cpuSeconds: number;
   processCpuSeconds: number;
+  peakRssMb: number;
   iterations: number;
   counts: Record<FcsVerdict, number>;
   worst: { deal: number; ms: number; iterations: number };
@@ -214,6 +226,7 @@ function runFcs(harness: string, boardsFile: string, args: string[], n: number):
   return {
     cpuSeconds: Number(total.cpu_s),
     processCpuSeconds: Number(total.process_cpu_s),
+    peakRssMb: Number(total.peak_rss_mb),
     iterations: Number(total.iterations),
     counts,
     worst,
@@ -238,6 +251,29 @@ function disagreements(ours: OursRun, fcs: FcsRun, fcsExhaustive: boolean): { de
     }
   });
   return out;
+}
+
+/**
+ * Freecell Solver's lines for deals 1…n, each replayed through the engine: counts by outcome
+ * and the first few deals whose line breaks a rule (or does not end won).
+ */
+function replaySet(dir: string, preset: string, penguin: boolean, args: string[], n: number) {
+  const rules = resolveRules(preset);
+  // Standard notation leaves a run's length out; with kings-only columns it follows from the
+  // position, with any card allowed into an empty column it may not, so only those sets replay.
+  if (rules.emptyColumn !== "below-base") return undefined;
+  const counts: Record<ReplayVerdict, number> = { won: 0, illegal: 0, "not-won": 0, "no-solution": 0 };
+  const broken: { deal: number; move: number; token: string }[] = [];
+  const file = join(dir, "one.board");
+  for (let d = 1; d <= n; d++) {
+    const start = dealMs(rules, d);
+    writeFileSync(file, penguin ? penguinBoard(start) : formatFcsBoard(start));
+    const tokens = fcsSolution(args, file);
+    const r = tokens ? replayFcs(start, tokens) : { verdict: "no-solution" as const };
+    counts[r.verdict]++;
+    if ((r.verdict === "illegal" || r.verdict === "not-won") && broken.length < 10) broken.push({ deal: d, move: r.at ?? -1, token: r.token ?? "" });
+  }
+  return { deals: n, ...counts, broken };
 }
 
 /** FreeCell MS 1 as written here must match Freecell Solver's own dealer, card for card. */
@@ -278,7 +314,10 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       writeFileSync(file, text);
       const first = runOurs(set.preset, n, penguin);
       const again = runOurs(set.preset, n, penguin);
-      const settings = args.settings === "all" ? set.settings : set.settings.slice(0, 1);
+      // By default: the set's chosen setting and, if that one's "unsolvable" is no proof, the
+      // first candidate whose verdicts are exact by construction.
+      const exact = set.settings.find((x) => x.exhaustive);
+      const settings = args.settings === "all" ? set.settings : set.settings[0]!.exhaustive || !exact ? set.settings.slice(0, 1) : [set.settings[0]!, exact];
       for (const setting of settings) {
         const fcs = runFcs(args.harness, file, setting.args(), n);
         const dis = disagreements(first, fcs, setting.exhaustive);
@@ -293,14 +332,16 @@ await exitOnUsageError("fcs-side-by-side", async () => {
             ...first.counts,
             worstDeal: first.worst,
             againWorstDeal: again.worst,
+            peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
           },
           fcs: {
             version: fcs.version,
             setting: setting.name,
-            args: setting.shown ? `${setting.shown})` : setting.args().join(" "),
+            args: setting.shown ?? setting.args().join(" "),
             exhaustive: setting.exhaustive,
             cpuSeconds: round(fcs.cpuSeconds, 3),
             processCpuSeconds: round(fcs.processCpuSeconds, 3),
+            peakRssMb: fcs.peakRssMb,
             iterations: fcs.iterations,
             ...fcs.counts,
             worstDeal: fcs.worst,
@@ -309,7 +350,10 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           againRatio: round(again.cpuSeconds / fcs.cpuSeconds, 2),
           disagreements: dis,
         };
-        process.stdout.write(JSON.stringify(row) + "\n");
+        const replay = args.replay > 0 ? replaySet(dir, set.preset, penguin, setting.args(), Math.min(args.replay, n)) : undefined;
+        if (replay && (replay.illegal || replay["not-won"]))
+          process.stderr.write(`REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`);
+        process.stdout.write(JSON.stringify(replay ? { ...row, replay } : row) + "\n");
       }
     }
   } finally {

@@ -14,6 +14,7 @@
  *   board  LABEL  VERDICT  ITERATIONS  CPU_MS
  *   total  boards=N solved=N unsolved-exhaustive=N intractable-limit=N iterations=N
  *          cpu_s=S (solve loop only: solve + recycle, from getrusage) process_cpu_s=S
+ *          peak_rss_mb=M version=V
  * VERDICT is solved, unsolved-exhaustive (the search ran out of positions), or
  * intractable-limit (an iteration or stored-state limit stopped it).
  *
@@ -35,6 +36,13 @@ static double cpu_seconds(void)
     getrusage(RUSAGE_SELF, &u);
     return (double)u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
            u.ru_stime.tv_usec / 1e6;
+}
+
+static long peak_rss_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
 }
 
 static void die(const char *why, const char *what)
@@ -85,6 +93,7 @@ int main(int argc, char **argv)
         const int ret = freecell_solver_user_cmd_line_parse_args(fcs, argc, (freecell_solver_str_t *)argv, 2,
             NULL, NULL, NULL, &err, &last);
         if (ret != FCS_CMD_LINE_OK) {
+            if (err) err[strcspn(err, "\n")] = '\0';
             fprintf(stderr, "fcs-batch: Freecell Solver rejected option \"%s\" (code %d)%s%s\n",
                 last < argc ? argv[last] : "?", ret, err ? ": " : "", err ? err : "");
             return 2;
@@ -148,8 +157,8 @@ int main(int argc, char **argv)
         total_iters += iters;
         printf("board\t%s\t%s\t%lld\t%.3f\n", labels[i], names[v], iters, dt * 1000);
     }
-    printf("total\tboards=%zu\tsolved=%lld\tunsolved-exhaustive=%lld\tintractable-limit=%lld\titerations=%lld\tcpu_s=%.4f\tprocess_cpu_s=%.4f\tversion=%s\n",
-        nboards, counts[0], counts[1], counts[2], total_iters, loop, cpu_seconds(),
+    printf("total\tboards=%zu\tsolved=%lld\tunsolved-exhaustive=%lld\tintractable-limit=%lld\titerations=%lld\tcpu_s=%.4f\tprocess_cpu_s=%.4f\tpeak_rss_mb=%ld\tversion=%s\n",
+        nboards, counts[0], counts[1], counts[2], total_iters, loop, cpu_seconds(), peak_rss_kb() / 1024,
         freecell_solver_user_get_lib_version(fcs));
     freecell_solver_user_free(fcs);
     free(labels);
