@@ -3,12 +3,14 @@
  * verdict, the iterations and the CPU time, so its figures can be set beside penguin-gym's own
  * solver on the same deals (scripts/fcs-side-by-side.ts).
  *
- *   fcs-batch BOARDS_FILE [Freecell Solver options...]
+ *   fcs-batch [--max-mb N] BOARDS_FILE [Freecell Solver options...]
  *
  * BOARDS_FILE holds boards in Freecell Solver's text format, each one introduced by a line
  * "#board LABEL". The options after it are Freecell Solver's own command-line options
  * (`-l lg`, `--game bakers_game`, `--method soft-dfs -to 01ABCDE`, `-mi 100000`, ...), parsed
- * once, as the range solver does; the instance is recycled between boards.
+ * once, as the range solver does; the instance is recycled between boards. An exhaustive search
+ * can store tens of millions of positions, so the process's address space is capped (--max-mb,
+ * default 4096): past it the run stops with an error instead of taking the machine's memory.
  *
  * Output, tab-separated, one line per board and a last line for the whole file:
  *   board  LABEL  VERDICT  ITERATIONS  CPU_MS
@@ -79,10 +81,20 @@ static char *read_all(const char *path)
 
 int main(int argc, char **argv)
 {
+    long max_mb = 4096;
+    if (argc > 2 && !strcmp(argv[1], "--max-mb")) {
+        char *end;
+        max_mb = strtol(argv[2], &end, 10);
+        if (*end || max_mb < 64 || max_mb > (1L << 20)) die("--max-mb takes megabytes from 64 to 1048576, got ", argv[2]);
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        fprintf(stderr, "usage: fcs-batch BOARDS_FILE [Freecell Solver options...]\n");
+        fprintf(stderr, "usage: fcs-batch [--max-mb N] BOARDS_FILE [Freecell Solver options...]\n");
         return 2;
     }
+    const struct rlimit as_cap = {(rlim_t)max_mb << 20, (rlim_t)max_mb << 20};
+    if (setrlimit(RLIMIT_AS, &as_cap) != 0) die("cannot cap the address space", NULL);
     char *text = read_all(argv[1]);
 
     void *fcs = freecell_solver_user_alloc();
