@@ -28,7 +28,7 @@ import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
-import { lgWithout } from "./fcs/looking-glass.js";
+import { presetWithout } from "./fcs/presets.js";
 import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
 
 const HARNESS = fileURLToPath(new URL("./fcs/fcs-batch", import.meta.url));
@@ -61,6 +61,7 @@ interface DealSet {
 }
 const LG_MINUS = "(the looking-glass preset's options, without the moves ";
 const HORNE = ["-sp", "r:tf"];
+const NO_J_PRESETS = ["as", "ct", "obf", "eo", "te"];
 
 /**
  * Candidate settings for a suit-building game. `atomic` (single-card moves, Horne's prune, which
@@ -78,11 +79,17 @@ function suitGame(game: string, order: readonly string[]): Setting[] {
     { name: "meta", exhaustive: false, args: () => meta },
     { name: "meta-then-atomic", exhaustive: true, args: () => [...meta, "-ni", ...atomicArgs] },
     { name: "lg", exhaustive: false, args: () => [...g, "-l", "lg"] },
-    { name: "lg-without-j", exhaustive: false, args: () => [...g, ...lgWithout("j")], shown: `--game ${game} ${LG_MINUS}"j")` },
+    { name: "lg-without-j", exhaustive: false, args: () => [...g, ...presetWithout("looking-glass", "j")], shown: `--game ${game} ${LG_MINUS}"j")` },
+    // Presets tuned for FreeCell whose move orders have no `j` moves (amateur-star,
+    // conspiracy-theory, one-big-family, enlightened-ostrich, three-eighty).
+    ...NO_J_PRESETS.flatMap((p): Setting[] => [
+      { name: p, exhaustive: false, args: () => [...g, "-l", p] },
+      { name: `${p}-then-atomic`, exhaustive: true, args: () => [...g, "-l", p, "-ni", ...atomicArgs] },
+    ]),
     {
       name: "lg-without-j-then-atomic",
       exhaustive: true,
-      args: () => [...g, ...lgWithout("j"), "-ni", ...atomicArgs],
+      args: () => [...g, ...presetWithout("looking-glass", "j"), "-ni", ...atomicArgs],
       shown: `--game ${game} ${LG_MINUS}"j") -ni ${atomicArgs.join(" ")}`,
     },
   ];
@@ -91,29 +98,32 @@ function suitGame(game: string, order: readonly string[]): Setting[] {
 
 const SETS: Readonly<Record<SetName, DealSet>> = {
   freecell: { preset: "freecell", full: 1000, chosen: 1, settings: [{ name: "lg", exhaustive: false, args: () => ["-l", "lg"] }] },
-  "bakers-game": { preset: "bakers-game", full: 1000, chosen: 1, settings: suitGame("bakers_game", ["meta-then-atomic", "atomic", "atomic-no-horne", "meta", "lg"]) },
+  "bakers-game": { preset: "bakers-game", full: 1000, chosen: 1, settings: suitGame("bakers_game", ["meta-then-atomic", "atomic", "atomic-no-horne", "meta", "lg", "as", "as-then-atomic", "eo-then-atomic"]) },
   "eight-off": {
     preset: "eight-off",
     full: 500,
-    chosen: 2,
-    settings: suitGame("eight_off", ["lg-without-j", "meta-then-atomic", "lg-without-j-then-atomic", "meta", "atomic", "lg"]),
+    chosen: 3,
+    settings: suitGame("eight_off", ["eo", "eo-then-atomic", "lg-without-j", "meta-then-atomic", "lg-without-j-then-atomic", "meta", "atomic", "lg", "as", "as-then-atomic", "ct", "ct-then-atomic", "obf", "obf-then-atomic", "te", "te-then-atomic"]),
   },
   "seahaven-towers": {
     preset: "seahaven-towers",
     full: 500,
-    chosen: 2,
-    settings: suitGame("seahaven", ["lg-without-j", "lg-without-j-then-atomic", "meta-then-atomic", "meta", "atomic", "lg"]),
+    chosen: 3,
+    settings: suitGame("seahaven", ["eo", "eo-then-atomic", "lg-without-j", "lg-without-j-then-atomic", "meta-then-atomic", "meta", "atomic", "lg", "as", "as-then-atomic", "ct", "ct-then-atomic", "obf", "obf-then-atomic", "te", "te-then-atomic"]),
   },
   penguin: {
     preset: "penguin",
     full: 1000,
-    // The second is Freecell Solver's default search, for comparison: no setting is exact here.
-    chosen: 2,
+    // Also Freecell Solver's default search, with and without Horne's prune, for comparison: no
+    // setting is exact here (see penguinBoard).
+    chosen: 3,
     settings: [
+      { name: "eo", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "eo"] },
       { name: "default-horne", exhaustive: false, args: () => [...PENGUIN_GAME, ...HORNE] },
       { name: "default", exhaustive: false, args: () => [...PENGUIN_GAME] },
-      { name: "lg-without-j", exhaustive: false, args: () => [...PENGUIN_GAME, ...lgWithout("j")], shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")` },
+      { name: "lg-without-j", exhaustive: false, args: () => [...PENGUIN_GAME, ...presetWithout("looking-glass", "j")], shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")` },
       { name: "lg", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "lg"] },
+      ...NO_J_PRESETS.filter((p) => p !== "eo").map((p): Setting => ({ name: p, exhaustive: false, args: () => [...PENGUIN_GAME, "-l", p] })),
     ],
   },
 };
@@ -121,7 +131,11 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
 const OPTIONS = {
   sets: { type: "list", default: SET_NAMES, choices: SET_NAMES, help: "deal sets to measure" },
   deals: { type: "int", default: 0, min: 0, max: 1_000_000, help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)" },
-  settings: { type: "choice", default: "default", choices: ["default", "all"], help: "Freecell Solver settings: the chosen one per set (and its fastest exact one), or every candidate" },
+  settings: {
+    type: "string",
+    default: "default",
+    help: "Freecell Solver settings: default (the chosen ones per set), all (every candidate), or a comma list of candidate names (e.g. lg,as,meta-then-atomic)",
+  },
   harness: { type: "string", default: HARNESS, help: "path of the built fcs-batch" },
   "fcs-max-mb": { type: "int", default: 4096, min: 64, max: 1 << 20, help: "address-space cap of each Freecell Solver run, in MB" },
   replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
@@ -312,8 +326,14 @@ await exitOnUsageError("fcs-side-by-side", async () => {
   if (spawnSync("fc-solve", ["--version"], { encoding: "utf8" }).error)
     throw new UsageError("Freecell Solver is not installed (fc-solve not found); install freecell-solver-bin and libfreecell-solver-dev");
   if (!existsSync(args.harness)) throw new UsageError(`the harness ${args.harness} is not built; build it with: ${BUILD}`);
-  checkDealer();
   const sets = args.sets as SetName[];
+  const named = args.settings.split(",").map((x) => x.trim());
+  if (args.settings !== "default" && args.settings !== "all") {
+    const known = new Set(sets.flatMap((n) => SETS[n].settings.map((x) => x.name)));
+    const unknown = named.filter((x) => !known.has(x));
+    if (unknown.length) throw new UsageError(`--settings: unknown ${JSON.stringify(unknown[0])} for these sets; known: default, all, ${[...known].join(", ")}`);
+  }
+  checkDealer();
   // Warm the JIT as the solver bench does, so the first deal's compile time is not counted.
   for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(resolveRules(SETS[name].preset), n));
   const dir = mkdtempSync(join(tmpdir(), "fcs-side-by-side-"));
@@ -332,7 +352,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       writeFileSync(file, text);
       const first = runOurs(set.preset, n, penguin);
       const again = runOurs(set.preset, n, penguin);
-      const settings = args.settings === "all" ? set.settings : set.settings.slice(0, set.chosen);
+      const settings = args.settings === "all" ? set.settings : args.settings === "default" ? set.settings.slice(0, set.chosen) : set.settings.filter((x) => named.includes(x.name));
       for (const setting of settings) {
         let fcs: FcsRun;
         try {

@@ -1,16 +1,17 @@
 /**
- * Freecell Solver's looking-glass preset (`-l lg`) with some move types taken out of every soft
- * thread's move order, as plain command-line options. The preset is read from Freecell Solver's
- * own installed file, so the soft threads, seeds, steps and prelude stay exactly its own.
+ * A Freecell Solver preset (such as looking-glass, `-l lg`) with some move types taken out of
+ * every soft thread's move order, as plain command-line options. The preset is read from
+ * Freecell Solver's own installed file, so the soft threads, seeds, steps and prelude stay
+ * exactly its own.
  *
- * Why: in kings-only games (Eight Off, Seahaven Towers, Penguin) some of its meta-moves are
- * suspected of filling an empty column with a card other than a king; taking them out gives a
- * setting whose lines stay within the rules.
+ * Why: in kings-only games (Eight Off, Seahaven Towers, Penguin) the looking-glass preset's
+ * lines sometimes fill an empty column with a card other than a king (scripts/fcs/replay.ts
+ * finds them); without its `j` moves they keep to the rules.
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "../../src/errors.js";
 
-export const LOOKING_GLASS = "/usr/share/freecell-solver/presets/looking-glass.sh";
+export const PRESETS_DIR = "/usr/share/freecell-solver/presets/";
 
 /** Shell-like words of the preset file: double quotes group, backslash-newline joins, # comments. */
 function words(text: string): string[] {
@@ -40,19 +41,20 @@ export function withoutMoves(order: string, drop: string): string {
   return out.replace(/\[\]|\(\)/g, "");
 }
 
-/** The looking-glass preset's options with the moves in `drop` removed from every move order. */
-export function lgWithout(drop: string, file = LOOKING_GLASS): string[] {
+/** A preset's options (`looking-glass`: the file looking-glass.sh) with the moves in `drop` removed from every move order. */
+export function presetWithout(name: string, drop: string): string[] {
+  const file = PRESETS_DIR + name + ".sh";
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    throw new UsageError(`cannot read Freecell Solver's looking-glass preset ${file}; install freecell-solver-bin`);
+    throw new UsageError(`cannot read Freecell Solver's preset ${file}; install freecell-solver-bin`);
   }
   // The file is a range-solver command line: its first four words are the program and its range.
   const args = words(text).slice(4);
   for (let i = 0; i < args.length - 1; i++) {
     if (args[i] === "-to") args[i + 1] = withoutMoves(args[i + 1]!, drop);
-    else if (args[i] === "-dto2") {
+    else if (args[i] === "-dto2" || args[i] === "-dto") {
       const [depth, order] = [args[i + 1]!.slice(0, args[i + 1]!.indexOf(",")), args[i + 1]!.slice(args[i + 1]!.indexOf(",") + 1)];
       args[i + 1] = `${depth},${withoutMoves(order, drop)}`;
     }
