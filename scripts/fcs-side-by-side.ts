@@ -9,8 +9,10 @@
  *   gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm
  *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts                       # the five full sets
  *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100
- *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all
+ *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
  *
+ * `--replay N` replays Freecell Solver's lines (kings-only sets) through the engine
+ * (scripts/fcs/replay.ts); `--settings` picks candidates by name (docs/solver.md lists them).
  * Prints one JSON line per set and per Freecell Solver setting. A deal that one solver calls
  * solvable and the other proves unsolvable is listed under `disagreements` and reported on stderr.
  */
