@@ -24,14 +24,14 @@ export interface SolveOutcome {
 }
 export type SolveFn = (s: State, o: { maxStates?: number; timeoutMs?: number }) => SolveOutcome | Promise<SolveOutcome>;
 
-/** The project's solver (src/solver), loaded lazily so training without BC never needs it. */
+/**
+ * The project's solver (src/solver), loaded lazily so training without BC never needs it. Under
+ * suit building it solves with the teacher plan, whose best-first lines are easier to imitate
+ * than the default plan's; FreeCell-like rules keep their default plan.
+ */
 export async function loadSolver(): Promise<SolveFn> {
-  const index = (await import("../solver/index.js")) as { solve?: SolveFn };
-  if (typeof index.solve === "function") return index.solve;
-  // Until the solver's index re-exports it, take solve() from its module directly.
-  const search = (await import("../solver/search.js")) as { solve?: SolveFn };
-  if (typeof search.solve !== "function") throw new Error("src/solver does not export solve(state, options): behaviour cloning needs it");
-  return search.solve;
+  const { solve, PLANS } = await import("../solver/index.js");
+  return (s, o) => solve(s, s.rules.build === "alternate-color" ? o : { ...o, plan: PLANS.teacher });
 }
 
 export interface DealSolution {

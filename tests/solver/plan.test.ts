@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deal, dealMs } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
-import { defaultPlan, replayWins, solve, type PlanStep, type SolvePlan } from "../../src/solver/index.js";
+import { defaultPlan, PLANS, replayWins, solve, type PlanStep, type SolvePlan } from "../../src/solver/index.js";
 
 // Every strategy of the plans, each run alone as a complete search.
 const W = [20, 8, 16, 6, 6] as const;
@@ -117,6 +117,7 @@ describe("plans", () => {
       const plan = defaultPlan(s.rules);
       expect(plan[plan.length - 1]!.complete, label).toBe(true);
       expect(solve(s).result, label).toBe(winnable ? "solved" : "unsolvable");
+      expect(solve(s, { plan: PLANS.teacher }).result, `teacher plan on ${label}`).toBe(winnable ? "solved" : "unsolvable");
     }
   });
 
