@@ -40,7 +40,8 @@ const KEY_HI = new Uint32Array(DEPTH_KEYS + 52);
 }
 const CELL_KEYS = DEPTH_KEYS;
 
-function fmix32(h: number): number {
+/** Murmur3's finaliser: mixes the bits of a 32-bit integer (also the depth-first jitter's noise). */
+export function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

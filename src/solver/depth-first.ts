@@ -7,6 +7,7 @@
  */
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
+import { fmix32 } from "./canonical.js";
 import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
@@ -70,7 +71,8 @@ export class DepthFirst {
    * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0) {
+    this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
   }
@@ -84,6 +86,9 @@ export class DepthFirst {
   }
 
   private started = false;
+  private readonly seedMix: number;
+  /** The jitter's noise for the node being expanded (its key mixed with the seed). */
+  private nodeMix = 0;
 
   /** Searches until a verdict, a budget, or (resumable: call again) `stopAt` stored positions. */
   run(deadline: number, stopAt = Infinity): RunStop {
@@ -145,6 +150,7 @@ export class DepthFirst {
     const firstEmpty = firstEmptyColumn(s);
     const here = walk.pathLen;
     walk.hold();
+    this.nodeMix = walk.key.keyLo ^ this.seedMix;
     let k = 0;
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
@@ -185,6 +191,7 @@ export class DepthFirst {
 
   /** Puts child m into kids[0..k] by insertion sort, best score first; ties keep the engine's order. */
   private insertKid(k: number, m: number, score: number): void {
+    if (this.jitter > 0) score += fmix32(this.nodeMix ^ Math.imul(m, 0x9e3779b1)) % this.jitter;
     let j = k;
     while (j > 0 && this.scores[j - 1]! < score) {
       this.scores[j] = this.scores[j - 1]!;
@@ -202,6 +209,7 @@ export class DepthFirst {
     const firstEmpty = firstEmptyColumn(s);
     let k = 0;
     const rank = this.order === "static";
+    this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
     for (let i = 0; i < n; i++) {
       const m = this.scratch[i]!;
       if (mirroredEmptyMove(m, firstEmpty)) continue;

@@ -42,6 +42,13 @@ export interface PlanStep {
    */
   readonly order?: DfsOrder;
   /**
+   * Depth-first, every order but `engine`: each child's score (or move class) gets a noise in [0, jitter) drawn from
+   * the position, the move and `seed`, so racers that differ only in their seed try near-ties in
+   * different orders (Freecell Solver's random-dfs); the same deal still gives the same search.
+   */
+  readonly jitter?: number;
+  readonly seed?: number;
+  /**
    * Consecutive `race` entries run together, in turns of `slice` positions each (like Freecell
    * Solver's soft threads): the first to win ends the plan, so a deal costs about the number of
    * racers times what its best strategy needs.
@@ -127,6 +134,8 @@ export function checkPlan(plan: SolvePlan): void {
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
     if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(Number.isInteger(n) && n >= 1)))
       throw new RangeError(`plan ${p.name}: slice must be a positive integer or a list of them`);
+    if (p.jitter !== undefined && !(Number.isInteger(p.jitter) && p.jitter >= 0)) throw new RangeError(`plan ${p.name}: jitter must be a non-negative integer`);
+    if (p.seed !== undefined && !Number.isInteger(p.seed)) throw new RangeError(`plan ${p.name}: seed must be an integer`);
     if (p.lean && p.complete) throw new RangeError(`plan ${p.name}: a lean search leaves moves out, so it cannot be complete`);
   }
 }

@@ -128,7 +128,7 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
   }
   return step.strategy === "best-first"
     ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0, lean: step.lean ?? false }, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false);
+    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0);
 }
 
 /** Keeps the small searches of a finished solve for the next one. */

@@ -14,11 +14,14 @@ const STRATEGIES: readonly PlanStep[] = [
   { name: "dfs-engine-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", complete: true },
   { name: "dfs-static-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", complete: true },
   { name: "dfs-manoeuvre", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", complete: true },
+  { name: "dfs-manoeuvre-jittered", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", jitter: 10, seed: 3, complete: true },
+  { name: "dfs-static-jittered", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", jitter: 20, seed: 1, complete: true },
 ];
 // Lean entries leave single moves into a flipper out: never complete.
 const LEAN: readonly PlanStep[] = [
   { name: "lean-dfs", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", lean: true },
   { name: "lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true },
+  { name: "lean-dfs-jittered", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, jitter: 10, seed: 2 },
 ];
 
 type Case = readonly [label: string, start: () => State, winnable: boolean];
@@ -72,6 +75,17 @@ describe("lean searches", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
     for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
+  });
+
+  it("a jittered search depends on its seed alone: the same seed repeats it, other seeds search differently", () => {
+    const step: PlanStep = { ...LEAN[2]!, budget: 20_000 };
+    const counts = (seed: number): number[] => [1, 2, 92, 657, 1941].map((n) => solve(dealMs(resolveRules("freecell"), n), { plan: [{ ...step, seed }] }).states);
+    expect(counts(2)).toEqual(counts(2));
+    const others = [5, 6, 7].map(counts);
+    // Seeds reorder near-ties only, so some deals may come out alike, but not all of them.
+    for (const o of others) expect(o).not.toEqual(counts(2));
+    const s = dealMs(resolveRules("freecell"), 1);
+    for (const bad of [{ jitter: -1 }, { jitter: 2.5 }, { seed: 0.5 }]) expect(() => solve(s, { plan: [{ ...step, ...bad }] })).toThrow(/jitter|seed/);
   });
 
   it("a race follows each entry's list of turns", () => {
