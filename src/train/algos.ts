@@ -139,7 +139,7 @@ const SAFETY: AlgoSpec = {
     "column-hidden": { type: "sizes", default: [64, 64], describe: "safety: per-column layer sizes" },
     "head-hidden": { type: "sizes", default: [128, 64], describe: "safety: head layer sizes" },
     "attention-heads": { describe: "safety: attention heads over columns and flippers (0: none)", default: 0, min: 0, max: 64, int: true },
-    "safety-features": { type: "string", default: "structure", choices: ["structure", "basic"], describe: "safety: input features (structure adds digging costs and blockers)", key: "features" },
+    "safety-features": { type: "string", default: "structure", choices: ["structure", "basic", "flippers"], describe: "safety: input features (structure adds digging costs and blockers; flippers adds, after those, what each parked card costs to release)", key: "features" },
     "safety-objective": { type: "string", default: "risk", choices: ["risk", "choice"], describe: "safety: risk (each move's chance of losing) or choice (one softmax per position)", key: "objective" },
     "dist-weight": { describe: "safety: choice objective: a winnable move's weight falls by e^-W per move of solver line above the shortest", default: 0, min: 0, max: 100, key: "distWeight" },
     "choice-target": { type: "string", default: "winnable", choices: ["winnable", "lookahead"], describe: "safety: choice objective: the winnable moves share the target alike, or by lookahead's values", key: "choiceTarget" },

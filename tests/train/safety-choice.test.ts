@@ -8,12 +8,14 @@ import { ActionCodec } from "../../src/env/actions.js";
 import { ActionFeatures, ROW } from "../../src/train/scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH, GLOBAL_WIDTH } from "../../src/train/safety/encode.js";
 import { STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
+import { FLIPPER_COST_WIDTH } from "../../src/train/safety/flippers.js";
 import { SUIT_ORDERS, SuitRenamer, suitOrderFor } from "../../src/train/safety/suits.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "../../src/train/safety/choice.js";
 import type { SafetyData } from "../../src/train/safety/dataset.js";
 
 const rules = resolveRules("penguin");
-const GW = GLOBAL_WIDTH + STRUCTURE_WIDTH;
+// The widest feature set: the structural features, then the flipper costs (suit-free, so renaming leaves them as they are).
+const GW = GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH;
 
 /** The same position with suit s renamed order[s] everywhere: columns, flippers, foundations. */
 function renamed(s: State, order: Uint8Array): State {
@@ -47,11 +49,12 @@ describe("suit renaming", () => {
       const cols = new Float32Array(7 * COLUMN_WIDTH);
       const flips = new Float32Array(FLIPPER_WIDTH);
       const globals = new Float32Array(GW);
-      encodeCandidate(x, row, 0, cols, 0, flips, 0, globals, 0, true);
+      encodeCandidate(x, row, 0, cols, 0, flips, 0, globals, 0, "flippers");
       return { cols, flips, globals };
     };
     let compared = 0;
     let flippers = 0;
+    let costed = 0;
     for (const seed of [3, 42, 777]) {
       const s = deal(rules, seed);
       // Walk a few moves in so flippers and foundations hold cards.
@@ -83,11 +86,13 @@ describe("suit renaming", () => {
         expect(Array.from(x.cols)).toEqual(Array.from(y.cols));
         expect(Array.from(x.flips)).toEqual(Array.from(y.flips));
         expect(Array.from(x.globals)).toEqual(Array.from(y.globals));
+        if (x.globals.subarray(GW - FLIPPER_COST_WIDTH).some((v) => v !== 0)) costed++;
         compared++;
       }
     }
     expect(compared).toBeGreaterThan(10);
     expect(flippers).toBeGreaterThan(2);
+    expect(costed).toBeGreaterThan(2);
   });
 });
 

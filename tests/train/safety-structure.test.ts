@@ -48,16 +48,18 @@ describe("safety checkpoints", () => {
     const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { defaultConfig, initWeights, loadSafety, saveSafety, usesStructure } = await import("../../src/train/safety/model.js");
+    const { defaultConfig, featuresOf, globalWidthOf, initWeights, loadSafety, saveSafety, usesStructure } = await import("../../src/train/safety/model.js");
     const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
     const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
     try {
-      for (const [structure, heads] of [[false, 0], [true, 4]] as const) {
-        const w = initWeights(defaultConfig(7, [16], [8], structure, heads), 2);
+      for (const [features, heads] of [["basic", 0], ["flippers", 0], ["structure", 4]] as const) {
+        const w = initWeights(defaultConfig(7, [16], [8], features, heads), 2);
         saveSafety(dir, w, { play: { threshold: 0.3 } });
         const back = loadSafety(dir).weights;
-        expect(usesStructure(back.config)).toBe(structure);
-        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0));
+        expect(featuresOf(back.config)).toBe(features);
+        expect(usesStructure(back.config)).toBe(features !== "basic");
+        expect(back.config.globalWidth).toBe(globalWidthOf(features));
+        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (features === "basic" ? 0 : STRUCTURE_WIDTH) + (features === "flippers" ? 16 : 0));
         expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(w.W.map((x) => Array.from(x.subarray(0, 5))));
       }
       const file = join(dir, "model.json");

@@ -210,8 +210,9 @@ describe("the lookahead teacher", () => {
 
 describe("the safety network", () => {
   it.each([
-    ["mean and max pooling", false, 0],
-    ["structural features and attention", true, 2],
+    ["mean and max pooling", "basic", 0],
+    ["structural features and attention", "structure", 2],
+    ["flipper costs", "flippers", 0],
   ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
     const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
     const { initBackend, tf } = await import("../../src/train/backend.js");
@@ -238,8 +239,9 @@ describe("the safety network", () => {
   });
 
   it.each([
-    ["mean and max pooling", false, 0],
-    ["structural features and attention", true, 4],
+    ["mean and max pooling", "basic", 0],
+    ["structural features and attention", "structure", 4],
+    ["flipper costs", "flippers", 0],
   ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
     const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
     const codec = new ActionCodec(rules);

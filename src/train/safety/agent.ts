@@ -20,7 +20,7 @@ import { Rng } from "../rng.js";
 import { ScorerView } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { JsSafety, squash, loadSafety, usesStructure, type SafetyWeights } from "./model.js";
+import { featuresOf, JsSafety, squash, loadSafety, type SafetyFeatures, type SafetyWeights } from "./model.js";
 
 export interface PlayPolicy {
   /** Moves with a predicted loss probability at most this count as safe. */
@@ -50,7 +50,8 @@ export class SafetyView {
   private readonly cols: Float32Array;
   private readonly flips = new Float32Array(FLIPPER_WIDTH);
   private readonly globals: Float32Array;
-  private readonly structure: boolean;
+  /** The inputs the network reads after the globals, from its checkpoint's config. */
+  private readonly features: SafetyFeatures;
   /** The network scores moves against each other (objective "choice") rather than giving each a loss probability. */
   private readonly choice: boolean;
   /** One network, or several whose outputs are averaged (an ensemble: their errors partly cancel). */
@@ -65,7 +66,7 @@ export class SafetyView {
     this.cols = new Float32Array(w.config.columns * COLUMN_WIDTH);
     this.js = nets.map((n) => new JsSafety(n));
     this.globals = new Float32Array(w.config.globalWidth);
-    this.structure = usesStructure(w.config);
+    this.features = featuresOf(w.config) ?? "basic";
     this.choice = w.config.objective === "choice";
     if (w.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`);
     for (const n of nets)
@@ -86,7 +87,7 @@ export class SafetyView {
       if (v.mask[a] !== 1) continue;
       const m = v.actionMoves[a]!;
       applyMove(x, m);
-      encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.structure);
+      encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.features);
       let sum = 0;
       for (const js of this.js) {
         const z = js.logit(this.cols, 0, this.flips, 0, this.globals, 0);

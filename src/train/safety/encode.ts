@@ -13,7 +13,9 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
-import { encodeStructure, locateCards, whereOf } from "./structure.js";
+import { encodeFlipperCosts } from "./flippers.js";
+import type { SafetyFeatures } from "./model.js";
+import { encodeStructure, locateCards, STRUCTURE_WIDTH, whereOf } from "./structure.js";
 
 /**
  * Per column: the buried cards (each marked by its height, so their order shows), the run base,
@@ -111,12 +113,15 @@ export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: F
 
 /**
  * The whole input for one candidate (the position after the move, s): columns, flippers,
- * globals, and with `structure` the structural features after the globals (row width
- * GLOBAL_WIDTH + STRUCTURE_WIDTH). The one place training and play encode a move.
+ * globals, then the feature set's groups after the globals: the structural features
+ * (STRUCTURE_WIDTH) for "structure", and the flipper costs after them (FLIPPER_COST_WIDTH) for
+ * "flippers". The one place training and play encode a move.
  */
-export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean): void {
+export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, features: SafetyFeatures): void {
   encodeColumns(s, cols, colsAt);
   encodeFlippers(s, flips, flipsAt);
   encodeGlobals(s, row, rowAt, globals, globalsAt);
-  if (structure) encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
+  if (features === "basic") return;
+  encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
+  if (features === "flippers") encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
 }

@@ -11,6 +11,7 @@ import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
+import { FLIPPER_COST_WIDTH } from "./flippers.js";
 import { STRUCTURE_WIDTH } from "./structure.js";
 
 export interface SafetyConfig {
@@ -72,8 +73,22 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
 /** Number of dense layers (column, head, output) before the attention weights. */
 export const denseLayers = (c: SafetyConfig): number => c.columnHidden.length + c.headHidden.length + 1;
 
-export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], structure = false, attentionHeads = 0, objective: SafetyObjective = "risk"): SafetyConfig {
-  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: GLOBAL_WIDTH + (structure ? STRUCTURE_WIDTH : 0), ...(objective === "choice" ? { objective } : {}) };
+/**
+ * The inputs after the globals: none ("basic", the first design), the structural features
+ * (structure.ts), or those and what each parked card costs to release (flippers.ts). A
+ * checkpoint says which by the width of its globals row.
+ */
+export type SafetyFeatures = "basic" | "structure" | "flippers";
+export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers"];
+
+/** Floats per globals row for each feature set. */
+export const globalWidthOf = (f: SafetyFeatures): number => GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" ? FLIPPER_COST_WIDTH : 0);
+
+/** The feature set a network reads, from its globals width (undefined: an encoding this code does not know). */
+export const featuresOf = (c: SafetyConfig): SafetyFeatures | undefined => SAFETY_FEATURES.find((f) => globalWidthOf(f) === c.globalWidth);
+
+export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], features: SafetyFeatures = "basic", attentionHeads = 0, objective: SafetyObjective = "risk"): SafetyConfig {
+  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}) };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
     if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
@@ -82,8 +97,11 @@ export function defaultConfig(columns: number, columnHidden: readonly number[] =
   return c;
 }
 
-/** The network reads the structural features (structure.ts) after the globals. */
-export const usesStructure = (c: SafetyConfig): boolean => c.globalWidth === GLOBAL_WIDTH + STRUCTURE_WIDTH;
+/** The network reads the structural features (structure.ts) after the globals (alone, or with the flipper costs after them). */
+export const usesStructure = (c: SafetyConfig): boolean => {
+  const f = featuresOf(c);
+  return f === "structure" || f === "flippers";
+};
 
 /** Seeded Glorot-uniform weights, zero biases. */
 export function initWeights(config: SafetyConfig, seed: number): SafetyWeights {
@@ -260,7 +278,7 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   }
   if (file.format !== "penguin-safety-net") throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
   const want = defaultConfig(file.config.columns);
-  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || (file.config.globalWidth !== want.globalWidth && !usesStructure(file.config)))
+  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || featuresOf(file.config) === undefined)
     throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
   const heads = file.config.attentionHeads ?? 0;
   if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);

@@ -14,7 +14,8 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   if (o.criticalWeight !== 1 && o.objective !== "choice") throw new UsageError("--critical-weight needs --safety-objective choice");
   return {
     data,
-    structure: o.features === "structure",
+    structure: o.features === "structure" || o.features === "flippers",
+    ...(o.features === "flippers" ? { flipperCosts: true } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,

@@ -30,8 +30,11 @@ export function locateCards(s: State): void {
   }
 }
 
-const relIndex = (s: State, card: number): number => s.tables.rel[card]! * 4 + suitOf(card);
-const isTop = (s: State, k: number): boolean => colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
+export const relIndex = (s: State, card: number): number => s.tables.rel[card]! * 4 + suitOf(card);
+/** After locateCards: the column of card k (−1 flipper, −2 home) and its height there. */
+export const columnOf = (k: number): number => colOf[k]!;
+export const heightOf = (k: number): number => depthOf[k]!;
+export const isTop = (s: State, k: number): boolean => colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
 /** Where card k lies (after locateCards): 0 top of a column, 1 buried, 2 flipper, 3 home. */
 export const whereOf = (s: State, k: number): number => (colOf[k] === -1 ? 2 : colOf[k] === -2 ? 3 : isTop(s, k) ? 0 : 1);
 
@@ -39,8 +42,9 @@ export const whereOf = (s: State, k: number): number => (colOf[k] === -1 ? 2 : c
  * Flippers needed to uncover the card at height d of column c: the cards above it, split into the
  * in-suit sequences that move as one, each go free when the card they build on is the top card of
  * another column (or, for a top-rank sequence, onto an empty column), else one flipper per card.
+ * d = −1 counts what emptying the whole column would take. Needs locateCards first.
  */
-function digCost(s: State, c: number, d: number): number {
+export function digCost(s: State, c: number, d: number): number {
   const b = c * COLUMN_CAP;
   const buildOn = s.tables.buildOn;
   let empty = s.emptyColumns();

@@ -28,7 +28,7 @@ import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts, greedyBestWinnable } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
-import { defaultConfig, denseLayers, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
+import { defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -44,6 +44,8 @@ export interface SafetyTrainOptions {
   readonly headHidden: readonly number[];
   /** Read the structural features (structure.ts) too. */
   readonly structure: boolean;
+  /** Read, after the structural features, what each parked card costs to release (flippers.ts). */
+  readonly flipperCosts?: boolean;
   /** Heads of the attention block over the columns (0: mean and max pooling only). */
   readonly attentionHeads: number;
   readonly valDeals: number;
@@ -89,13 +91,13 @@ export class BatchEncoder {
   private readonly row = new Float32Array(ROW);
   private readonly afterU: Unpacker;
 
-  /** Floats per globals row: GLOBAL_WIDTH, plus STRUCTURE_WIDTH when the network reads the structural features. */
+  /** Floats per globals row: GLOBAL_WIDTH, plus the groups of the network's feature set. */
   readonly globalWidth: number;
-  private readonly structure: boolean;
+  private readonly inputs: SafetyFeatures;
 
   constructor(readonly rules: Rules, readonly data: SafetyData, config: SafetyConfig) {
     this.globalWidth = config.globalWidth;
-    this.structure = usesStructure(config);
+    this.inputs = featuresOf(config) ?? "basic";
     this.unpacker = new Unpacker(rules);
     this.afterU = new Unpacker(rules);
   }
@@ -108,7 +110,7 @@ export class BatchEncoder {
     this.features.fill(before, this.one, this.oneMove, 1, this.row, 0);
     const after = this.afterU.state(this.data.after[k * PACK_STRIDE]!);
     unpackState(this.data.after, k * PACK_STRIDE, after);
-    encodeCandidate(after, this.row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.structure);
+    encodeCandidate(after, this.row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.inputs);
   }
 }
 
@@ -275,7 +277,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
   log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${choice && (o.criticalWeight ?? 1) !== 1 ? `, positions with a losing move weigh ${o.criticalWeight}` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.structure, o.attentionHeads, o.objective ?? "risk");
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic", o.attentionHeads, o.objective ?? "risk");
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
