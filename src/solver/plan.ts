@@ -108,7 +108,7 @@ const FREECELL: SolvePlan = [
  * Suit building (Baker's Game, Eight Off, Seahaven Towers, Penguin): FreeCell's racers but
  * `lean-best-first` (its 10,000 positions went mostly to deals that are lost), then the
  * complete search in the engine's order, since proving deals lost is much of the work. On the
- * Microsoft deals it took a third to a half off the CPU time of Eight Off, Seahaven Towers and
+ * Microsoft deals it took a quarter to a half off the CPU time of Eight Off, Seahaven Towers and
  * Penguin against greedy best-first and the same complete search (docs/solver.md), with the
  * same verdicts.
  */
