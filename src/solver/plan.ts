@@ -114,6 +114,32 @@ const FREECELL: SolvePlan = [
  */
 const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first"), COMPLETE_PLAIN];
 
+/** The depth-first search in move-class order, as a racer storing at most `budget` positions in one turn. */
+const staticDfs = (budget: number): PlanStep => racer("dfs-static", budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: budget });
+/**
+ * Eight Off: lean depth-first searches under weights that favour cards home over empty columns
+ * win most deals within 300 positions; the complete search starts early, in short turns.
+ * Entries, budgets and turns from simulated races on MS 1001-3000 (docs/solver.md).
+ */
+const EIGHT_OFF: SolvePlan = [
+  leanDfs("lean-in-sequence", 300, [20, 6, 10, 8, 5], [150]),
+  leanDfs("lean-home-and-flippers", 5000, [20, 16, 8, 4, 4], [600, 6000]),
+  staticDfs(200),
+  leanDfs("lean-unburied", 100, [15, 10, 5, 5, 10], [100]),
+  { ...COMPLETE_PLAIN, slice: [50, 1500] },
+];
+/**
+ * Penguin and its variants: nearly a sequence, each racer's first turn its whole budget; found
+ * the same way as Eight Off's plan, on MS 1001-3000.
+ */
+const PENGUIN: SolvePlan = [
+  leanDfs("lean-cards-home", 200, [20, 8, 8, 5, 5], [200]),
+  staticDfs(500),
+  leanDfs("lean-home-flippers", 3000, [20, 12, 10, 3, 0], [3000]),
+  racer("lean-best-first-patient", 300, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [50, 200] }),
+  { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500] },
+];
+
 /**
  * Default plans (docs/solver.md: how they were chosen). Each is one race whose last entry is
  * the complete search.
@@ -121,10 +147,12 @@ const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
-  /** Baker's Game, Eight Off, Seahaven Towers: many deals are lost, the proofs are the work. */
+  /** Baker's Game, Seahaven Towers and other suit-building rule sets: many deals are lost, the proofs are the work. */
   suit: SUIT,
-  /** Penguin and its variants: the same plan as the other suit-building rule sets. */
-  penguin: SUIT,
+  /** Eight Off (its deal layout). */
+  eightOff: EIGHT_OFF,
+  /** Penguin and its variants. */
+  penguin: PENGUIN,
   /**
    * Greedy best-first first, for lines to learn from rather than speed: behaviour cloning's
    * teacher under suit building (the lean racers' lines wander and are harder to imitate).
@@ -135,7 +163,8 @@ export const PLANS = {
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
   if (rules.build === "alternate-color") return PLANS.alternate;
-  return rules.base === "beak" ? PLANS.penguin : PLANS.suit;
+  if (rules.base === "beak") return PLANS.penguin;
+  return rules.deal === "eight-off" ? PLANS.eightOff : PLANS.suit;
 }
 
 /** Throws a RangeError naming what is wrong with a plan. */

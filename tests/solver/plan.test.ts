@@ -121,6 +121,28 @@ describe("plans", () => {
     }
   });
 
+  it("the Eight Off and Penguin plans give exact verdicts on their rule sets' known deals", () => {
+    // Eight Off #465 and Penguin MS #616 are the only lost deals of MS 1-500 and MS 1-1000
+    // (Freecell Solver's exhaustive search agrees on Eight Off's).
+    const cases: readonly (readonly [SolvePlan, Case])[] = [
+      [PLANS.eightOff, ["Eight Off #1", ms("eight-off", 1), true]],
+      [PLANS.eightOff, ["Eight Off #2", ms("eight-off", 2), true]],
+      [PLANS.eightOff, ["Eight Off #465", ms("eight-off", 465), false]],
+      [PLANS.penguin, ["Penguin #3", ms("penguin", 3), true]],
+      [PLANS.penguin, ["Penguin #616", ms("penguin", 616), false]],
+      [PLANS.penguin, ["Penguin seed 71", () => deal(resolveRules("penguin"), 71), false]],
+      [PLANS.penguin, ["Penguin, 5 flippers, #1", ms("penguin", 1, 5), true]],
+    ];
+    for (const [plan, [label, start, winnable]] of cases) {
+      const s = start();
+      expect(defaultPlan(s.rules), label).toBe(plan);
+      const r = solve(s);
+      expect(r.result, label).toBe(winnable ? "solved" : "unsolvable");
+      if (r.result === "solved") expect(replayWins(s, r.moves), label).toBe(true);
+      else expect(r.by, label).toBe("dfs-complete-plain");
+    }
+  });
+
   it("a race never stores more positions than maxStates", () => {
     const s = dealMs(resolveRules("freecell"), 11982);
     for (const maxStates of [1, 7, 999, 5000]) expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
