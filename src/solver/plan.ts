@@ -105,12 +105,11 @@ const FREECELL: SolvePlan = [
 ];
 
 /**
- * Suit building (Baker's Game, Eight Off, Seahaven Towers, Penguin): FreeCell's racers but
- * `lean-best-first` (its 10,000 positions went mostly to deals that are lost), then the
- * complete search in the engine's order, since proving deals lost is much of the work. On the
- * Microsoft deals it took a quarter to a half off the CPU time of Eight Off, Seahaven Towers and
- * Penguin against greedy best-first and the same complete search (docs/solver.md), with the
- * same verdicts.
+ * Suit building without a plan of its own: FreeCell's racers but `lean-best-first` (its 10,000
+ * positions went mostly to deals that are lost), then the complete search in the engine's
+ * order, since proving deals lost is much of the work. It was the plan of every suit-building
+ * rule set before each of Baker's Game, Eight Off, Seahaven Towers and Penguin got its own
+ * (below; docs/solver.md).
  */
 const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first"), COMPLETE_PLAIN];
 
@@ -141,16 +140,43 @@ const PENGUIN: SolvePlan = [
 ];
 
 /**
- * Default plans (docs/solver.md: how they were chosen). Each is one race whose last entry is
- * the complete search.
+ * Baker's Game (and kings-only Baker's Game): a short lean depth-first search, then the
+ * complete search alone, in move-class order: as cheap as the engine's order on the proofs,
+ * and it finds most of the remaining wins within a few thousand positions. Found the same way,
+ * on MS 1001-3000.
+ */
+const BAKERS: SolvePlan = [
+  { name: "lean-home-heavy", strategy: "depth-first", weights: [25, 12, 12, 2, 6], order: "manoeuvre", lean: true, budget: 300 },
+  { ...COMPLETE, name: "dfs-complete-static", order: "static" },
+];
+
+/**
+ * Seahaven Towers: lost deals are cheap to prove here, the hard won deals are the work, so the
+ * patient best-first racer keeps a large budget beside the complete search. Found the same way,
+ * on MS 1001-2000.
+ */
+const SEAHAVEN: SolvePlan = [
+  leanDfs("lean-sequences", 200, [20, 12, 5, 8, 8], [200]),
+  leanDfs("lean-empty-columns", 200, [10, 19, 40, 1, 3], [200]),
+  racer("lean-best-first-patient", 10_000, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [1500, 6000, 600, 4000] }),
+  leanDfs("lean-home-columns", 5000, [20, 10, 20, 6, 2], [20]),
+  { ...COMPLETE_PLAIN, slice: [400, 100, 2000, 400] },
+];
+
+/**
+ * Default plans (docs/solver.md: how they were chosen). Each ends with the complete search.
  */
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
-  /** Baker's Game, Seahaven Towers and other suit-building rule sets: many deals are lost, the proofs are the work. */
+  /** Suit-building rule sets without a plan of their own. */
   suit: SUIT,
+  /** Baker's Game and kings-only Baker's Game (FreeCell's layout, suit building). */
+  bakers: BAKERS,
   /** Eight Off (its deal layout). */
   eightOff: EIGHT_OFF,
+  /** Seahaven Towers (its deal layout). */
+  seahaven: SEAHAVEN,
   /** Penguin and its variants. */
   penguin: PENGUIN,
   /**
@@ -164,7 +190,9 @@ export const PLANS = {
 export function defaultPlan(rules: Rules): SolvePlan {
   if (rules.build === "alternate-color") return PLANS.alternate;
   if (rules.base === "beak") return PLANS.penguin;
-  return rules.deal === "eight-off" ? PLANS.eightOff : PLANS.suit;
+  if (rules.deal === "eight-off") return PLANS.eightOff;
+  if (rules.deal === "seahaven") return PLANS.seahaven;
+  return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;
 }
 
 /** Throws a RangeError naming what is wrong with a plan. */
