@@ -121,14 +121,12 @@ describe("plans", () => {
     }
   });
 
-  it("each suit-building rule set's own plan gives exact verdicts on its known deals", () => {
+  it("the plans of Baker's Game, Eight Off and Penguin give exact verdicts on their known deals", () => {
     // Eight Off #465 and Penguin MS #616 are the only lost deals of MS 1-500 and MS 1-1000
     // (Freecell Solver's exhaustive search agrees on Eight Off's).
     const cases: readonly (readonly [SolvePlan, Case])[] = [
       [PLANS.bakers, ["Baker's Game #3", ms("bakers-game", 3), true]],
       [PLANS.bakers, ["Baker's Game #10", ms("bakers-game", 10), false]],
-      [PLANS.seahaven, ["Seahaven Towers #2", ms("seahaven-towers", 2), true]],
-      [PLANS.seahaven, ["Seahaven Towers #21", ms("seahaven-towers", 21), false]],
       [PLANS.eightOff, ["Eight Off #1", ms("eight-off", 1), true]],
       [PLANS.eightOff, ["Eight Off #2", ms("eight-off", 2), true]],
       [PLANS.eightOff, ["Eight Off #465", ms("eight-off", 465), false]],
