@@ -69,9 +69,11 @@ export const WEIGHT_SETS: readonly Weights[] = [
 ];
 
 const W_EVEN: Weights = [10, 10, 10, 5, 5];
+/** A racer, storing at most `budget` positions. */
+const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
 /** Best-first, greedy: its lines stay close to greedy play. */
-const BEST: PlanStep = { name: "best-first", strategy: "best-first", weights: [20, 8, 16, 6, 6], budget: 40_000, race: true };
-const DFS_1: PlanStep = { name: "dfs-1", strategy: "depth-first", weights: WEIGHT_SETS[1]!, budget: 40_000, race: true };
+const BEST = racer("best-first", 40_000, { strategy: "best-first", weights: [20, 8, 16, 6, 6] });
+const DFS_1 = racer("dfs-1", 40_000, { strategy: "depth-first", weights: WEIGHT_SETS[1]! });
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
 /**
@@ -80,10 +82,14 @@ const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weig
  */
 const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
-/** A racer of the FreeCell plan, storing at most `budget` positions. */
-const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
 const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly number[]): PlanStep =>
   racer(name, budget, { strategy: "depth-first", weights, order: "manoeuvre", lean: true, slice });
+/** Depth-first search in move-class order; by default its first turn is its whole budget. */
+const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanStep =>
+  racer("dfs-static", budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice });
+/** Patient lean best-first search with manoeuvres. */
+const patient = (budget: number, slice: readonly number[]): PlanStep =>
+  racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
  * FreeCell: depth-first search in move-class order (the cheapest per position) wins about a
  * third of the deals within its first 100 positions; lean depth-first search with manoeuvres
@@ -94,9 +100,9 @@ const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly
  * checked by measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
-  racer("dfs-static", 1500, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: [100, 150, 1] }),
+  staticDfs(1500, [100, 150, 1]),
   leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [200, 300, 1]),
-  racer("lean-best-first-patient", 5000, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [3000, 1, 50, 300] }),
+  patient(5000, [3000, 1, 50, 300]),
   leanDfs("lean-empty-columns", 500, [10, 19, 40, 1, 3], [200]),
   leanDfs("lean-more-flippers", 500, [10, 23, 12, 3, 7], [1, 100, 1]),
   racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 1] }),
@@ -114,8 +120,6 @@ const FREECELL: SolvePlan = [
  */
 const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first"), COMPLETE_PLAIN];
 
-/** The depth-first search in move-class order, as a racer storing at most `budget` positions in one turn. */
-const staticDfs = (budget: number): PlanStep => racer("dfs-static", budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice: budget });
 /**
  * Eight Off: lean depth-first searches under weights that favour cards home over empty columns
  * win most deals within 300 positions; the complete search starts early, in short turns.
@@ -136,7 +140,7 @@ const PENGUIN: SolvePlan = [
   leanDfs("lean-cards-home", 200, [20, 8, 8, 5, 5], [200]),
   staticDfs(500),
   leanDfs("lean-home-flippers", 3000, [20, 12, 10, 3, 0], [3000]),
-  racer("lean-best-first-patient", 300, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice: [50, 200] }),
+  patient(300, [50, 200]),
   { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500] },
 ];
 
@@ -147,7 +151,8 @@ const PENGUIN: SolvePlan = [
  * on MS 1001-3000.
  */
 const BAKERS: SolvePlan = [
-  { name: "lean-home-heavy", strategy: "depth-first", weights: [25, 12, 12, 2, 6], order: "manoeuvre", lean: true, budget: 300 },
+  // Its one turn is its whole budget; the complete search then runs alone.
+  leanDfs("lean-home-heavy", 300, [25, 12, 12, 2, 6], [300]),
   { ...COMPLETE, name: "dfs-complete-static", order: "static" },
 ];
 
@@ -180,18 +185,25 @@ export function defaultPlan(rules: Rules): SolvePlan {
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;
 }
 
+/** The integer fields of a plan entry, with their least value. */
+const INTEGERS = [["budget", 1, "a positive"], ["jitter", 0, "a non-negative"], ["seed", -Infinity, "an"]] as const;
+
 /** Throws a RangeError naming what is wrong with a plan. */
 export function checkPlan(plan: SolvePlan): void {
   if (plan.length === 0) throw new RangeError("plan: give at least one entry");
+  const int = Number.isInteger;
   for (const p of plan) {
-    if (p.strategy !== "depth-first" && p.strategy !== "best-first") throw new RangeError(`plan ${p.name}: strategy must be depth-first or best-first, got ${String(p.strategy)}`);
-    if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) throw new RangeError(`plan ${p.name}: give 5 finite weights`);
-    if (p.budget !== undefined && !(Number.isInteger(p.budget) && p.budget >= 1)) throw new RangeError(`plan ${p.name}: budget must be a positive integer`);
+    const bad = (what: string): never => {
+      throw new RangeError(`plan ${p.name}: ${what}`);
+    };
+    if (p.strategy !== "depth-first" && p.strategy !== "best-first") bad(`strategy must be depth-first or best-first, got ${String(p.strategy)}`);
+    if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) bad("give 5 finite weights");
+    for (const [k, least, kind] of INTEGERS) {
+      const v = p[k];
+      if (v !== undefined && !(int(v) && v >= least)) bad(`${k} must be ${kind} integer`);
+    }
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
-    if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(Number.isInteger(n) && n >= 1)))
-      throw new RangeError(`plan ${p.name}: slice must be a positive integer or a list of them`);
-    if (p.jitter !== undefined && !(Number.isInteger(p.jitter) && p.jitter >= 0)) throw new RangeError(`plan ${p.name}: jitter must be a non-negative integer`);
-    if (p.seed !== undefined && !Number.isInteger(p.seed)) throw new RangeError(`plan ${p.name}: seed must be an integer`);
-    if (p.lean && p.complete) throw new RangeError(`plan ${p.name}: a lean search leaves moves out, so it cannot be complete`);
+    if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
+    if (p.lean && p.complete) bad("a lean search leaves moves out, so it cannot be complete");
   }
 }
