@@ -27,15 +27,8 @@ export class Walker {
   path: Int32Array = new Int32Array(256);
   pathLen = 0;
 
-  /**
-   * Suit foundations, and rules where an empty column takes any card or none: what peek() and
-   * peekManoeuvre() need (the count of cards out of sequence then only follows the cards moved).
-   */
-  private readonly plain: boolean;
-
   constructor(start: State, private readonly w: Weights) {
     this.s = start.clone();
-    this.plain = !this.s.tables.rankHome && this.s.tables.emptyMode !== 0;
     this.key = new CanonicalKey(this.s);
     this.builders = buildersOf(this.s);
     this.held = new Uint32Array(CanonicalKey.words(this.s.nColumns));
@@ -50,6 +43,8 @@ export class Walker {
    * the cards above the four next foundation cards are four look-ups.
    */
   private readonly outOf = new Int32Array(16);
+  /** Per column the length of the sequence that grows from its deepest card (counted with outOf). */
+  private readonly runOf = new Int32Array(16);
   /** Bit c set: column c changed since score() last counted it. */
   private stale = 0xffff;
   /** Where each card lies (see above), indexed by card; NO_CARD (255) stays -1. Read only. */
@@ -74,10 +69,8 @@ export class Walker {
         // Cards above the sequence that grows from the column's deepest card are out of order.
         let run = 1;
         while (run < n && buildOn[cards[b + run]! * 52 + cards[b + run - 1]!] === 1) run++;
-        let o = n - run;
-        // Under kings-only rules a run is settled only on a card of the last rank.
-        if (s.tables.emptyMode === 0 && s.tables.rel[cards[b]!] !== 12) o += run >> 1;
-        this.outOf[c] = o;
+        this.runOf[c] = run;
+        this.outOf[c] = this.loose(c, n, run);
       }
       out += this.outOf[c]!;
     }
@@ -109,15 +102,14 @@ export class Walker {
   /**
    * The score and key of the child that move m leads to, worked out from the move without
    * playing it, when that is simple: m sends no card home and uncovers none that would go home
-   * at once, under suit foundations and rules where any card may fill an empty column (the
-   * score's count of cards out of sequence then only shrinks or grows by the cards moved).
-   * False: play the move to find out.
+   * at once, under suit foundations (the score's count of cards out of sequence then changes
+   * only in the two columns, read off their sequence lengths). False: play the move to find out.
    */
   peek(m: Move): boolean {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (to === FOUNDATION || m >>> 25 !== 0 || !this.plain) return false;
+    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     const fc = s.tables.foundationCard;
@@ -127,16 +119,20 @@ export class Walker {
     let bury = this.bury;
     const rest = from < CELL0 ? s.len[from]! - k : -1;
     if (from >= CELL0) free++;
-    else if (rest === 0) (empty++, (out -= this.outOf[from]!));
     else {
-      const card = s.cards[from * COLUMN_CAP + rest - 1]!;
-      if (this.next(card) && safeHome(s, this.builders, card)) return false;
-      out -= Math.min(this.outOf[from]!, k);
+      if (rest === 0) empty++;
+      else if (this.homeSafe(from, rest)) return false;
+      out += this.loose(from, rest, Math.min(this.runOf[from]!, rest)) - this.outOf[from]!;
     }
-    // A run lands on the card it builds on: the column stays in sequence if it was.
+    // A run lands on the card it builds on: the column's sequence grows if the column was all one.
+    // (Into an empty column only a run that settles it may go under kings-only rules.)
     if (to >= CELL0) free--;
-    else if (s.len[to] === 0) empty--;
-    else if (this.outOf[to]! > 0) out += k;
+    else {
+      const nt = s.len[to]!;
+      const rt = this.runOf[to]!;
+      if (nt === 0) empty--;
+      else out += this.loose(to, nt + k, rt < nt ? rt : nt + k) - this.outOf[to]!;
+    }
     for (let su = 0; su < 4; su++) {
       const at = this.where[fc[su * 14 + s.found[su]!]!]!;
       if (at < 0) continue;
@@ -156,12 +152,7 @@ export class Walker {
   peekKey(m: Move): boolean {
     const from = m & 31;
     if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome) return false;
-    if (from < CELL0) {
-      const s = this.s;
-      const rest = s.len[from]! - ((m >> 10) & 63);
-      const card = rest > 0 ? s.cards[from * COLUMN_CAP + rest - 1]! : NO_CARD;
-      if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) return false;
-    }
+    if (from < CELL0 && this.homeSafe(from, this.s.len[from]! - ((m >> 10) & 63))) return false;
     this.key.peek(m);
     return true;
   }
@@ -179,7 +170,7 @@ export class Walker {
   peekManoeuvre(code: number, withKey = false): boolean {
     const s = this.s;
     const t = (code >> 16) & 31;
-    if (!this.plain || (t >= CELL0 && t !== FOUNDATION)) return false;
+    if (s.tables.rankHome || (t >= CELL0 && t !== FOUNDATION)) return false;
     if (!this.fresh) this.score();
     const run = t !== FOUNDATION;
     const c = code & 15;
@@ -190,6 +181,7 @@ export class Walker {
     const nt = run ? s.len[t]! : 0;
     // The cards in the way fill free flippers first, then empty columns (one card each: in sequence).
     const room = this.free - (n - i - k) - (run ? nt - 1 - j : 0);
+    // (Only where any card may fill an empty column are they listed with cards going to one.)
     if (this.empty + room < 0) return false;
     // No card in the way may be next on its foundation as it is uncovered (the run's own last card included).
     if (this.nextIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.nextIn(t, j, nt - 1))) return false;
@@ -230,8 +222,11 @@ export class Walker {
     const free = Math.max(room, 0);
     const empty = this.empty + Math.min(room, 0) + (keep === 0 ? 1 : 0);
     // A prefix of p cards keeps min(p, the column's bottom run) in sequence; the run lands in sequence.
-    const inT = run ? j + 1 - Math.min(nt - this.outOf[t]!, j + 1) : 0;
-    const out = this.out - this.outOf[c]! - (run ? this.outOf[t]! : 0) + keep - Math.min(n - this.outOf[c]!, keep) + (inT > 0 ? inT + k : 0);
+    let out = this.out - this.outOf[c]! + this.loose(c, keep, Math.min(this.runOf[c]!, keep));
+    if (run) {
+      const rt = this.runOf[t]!;
+      out += this.loose(t, j + 1 + k, rt > j ? j + 1 + k : rt) - this.outOf[t]!;
+    }
     this.peekScore = this.sum(free, empty, out, bury) + home * this.w[0];
     return true;
   }
@@ -242,10 +237,26 @@ export class Walker {
     return this.s.cardsHome() * w[0] + free * w[1] + empty * w[2] - out * w[3] - bury * w[4];
   }
 
+  /**
+   * Cards out of sequence in column c as score() counts them, were it n cards long with its
+   * `run` deepest in sequence: under kings-only rules a run is settled only on a card of the last rank.
+   */
+  private loose(c: number, n: number, run: number): number {
+    const t = this.s.tables;
+    return n - run + (t.emptyMode === 0 && t.rel[this.s.cards[c * COLUMN_CAP]!] !== 12 ? run >> 1 : 0);
+  }
+
   /** Whether the card is the next one its foundation takes. */
   private next(card: number): boolean {
     const s = this.s;
     return s.tables.foundationCard[(card & 3) * 14 + s.found[card & 3]!] === card;
+  }
+
+  /** Whether the last card of column c, were it n cards long, is next on its foundation and safe to send there (autoplay would). */
+  private homeSafe(c: number, n: number): boolean {
+    const s = this.s;
+    const card = n > 0 ? s.cards[c * COLUMN_CAP + n - 1]! : NO_CARD;
+    return card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card);
   }
 
   /** Whether a card at depth from .. to-1 of column c is the next one its foundation takes. */
@@ -373,12 +384,7 @@ export class Walker {
   autoplayAfter(m: Move): void {
     const from = m & 31;
     if (((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
-      if (from >= CELL0) return;
-      const s = this.s;
-      const n = s.len[from]!;
-      if (n === 0) return;
-      const card = s.cards[from * COLUMN_CAP + n - 1]!;
-      if (!this.next(card) || !safeHome(s, this.builders, card)) return;
+      if (from >= CELL0 || !this.homeSafe(from, this.s.len[from]!)) return;
     }
     this.autoplay();
   }
@@ -399,10 +405,7 @@ export class Walker {
     for (let again = true; again; ) {
       again = false;
       for (let c = 0; c < s.nColumns; c++) {
-        const n = s.len[c]!;
-        if (n === 0) continue;
-        const card = s.cards[c * COLUMN_CAP + n - 1]!;
-        if (this.next(card) && safeHome(s, this.builders, card)) {
+        if (this.homeSafe(c, s.len[c]!)) {
           this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
           again = true;
         }
