@@ -98,6 +98,11 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
     const last = (run: string): string => JSON.parse(readFileSync(join(dir, run, "final.json"), "utf8")).lastWeightsSha256;
     expect(last("safety-cut")).toMatch(/^[0-9a-f]{64}$/);
     expect(last("safety-cut")).toBe(last("safety-whole"));
+    // last/ holds that network as a playable checkpoint, the same after a resume.
+    const lastNet = (run: string): Buffer => readFileSync(join(dir, run, "last", "weights.bin"));
+    expect(lastNet("safety-cut").equals(lastNet("safety-whole"))).toBe(true);
+    const played = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${join(dir, "safety-cut", "last")}`, "--deals", "1", "--no-timing", "--out", join(dir, "last.csv")]);
+    expect(played.code).toBe(0);
     // A finished run keeps no state to continue from.
     const again = penguin(["train", "--resume", join(dir, "safety-cut")]);
     expect(again.code).toBe(2);

@@ -419,6 +419,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     return (c.user + c.system) / 1e6;
   };
   let lastEval = saved?.lastEval ?? -1;
+  /** The operating point a saved network plays at. */
+  const playAt = (threshold: number): Record<string, unknown> => ({ threshold, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}), ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) });
   const evalPoint = (label: number): void => {
     if (step === lastEval) return;
     lastEval = step;
@@ -440,7 +442,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
     if (bestWins > best) {
       best = bestWins;
-      saveSafety(join(o.out, "checkpoint"), w, { play: { threshold: bestT, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}), ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
+      saveSafety(join(o.out, "checkpoint"), w, { play: playAt(bestT), epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
       log(`  checkpoint: epoch ${label}`);
     }
     run.writeMetrics();
@@ -514,6 +516,10 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   }
   // The network after the last step (checkpoint/ holds the best one): its SHA-256 shows that a resumed run ended where an uninterrupted one does.
   const last = sha256(new Uint8Array(Float32Array.from(net.vars().flatMap((v) => Array.from(v.dataSync()))).buffer));
+  // last/ keeps that network too, playable like checkpoint/: the best validation point of a few
+  // hundred deals is a noisy pick, and a continued run whose validation never beats its start
+  // would otherwise leave nothing new.
+  if (!paused) saveSafety(join(o.out, "last"), net.read(), { play: playAt(o.thresholds[0]!), step, rules: rulesLabel(rules), data: o.data });
   net.dispose();
   adam.dispose();
   if (paused) return { best, dir: join(o.out, "checkpoint") };
