@@ -147,7 +147,6 @@ const hitMove = new Int32Array(16);
  */
 export function generateMoves(s: State, out: Int32Array, from = -1): number {
   const t = s.tables;
-  const autoHome = t.autoHome;
   if (t.rankHome) for (let f = 0; f < 4; f++) needs[f] = s.foundationNeeds(f);
   const buildOn = t.buildOn;
   const targets = t.targets;
@@ -167,9 +166,11 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
       free++;
     }
   let empties = 0;
+  // Bit c: column c is empty (walked lowest first, as a scan of the columns would).
+  let emptyBits = 0;
   for (let c = 0; c < nCols; c++) {
     const l = lens[c]!;
-    if (l === 0) empties++;
+    if (l === 0) empties++, (emptyBits |= 1 << c);
     else colOfTop[cards[c * COLUMN_CAP + l - 1]!] = c;
   }
   // Empty destinations matter only when the rules let something fill them.
@@ -190,9 +191,7 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     if (len === 0) continue;
     const b = src * COLUMN_CAP;
     const top = cards[b + len - 1]!;
-    // What one card leaving exposes (penguin-beak-home); runs compute theirs per size.
-    const one = autoHome ? homeChain(s, src, len - 1) : 0;
-    n = homeMoves(s, src, top, out, n, one);
+    n = homeMoves(s, src, top, out, n, 0);
     // The run at the column's end, counted only as far as the largest group allowed (capEmpty is
     // never above capFull): beyond that its length changes nothing below.
     let run = 1;
@@ -215,28 +214,23 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
           h--;
         }
         hitDst[h] = d;
-        hitMove[h] = makeMove(src, d, k, head) | (autoHome ? homeChain(s, src, len - k) : 0);
+        hitMove[h] = makeMove(src, d, k, head);
       }
     }
     let h = 0;
-    if (fillEmpty) {
-      // Never the whole column: that would only swap two column labels.
-      const max = Math.min(run, capEmpty, len - 1);
-      for (let dst = 0; dst < nCols; dst++) {
-        if (lens[dst] !== 0) continue;
+    // Never the whole column: that would only swap two column labels. Any card fills an empty
+    // column: groups of max cards down to 1; kings-only: ranks in a run rise by one per card
+    // going down, so the one head of rank base − 1 (rel 12) sits 12 − rel(top) cards under the top.
+    const max = fillEmpty ? Math.min(run, capEmpty, len - 1) : 0;
+    const low = emptyMode === 1 ? 1 : 13 - rel[top]!;
+    if (low <= max)
+      for (let e = emptyBits; e !== 0; e &= e - 1) {
+        const dst = 31 - Math.clz32(e & -e);
         while (h < hits && hitDst[h]! < dst) out[n++] = hitMove[h++]!;
-        if (emptyMode === 1) {
-          for (let k = max; k >= 1; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true) | (autoHome ? homeChain(s, src, len - k) : 0);
-        } else {
-          // Ranks in a run rise by one per card going down, so the one head of rank base − 1
-          // (rel 12) sits exactly 12 − rel(top) cards under the top.
-          const k = 13 - rel[top]!;
-          if (k <= max) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true) | (autoHome ? homeChain(s, src, len - k) : 0);
-        }
+        for (let k = emptyMode === 1 ? max : low; k >= low; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
       }
-    }
     while (h < hits) out[n++] = hitMove[h++]!;
-    if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top) | one;
+    if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top);
   }
   const cellEnd = from < 0 ? nCells : from < CELL0 ? 0 : from - CELL0 + 1;
   for (let i = from < CELL0 ? 0 : from - CELL0; i < cellEnd; i++) {
@@ -262,6 +256,13 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     const l = lens[c]!;
     if (l !== 0) colOfTop[cards[c * COLUMN_CAP + l - 1]!] = -1;
   }
+  // The base cards each move from a column exposes (penguin-beak-home), added in one pass
+  // after the list so that the loops above stay as small as the other rules need.
+  if (t.autoHome)
+    for (let i = 0; i < n; i++) {
+      const m = out[i]!;
+      if ((m & 31) < CELL0) out[i] = m | homeChain(s, m & 31, lens[m & 31]! - ((m >> 10) & 63));
+    }
   return n;
 }
 

@@ -399,24 +399,41 @@ export class Walker {
     return table.add(this.key.keyLo, this.key.keyHi) === FULL ? "max-states" : null;
   }
 
-  /** Plays every safe foundation move, repeatedly, onto the path. */
+  /**
+   * Plays every safe foundation move, repeatedly, onto the path: passes over the columns in
+   * order, then the flippers, until a pass finds none. Only the (at most four) cards next on
+   * their foundations can go, so a pass looks those up where they lie (`where`) instead of
+   * reading every column and flipper, and makes the same moves in the same order.
+   */
   autoplay(): void {
     const s = this.s;
+    const fc = s.tables.foundationCard;
     for (let again = true; again; ) {
       again = false;
-      for (let c = 0; c < s.nColumns; c++) {
-        if (this.homeSafe(c, s.len[c]!)) {
-          this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
-          again = true;
+      let inCell = false;
+      for (let c = 0; ; c++) {
+        // The leftmost column from c on whose last card is next and safe.
+        let best = 16;
+        inCell = false;
+        for (let su = 0; su < 4; su++) {
+          const card = fc[su * 14 + s.found[su]!]!;
+          const at = this.where[card]!;
+          if (at < 0) inCell ||= card !== NO_CARD;
+          else if (at >> 6 >= c && at >> 6 < best && (at & 63) === s.len[at >> 6]! - 1 && safeHome(s, this.builders, card)) best = at >> 6;
         }
+        if (best === 16) break;
+        c = best;
+        this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
+        again = true;
       }
-      for (let i = 0; i < s.nCells; i++) {
-        const card = s.cells[i]!;
-        if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) {
-          this.apply(homeMove(s, CELL0 + i));
-          again = true;
+      if (inCell)
+        for (let i = 0; i < s.nCells; i++) {
+          const card = s.cells[i]!;
+          if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) {
+            this.apply(homeMove(s, CELL0 + i));
+            again = true;
+          }
         }
-      }
     }
   }
 }
