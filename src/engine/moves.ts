@@ -199,7 +199,10 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
     let hits = 0;
     const most = run < capFull ? run : capFull;
-    for (let k = 1; k <= most; k++) {
+    // Each head but the deepest builds on the card under it, one of its targets. When the cards
+    // of these rules have one target (suit building: the top's second one is unused), no head
+    // above the deepest can land elsewhere, so only the whole run is tried.
+    for (let k = targets[top * 2 + 1]! < 0 ? most : 1; k <= most; k++) {
       const head = cards[b + len - k]!;
       for (let j = head * 2, e = j + 2; j < e; j++) {
         const tg = targets[j]!;

@@ -80,6 +80,7 @@ export class Walker {
     let bury = 0;
     for (let su = 0; su < 4; su++) {
       const at = this.where[fc[su * 14 + s.found[su]!]!]!;
+      this.nextAt[su] = at;
       if (at >= 0) bury += lens[at >> 6]! - 1 - (at & 63);
     }
     this.free = s.freeCells();
@@ -96,6 +97,8 @@ export class Walker {
   private out = 0;
   private bury = 0;
   private fresh = false;
+  /** Where the next card of each foundation lies (as `where`), as of the last score(). */
+  private readonly nextAt = new Int16Array(4);
   /** The score of the position after the move peek() last accepted (its key: key.peekLo/peekHi). */
   peekScore = 0;
 
@@ -112,7 +115,6 @@ export class Walker {
     if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
-    const fc = s.tables.foundationCard;
     let free = this.free;
     let empty = this.empty;
     let out = this.out;
@@ -134,7 +136,7 @@ export class Walker {
       else out += this.loose(to, nt + k, rt < nt ? rt : nt + k) - this.outOf[to]!;
     }
     for (let su = 0; su < 4; su++) {
-      const at = this.where[fc[su * 14 + s.found[su]!]!]!;
+      const at = this.nextAt[su]!;
       if (at < 0) continue;
       if (at >> 6 === to) bury += k;
       else if (at >> 6 === from && (at & 63) < rest) bury -= k;
@@ -401,40 +403,45 @@ export class Walker {
 
   /**
    * Plays every safe foundation move, repeatedly, onto the path: passes over the columns in
-   * order, then the flippers, until a pass finds none. Only the (at most four) cards next on
-   * their foundations can go, so a pass looks those up where they lie (`where`) instead of
-   * reading every column and flipper, and makes the same moves in the same order.
+   * order, then the flippers, until a pass finds none (one call site of apply: a smaller
+   * function to compile).
    */
   autoplay(): void {
-    const s = this.s;
-    const fc = s.tables.foundationCard;
     for (let again = true; again; ) {
       again = false;
-      let inCell = false;
-      for (let c = 0; ; c++) {
-        // The leftmost column from c on whose last card is next and safe.
-        let best = 16;
-        inCell = false;
-        for (let su = 0; su < 4; su++) {
-          const card = fc[su * 14 + s.found[su]!]!;
-          const at = this.where[card]!;
-          if (at < 0) inCell ||= card !== NO_CARD;
-          else if (at >> 6 >= c && at >> 6 < best && (at & 63) === s.len[at >> 6]! - 1 && safeHome(s, this.builders, card)) best = at >> 6;
-        }
-        if (best === 16) break;
-        c = best;
-        this.apply(homeMove(s, c)); // with any base card it uncovers (penguin-beak-home)
+      for (let from = this.nextHome(0); from >= 0; from = this.nextHome(from + 1)) {
+        this.apply(homeMove(this.s, from)); // with any base card it uncovers (penguin-beak-home)
         again = true;
       }
-      if (inCell)
-        for (let i = 0; i < s.nCells; i++) {
-          const card = s.cells[i]!;
-          if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) {
-            this.apply(homeMove(s, CELL0 + i));
-            again = true;
-          }
-        }
     }
+  }
+
+  /**
+   * The pass's next source of a safe foundation move from `from` on (columns, then flippers from
+   * CELL0), or -1. Only the (at most four) cards next on their foundations can go, so the columns
+   * are not read one by one: those cards are looked up where they lie (`where`).
+   */
+  private nextHome(from: number): number {
+    const s = this.s;
+    if (from < CELL0) {
+      const fc = s.tables.foundationCard;
+      let best = CELL0;
+      let inCell = false;
+      for (let su = 0; su < 4; su++) {
+        const card = fc[su * 14 + s.found[su]!]!;
+        const at = this.where[card]!;
+        if (at < 0) inCell ||= card !== NO_CARD;
+        else if (at >> 6 >= from && at >> 6 < best && (at & 63) === s.len[at >> 6]! - 1 && safeHome(s, this.builders, card)) best = at >> 6;
+      }
+      if (best < CELL0) return best;
+      if (!inCell) return -1;
+      from = CELL0;
+    }
+    for (let i = from - CELL0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) return CELL0 + i;
+    }
+    return -1;
   }
 }
 
