@@ -39,7 +39,7 @@ export class Walker {
    * score() reads two things off tables kept up to date by every move instead of scanning the
    * position: per column its cards out of sequence (outOf, re-counted only for the columns that
    * changed since the last score: most children of a node differ from it in two columns), and
-   * where each card lies (where[card] = column * COLUMN_CAP + depth, -1 in a flipper or home), so
+   * where each card lies (where[card] = column * COLUMN_CAP + depth, −2 − i in flipper i, -1 home), so
    * the cards above the four next foundation cards are four look-ups.
    */
   private readonly outOf = new Int32Array(16);
@@ -278,6 +278,8 @@ export class Walker {
     this.fresh = false;
     this.where.fill(-1);
     for (let c = 0; c < this.s.nColumns; c++) this.locateTop(c, this.s.len[c]!);
+    for (let i = 0; i < this.s.nCells; i++) this.where[this.s.cells[i]!] = -2 - i;
+    this.where[NO_CARD] = -1;
     this.stale = 0xffff;
   }
 
@@ -294,7 +296,7 @@ export class Walker {
       this.stale |= 1 << to;
       this.sinceHeld |= 1 << to;
       this.locateTop(to, (m >> 10) & 63);
-    } else this.where[(m >> 16) & 63] = -1;
+    } else this.where[(m >> 16) & 63] = to === FOUNDATION ? -1 : CELL0 - 2 - to;
     // Base cards that went home with the move (penguin-beak-home).
     for (let i = (m >>> 25) & 3; i > 0; i--) this.where[this.s.base * 4 + autoHomeSuit(m, i - 1)] = -1;
   }
@@ -308,7 +310,7 @@ export class Walker {
     if (from < CELL0) {
       this.stale |= 1 << from;
       this.locateTop(from, ((m >> 10) & 63) + ((m >>> 25) & 3));
-    } else this.where[(m >> 16) & 63] = -1;
+    } else this.where[(m >> 16) & 63] = CELL0 - 2 - from;
   }
 
   /**
@@ -418,30 +420,21 @@ export class Walker {
 
   /**
    * The pass's next source of a safe foundation move from `from` on (columns, then flippers from
-   * CELL0), or -1. Only the (at most four) cards next on their foundations can go, so the columns
-   * are not read one by one: those cards are looked up where they lie (`where`).
+   * CELL0), or -1. Only the (at most four) cards next on their foundations can go, so instead of
+   * reading every column and flipper the pass looks those up where they lie (`where`).
    */
   private nextHome(from: number): number {
     const s = this.s;
-    if (from < CELL0) {
-      const fc = s.tables.foundationCard;
-      let best = CELL0;
-      let inCell = false;
-      for (let su = 0; su < 4; su++) {
-        const card = fc[su * 14 + s.found[su]!]!;
-        const at = this.where[card]!;
-        if (at < 0) inCell ||= card !== NO_CARD;
-        else if (at >> 6 >= from && at >> 6 < best && (at & 63) === s.len[at >> 6]! - 1 && safeHome(s, this.builders, card)) best = at >> 6;
-      }
-      if (best < CELL0) return best;
-      if (!inCell) return -1;
-      from = CELL0;
+    const fc = s.tables.foundationCard;
+    let best = -1;
+    for (let su = 0; su < 4; su++) {
+      const card = fc[su * 14 + s.found[su]!]!;
+      const at = this.where[card]!;
+      // A column's last card, or a card in a flipper, as a place in the pass's order.
+      const p = at >= 0 ? ((at & 63) === s.len[at >> 6]! - 1 ? at >> 6 : -1) : CELL0 - 2 - at;
+      if (at !== -1 && p >= from && (best < 0 || p < best) && safeHome(s, this.builders, card)) best = p;
     }
-    for (let i = from - CELL0; i < s.nCells; i++) {
-      const card = s.cells[i]!;
-      if (card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card)) return CELL0 + i;
-    }
-    return -1;
+    return best;
   }
 }
 
