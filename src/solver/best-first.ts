@@ -72,7 +72,6 @@ export class BestFirst {
   private heapId: Int32Array = new Int32Array(64);
   private heapScore: Int32Array = new Int32Array(64);
   private heapLen = 0;
-  private readonly scratch = SCRATCH;
   /** After a win: the node expanded and the moves from it (on the walker's path). */
   private winFrom = -1;
 
@@ -153,12 +152,12 @@ export class BestFirst {
     const walk = this.walk;
     const s = walk.s;
     walk.hold();
-    const n = generateMoves(s, this.scratch);
+    const n = generateMoves(s, SCRATCH);
     const rank = this.opt.rank;
-    if (rank) rank.rank(s, this.scratch, n, this.moveScore);
+    if (rank) rank.rank(s, SCRATCH, n, this.moveScore);
     const firstEmpty = firstEmptyColumn(s);
     for (let i = 0; i < n; i++) {
-      const m = this.scratch[i]!;
+      const m = SCRATCH[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.opt.lean && leftOut(s, m)) continue;
@@ -204,20 +203,20 @@ export class BestFirst {
   private manoeuvres(id: number): RunEnd | null {
     const walk = this.walk;
     if (!hasManoeuvres(walk.s)) return null;
-    const n = listManoeuvres(walk.s, this.scratch, walk.where);
+    const n = listManoeuvres(walk.s, SCRATCH, walk.where);
     for (let i = 0; i < n; i++) {
       // Most are stored without being played (their key and score read off the manoeuvre), and played when expanded.
-      if (walk.peekManoeuvre(this.scratch[i]!, true)) {
+      if (walk.peekManoeuvre(SCRATCH[i]!, true)) {
         const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
         if (r === FULL) return "max-states";
         if (r !== PRESENT) {
           const score = walk.peekScore - this.opt.stepCost * (this.depth[id]! + 1);
-          ONE[0] = this.scratch[i]!;
+          ONE[0] = SCRATCH[i]!;
           this.push(this.store(id, score, ONE, 1), score);
         }
         continue;
       }
-      if (!playManoeuvre(walk, this.scratch[i]!)) {
+      if (!playManoeuvre(walk, SCRATCH[i]!)) {
         walk.undoTo(0);
         continue;
       }

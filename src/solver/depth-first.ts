@@ -39,6 +39,7 @@ function moveClass(s: State, m: number): number {
   return onParent ? 8 : 45 + count;
 }
 
+// Scratch for one expand() call at a time, shared by every search (a plan starts several).
 const SCRATCH = new Int32Array(MAX_MOVES);
 const KIDS = new Int32Array(MAX_MOVES);
 const SCORES = new Int32Array(MAX_MOVES);
@@ -58,10 +59,6 @@ export class DepthFirst {
   /** pathLen at each open node. */
   private fPath: Int32Array = new Int32Array(64);
   private frames = 0;
-  // Scratch for one expand() call at a time, shared by every search (a plan starts several).
-  private readonly scratch = SCRATCH;
-  private readonly kids = KIDS;
-  private readonly scores = SCORES;
 
   /**
    * `score`: children are tried best first by the walker's score (each child is played out and
@@ -146,14 +143,14 @@ export class DepthFirst {
     if (this.order !== "score" && this.order !== "manoeuvre") return this.expandPlain();
     const walk = this.walk;
     const s = walk.s;
-    const n = generateMoves(s, this.scratch);
+    const n = generateMoves(s, SCRATCH);
     const firstEmpty = firstEmptyColumn(s);
     const here = walk.pathLen;
     walk.hold();
     this.nodeMix = walk.key.keyLo ^ this.seedMix;
     let k = 0;
     for (let i = 0; i < n; i++) {
-      const m = this.scratch[i]!;
+      const m = SCRATCH[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.lean && leftOut(s, m)) continue;
@@ -171,9 +168,9 @@ export class DepthFirst {
       walk.undoTo(here);
     }
     if (this.order === "manoeuvre" && hasManoeuvres(s)) {
-      const e = listManoeuvres(s, this.scratch, walk.where);
+      const e = listManoeuvres(s, SCRATCH, walk.where);
       for (let i = 0; i < e; i++) {
-        const m = this.scratch[i]!;
+        const m = SCRATCH[i]!;
         // Most are scored without being played: run() plays one when its turn comes, and skips it if seen by then.
         if (walk.peekManoeuvre(m)) {
           this.insertKid(k++, m, walk.peekScore);
@@ -186,43 +183,43 @@ export class DepthFirst {
         walk.undoTo(here);
       }
     }
-    return this.pushFrame(this.kids, k, here);
+    return this.pushFrame(k, here);
   }
 
   /** Puts child m into kids[0..k] by insertion sort, best score first; ties keep the engine's order. */
   private insertKid(k: number, m: number, score: number): void {
     if (this.jitter > 0) score += fmix32(this.nodeMix ^ Math.imul(m, 0x9e3779b1)) % this.jitter;
     let j = k;
-    while (j > 0 && this.scores[j - 1]! < score) {
-      this.scores[j] = this.scores[j - 1]!;
-      this.kids[j] = this.kids[j - 1]!;
+    while (j > 0 && SCORES[j - 1]! < score) {
+      SCORES[j] = SCORES[j - 1]!;
+      KIDS[j] = KIDS[j - 1]!;
       j--;
     }
-    this.scores[j] = score;
-    this.kids[j] = m;
+    SCORES[j] = score;
+    KIDS[j] = m;
   }
 
   /** expand() without scoring: every child in the engine's order. */
   private expandPlain(): boolean | null {
     const s = this.walk.s;
-    const n = generateMoves(s, this.scratch);
+    const n = generateMoves(s, SCRATCH);
     const firstEmpty = firstEmptyColumn(s);
     let k = 0;
     const rank = this.order === "static";
     this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
     for (let i = 0; i < n; i++) {
-      const m = this.scratch[i]!;
+      const m = SCRATCH[i]!;
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (!rank) {
-        this.kids[k++] = m;
+        KIDS[k++] = m;
         continue;
       }
       this.insertKid(k++, m, moveClass(s, m));
     }
-    return this.pushFrame(this.kids, k, this.walk.pathLen);
+    return this.pushFrame(k, this.walk.pathLen);
   }
 
-  private pushFrame(kids: Int32Array, k: number, here: number): boolean | null {
+  private pushFrame(k: number, here: number): boolean | null {
     while (this.poolTop + k > this.pool.length) {
       if (this.pool.length * 2 > MAX_POOL) return null;
       this.pool = grow(this.pool, this.pool.length * 2);
@@ -238,7 +235,7 @@ export class DepthFirst {
     this.fStart[f] = this.fNext[f] = this.poolTop;
     // A plain copy: a subarray view would be an allocation per node.
     const pool = this.pool;
-    for (let i = 0, o = this.poolTop; i < k; i++) pool[o + i] = kids[i]!;
+    for (let i = 0, o = this.poolTop; i < k; i++) pool[o + i] = KIDS[i]!;
     this.poolTop += k;
     this.fEnd[f] = this.poolTop;
     this.fPath[f] = here;
