@@ -70,6 +70,7 @@ export class DepthFirst {
    */
   constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
+    this.plain = order !== "score" && order !== "manoeuvre";
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
   }
@@ -83,6 +84,8 @@ export class DepthFirst {
   }
 
   private started = false;
+  /** Children listed without being scored (engine or class order). */
+  private readonly plain: boolean;
   private readonly seedMix: number;
   /** The jitter's noise for the node being expanded (its key mixed with the seed). */
   private nodeMix = 0;
@@ -109,18 +112,26 @@ export class DepthFirst {
       const next = this.fNext[f]!;
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
-      if ((m & MANOEUVRE) === 0) {
-        // Unscored orders list children without looking them up: one seen by now is skipped
-        // without being played, when its key can be read off the move. (Scored children were
-        // looked up when listed; checking them again costs more than it saves.)
-        if ((this.order === "engine" || this.order === "static") && walk.peekKey(m) && this.table.has(walk.key.peekLo, walk.key.peekHi)) continue;
+      let r: number;
+      if ((m & MANOEUVRE) !== 0) {
+        if (!playManoeuvre(walk, m)) {
+          walk.undoTo(this.fPath[f]!);
+          continue;
+        }
+        r = this.table.add(walk.key.keyLo, walk.key.keyHi);
+      } else if (this.plain && walk.peekKey(m)) {
+        // Unscored orders list children without looking them up: when a child's key can be read
+        // off its move (no safe foundation move follows it), it is stored, or skipped as seen,
+        // before it is played. (Scored children were looked up when listed; checking them again
+        // costs more than it saves.)
+        r = this.table.add(walk.key.peekLo, walk.key.peekHi);
+        if (r === PRESENT) continue;
+        walk.apply(m);
+      } else {
         walk.apply(m);
         walk.autoplayAfter(m);
-      } else if (!playManoeuvre(walk, m)) {
-        walk.undoTo(this.fPath[f]!);
-        continue;
+        r = this.table.add(walk.key.keyLo, walk.key.keyHi);
       }
-      const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
       if (r === PRESENT) {
         walk.undoTo(this.fPath[f]!);
         continue;
@@ -140,7 +151,7 @@ export class DepthFirst {
    * the winning child applied) when a child is won, null when the stack budget is spent.
    */
   private expand(): boolean | null {
-    if (this.order !== "score" && this.order !== "manoeuvre") return this.expandPlain();
+    if (this.plain) return this.expandPlain();
     const walk = this.walk;
     const s = walk.s;
     const n = generateMoves(s, SCRATCH);
