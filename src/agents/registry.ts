@@ -71,7 +71,7 @@ const entries: AgentEntry[] = [
     create: lazy("../train/scorer/agent.js", "createScorerAgent", "the action-scorer"),
   },
   { name: "guided", describe: "a small best-first search per move vetoes moves it proves lost", options: "--agent-opt order=greedy|safety|safety-root nodes=N count=expanded|stored model=DIR (docs/guided.md)", accepts: ["order", "nodes", "count", "model"], create: lazy("../solver/guided.js", "createGuidedAgent", "the guided search") },
-  { name: "safety", describe: "the trained move-safety network (src/train/safety): plays greedy's best among the moves it judges safe, no search", options: "--agent-opt model=DIR [threshold=P shuffle=P margin=P returns=K back=P spread=P order=greedy|net] (see docs/train-safety.md)", accepts: ["model", "threshold", "shuffle", "margin", "returns", "back", "spread", "order"], create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network") },
+  { name: "safety", describe: "the trained move-safety network: plays the best of the moves it judges safe, no search", options: "--agent-opt model=DIR [threshold=P shuffle=P margin=P order=greedy|net] (see docs/train-safety.md)", accepts: ["model", "threshold", "shuffle", "margin", "order"], create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network") },
 ];
 const registry = new Map<string, AgentEntry>(entries.map((e) => [e.name, e]));
 

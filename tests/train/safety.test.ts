@@ -127,20 +127,21 @@ describe("penguin dataset", () => {
     expect(existsSync(join(dir, "never"))).toBe(false);
   }, 120_000);
 
-  it("trains the choice objective with suits renamed; penguin eval plays it with its options and refuses bad ones", () => {
+  it("trains the choice objective on card rows with suits renamed; penguin eval plays it with its options and refuses bad ones", () => {
     const run = join(dir, "run-choice");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "cards", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
     const { weights } = loadSafety(run);
     expect(weights.config.objective).toBe("choice");
+    expect(weights.config.cardHidden).toEqual([6, 4]);
     // A validation row: the loss above its floor (never negative) and the validation games' win rate.
     const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
     const v = rows.find((r) => r[head!.indexOf("val_loss")] !== "")!;
     expect(Number(v[head!.indexOf("val_loss")])).toBeGreaterThanOrEqual(0);
     expect(Number(v[head!.indexOf("val_win_rate")])).toBeGreaterThanOrEqual(0);
     const csv = join(dir, "eval-choice.csv");
-    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=net", "--agent-opt", "returns=2", "--deals", "2", "--seed", "1", "--out", csv]);
+    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=net", "--deals", "2", "--seed", "1", "--out", csv]);
     expect(e.stderr).toBe("");
     expect(readFileSync(csv, "utf8")).toMatch(/order=net/);
     const bad = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=best", "--deals", "1", "--out", join(dir, "never.csv")]);
@@ -213,6 +214,7 @@ describe("the safety network", () => {
     ["mean and max pooling", "basic", 0],
     ["structural features and attention", "structure", 2],
     ["flipper costs", "flippers", 0],
+    ["card rows and attention", "cards", 2],
   ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
     const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
     const { initBackend, tf } = await import("../../src/train/backend.js");
@@ -242,6 +244,7 @@ describe("the safety network", () => {
     ["mean and max pooling", "basic", 0],
     ["structural features and attention", "structure", 4],
     ["flipper costs", "flippers", 0],
+    ["card rows", "cards", 0],
   ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
     const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
     const codec = new ActionCodec(rules);

@@ -29,15 +29,6 @@ export interface PlayPolicy {
   readonly shuffle: number;
   /** When no move is safe: moves within this of the least risky one. */
   readonly margin: number;
-  /**
-   * Times the agent may go back to one position it has seen, when no fresh move is judged safe
-   * but a move back is (0: never, the plain never-repeat guard). Bounded, so it cannot cycle.
-   */
-  readonly returns?: number;
-  /** With `returns`: go back only when every fresh move's risk is above this (default: `threshold`). */
-  readonly back?: number;
-  /** The shuffled moves are drawn among the fresh moves with risk at most this (default: those judged safe). */
-  readonly spread?: number;
   /** Among the moves judged safe, play greedy(tuned)'s best ("greedy", the default) or the network's ("net"). */
   readonly order?: "greedy" | "net";
 }
@@ -117,18 +108,13 @@ export class SafetyAgent implements Agent {
   private readonly moves = new Int32Array(512);
   private readonly score = new Float64Array(512);
   private scratch: State | undefined;
-  /** returned[i] holds the positions gone back to more than i times. */
-  private readonly returned: PositionSet[];
 
   constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
     this.sv = new SafetyView(new ActionCodec(rules), weights);
-    const returns = play.returns ?? 0;
-    this.returned = Array.from({ length: returns }, () => new PositionSet());
-    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${returns ? `,returns=${returns}` : ""}${play.back !== undefined ? `,back=${play.back}` : ""}${play.spread !== undefined ? `,spread=${play.spread}` : ""}${play.order === "net" ? ",order=net" : ""})`;
+    this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${play.order === "net" ? ",order=net" : ""})`;
   }
 
   reset(start: State, seed: number): void {
-    for (const r of this.returned) r.clear();
     this.seen.clear();
     this.seen.add(start.hashLo, start.hashHi);
     this.rng = new Rng(`safety-agent:${seed}`);
@@ -153,24 +139,11 @@ export class SafetyAgent implements Agent {
     // validation deals), although the same rule helps a player that knows the exact labels.
     let least = Infinity;
     for (let a = 0; a < A; a++) if (guarded[a] === 1) least = Math.min(least, risk[a]!);
-    // No fresh move looks safe: a move back to a seen position that does is better than a likely
-    // fatal step, as long as that position has not been gone back to `returns` times already.
-    if (least > Math.max(this.play.threshold, this.play.back ?? 0) && this.returned.length > 0) {
-      const back = this.goBack(s);
-      if (back >= 0) return back;
-    }
     const cut = Math.max(this.play.threshold, least + this.play.margin);
     for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= cut) cand.push(a);
     // Draw every decision, so the random stream does not depend on how many moves were safe.
     const roll = this.rng.next();
     const pick = this.rng.next();
-    if (roll < this.play.shuffle && this.play.spread !== undefined && this.play.spread > cut) {
-      // A network trained towards the oracle's one move judges few moves safe at a tight cut; the
-      // shuffled moves come from the wider set it still finds safe enough.
-      cand.length = 0;
-      for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= this.play.spread) cand.push(a);
-      return cand[Math.floor(pick * cand.length)]!;
-    }
     if (cand.length === 1) return cand[0]!;
     if (roll < this.play.shuffle) return cand[Math.floor(pick * cand.length)]!;
     if (this.play.order === "net") {
@@ -185,33 +158,6 @@ export class SafetyAgent implements Agent {
     let best = 0;
     for (let i = 1; i < cand.length; i++) if (this.score[i]! > this.score[best]!) best = i;
     return cand[best]!;
-  }
-
-  /** The least risky legal move back to a seen position still allowed a return (and records it), or -1. */
-  private goBack(s: State): number {
-    const { mask, guarded, actionMoves } = this.sv.view;
-    const risk = this.sv.risk;
-    const x = (this.scratch = this.scratch && this.scratch.base === s.base && this.scratch.rules === s.rules ? this.scratch : s.clone());
-    x.copyFrom(s);
-    let best = -1;
-    let level = 0;
-    for (let a = 0; a < mask.length; a++) {
-      if (mask[a] !== 1 || guarded[a] === 1 || risk[a]! > this.play.threshold) continue;
-      if (best >= 0 && risk[a]! >= risk[best]!) continue;
-      applyMove(x, actionMoves[a]!);
-      let i = 0;
-      while (i < this.returned.length && this.returned[i]!.has(x.hashLo, x.hashHi)) i++;
-      undoMove(x, actionMoves[a]!);
-      if (i < this.returned.length) {
-        best = a;
-        level = i;
-      }
-    }
-    if (best < 0) return -1;
-    applyMove(x, actionMoves[best]!);
-    this.returned[level]!.add(x.hashLo, x.hashHi);
-    undoMove(x, actionMoves[best]!);
-    return best;
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
@@ -246,11 +192,7 @@ export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
     threshold: num(options, "threshold", saved.threshold ?? DEFAULT_PLAY.threshold, 0, 1),
     shuffle: num(options, "shuffle", saved.shuffle ?? DEFAULT_PLAY.shuffle, 0, 1),
     margin: num(options, "margin", saved.margin ?? DEFAULT_PLAY.margin, 0, 1),
-    returns: num(options, "returns", saved.returns ?? 0, 0, 100),
-    ...(options.back !== undefined || saved.back !== undefined ? { back: num(options, "back", saved.back ?? 0, 0, 1) } : {}),
-    ...(options.spread !== undefined || saved.spread !== undefined ? { spread: num(options, "spread", saved.spread ?? 0, 0, 1) } : {}),
     order: orderOf(options.order ?? saved.order),
   };
-  if (!Number.isInteger(play.returns)) throw new UsageError(`--agent-opt returns must be a whole number from 0 to 100, got ${String(options.returns)}`);
   return new SafetyAgent(weights, rules, model, play);
 }

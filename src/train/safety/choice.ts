@@ -11,7 +11,6 @@ import type { SafetyData } from "./dataset.js";
 import { squash } from "./model.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
-import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
 
 /** Where each position's moves lie in the dataset: moves first[d] … first[d + 1] − 1 belong to position d. */
@@ -83,22 +82,4 @@ export function eachWinnable(data: SafetyData, first: Int32Array, rules: Rules, 
     unpackState(data.before, d * PACK_STRIDE, s);
     visit(d, s, moves, rows, n);
   }
-}
-
-/**
- * For each position with a winnable move: the dataset row of greedy(tuned)'s best winnable move
- * (ties to the first row, the order the `safe` player breaks them in); −1 elsewhere. This is the
- * move the exact-label oracle plays when it does not shuffle.
- */
-export function greedyBestWinnable(data: SafetyData, first: Int32Array, rules: Rules): Int32Array {
-  const out = new Int32Array(data.deal.length).fill(-1);
-  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
-  const score = new Float64Array(512);
-  eachWinnable(data, first, rules, () => true, (d, s, moves, rows, n) => {
-    greedy.scoreMoves(s, moves, n, score);
-    let best = 0;
-    for (let i = 1; i < n; i++) if (score[i]! > score[best]!) best = i;
-    out[d] = rows[best]!;
-  });
-  return out;
 }

@@ -13,7 +13,8 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
-import { encodeFlipperCosts } from "./flippers.js";
+import { encodeCards } from "./cards.js";
+import { encodeFlipperCosts, FLIPPER_COST_WIDTH } from "./flippers.js";
 import type { SafetyFeatures } from "./model.js";
 import { encodeStructure, locateCards, STRUCTURE_WIDTH, whereOf } from "./structure.js";
 
@@ -114,8 +115,9 @@ export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: F
 /**
  * The whole input for one candidate (the position after the move, s): columns, flippers,
  * globals, then the feature set's groups after the globals: the structural features
- * (STRUCTURE_WIDTH) for "structure", and the flipper costs after them (FLIPPER_COST_WIDTH) for
- * "flippers". The one place training and play encode a move.
+ * (STRUCTURE_WIDTH) for "structure", the flipper costs after them (FLIPPER_COST_WIDTH) for
+ * "flippers", and the card rows after those (CARDS_WIDTH) for "cards". The one place training
+ * and play encode a move.
  */
 export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, features: SafetyFeatures): void {
   encodeColumns(s, cols, colsAt);
@@ -123,5 +125,7 @@ export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols
   encodeGlobals(s, row, rowAt, globals, globalsAt);
   if (features === "basic") return;
   encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
-  if (features === "flippers") encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
+  if (features === "structure") return;
+  encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
+  if (features === "cards") encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH);
 }

@@ -11,6 +11,7 @@ import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
+import { CARDS_WIDTH, CARD_WIDTH } from "./cards.js";
 import { FLIPPER_COST_WIDTH } from "./flippers.js";
 import { STRUCTURE_WIDTH } from "./structure.js";
 
@@ -27,6 +28,8 @@ export interface SafetyConfig {
    * waits for which.
    */
   readonly attentionHeads?: number;
+  /** Layer sizes of the network shared by the 52 card rows (cards.ts), whose outputs are pooled by mean and max; only with the "cards" features. */
+  readonly cardHidden?: readonly number[];
   /**
    * What the logit means. Absent: the first design, the log-odds that the move loses a winnable
    * deal. "choice": a score compared only among the moves of one position, trained so that its
@@ -57,7 +60,8 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     shapes.push([width, h]);
     width = h;
   }
-  width = 2 * width + c.flipperWidth + c.globalWidth;
+  const ch = c.cardHidden ?? [];
+  width = 2 * width + c.flipperWidth + c.globalWidth + (ch.length ? 2 * ch[ch.length - 1]! - CARDS_WIDTH : 0);
   for (const h of [...c.headHidden, 1]) {
     shapes.push([width, h]);
     width = h;
@@ -67,28 +71,36 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     const H = c.columnHidden[c.columnHidden.length - 1]!;
     shapes.push([c.flipperWidth, H], [H, H], [H, H], [H, H], [H, H]);
   }
+  // The card network's layers come after everything else, for the same reason.
+  width = CARD_WIDTH;
+  for (const h of ch) {
+    shapes.push([width, h]);
+    width = h;
+  }
   return shapes;
 }
 
 /** Number of dense layers (column, head, output) before the attention weights. */
 export const denseLayers = (c: SafetyConfig): number => c.columnHidden.length + c.headHidden.length + 1;
+/** Index of the card network's first layer. */
+export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.attentionHeads ? 5 : 0);
 
 /**
  * The inputs after the globals: none ("basic", the first design), the structural features
  * (structure.ts), or those and what each parked card costs to release (flippers.ts). A
  * checkpoint says which by the width of its globals row.
  */
-export type SafetyFeatures = "basic" | "structure" | "flippers";
-export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers"];
+export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards";
+export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards"];
 
 /** Floats per globals row for each feature set. */
-export const globalWidthOf = (f: SafetyFeatures): number => GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" ? FLIPPER_COST_WIDTH : 0);
+export const globalWidthOf = (f: SafetyFeatures): number => GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" || f === "cards" ? FLIPPER_COST_WIDTH : 0) + (f === "cards" ? CARDS_WIDTH : 0);
 
 /** The feature set a network reads, from its globals width (undefined: an encoding this code does not know). */
 export const featuresOf = (c: SafetyConfig): SafetyFeatures | undefined => SAFETY_FEATURES.find((f) => globalWidthOf(f) === c.globalWidth);
 
-export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], features: SafetyFeatures = "basic", attentionHeads = 0, objective: SafetyObjective = "risk"): SafetyConfig {
-  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}) };
+export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], features: SafetyFeatures = "basic", attentionHeads = 0, objective: SafetyObjective = "risk", cardHidden: readonly number[] = [32, 32]): SafetyConfig {
+  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}), ...(features === "cards" ? { cardHidden } : {}) };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
     if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
@@ -100,7 +112,7 @@ export function defaultConfig(columns: number, columnHidden: readonly number[] =
 /** The network reads the structural features (structure.ts) after the globals (alone, or with the flipper costs after them). */
 export const usesStructure = (c: SafetyConfig): boolean => {
   const f = featuresOf(c);
-  return f === "structure" || f === "flippers";
+  return f === "structure" || f === "flippers" || f === "cards";
 };
 
 /** Seeded Glorot-uniform weights, zero biases. */
@@ -135,7 +147,7 @@ export class JsSafety {
     const shapes = layerShapes(c);
     this.bufs = shapes.map(([, o]) => new Float32Array(o));
     const H = c.columnHidden[this.nCol - 1]!;
-    this.pooled = new Float32Array(2 * H + c.flipperWidth + c.globalWidth);
+    this.pooled = new Float32Array(shapes[this.nCol]![0]);
     const T = (c.columns + 1) * H;
     this.tok = new Float32Array(T);
     this.q = new Float32Array(T);
@@ -224,7 +236,25 @@ export class JsSafety {
       }
     }
     p.set(flips.subarray(flipsAt, flipsAt + c.flipperWidth), 2 * H);
-    p.set(globals.subarray(globalsAt, globalsAt + c.globalWidth), 2 * H + c.flipperWidth);
+    const ch = c.cardHidden ?? [];
+    const G = c.globalWidth - (ch.length ? CARDS_WIDTH : 0);
+    p.set(globals.subarray(globalsAt, globalsAt + G), 2 * H + c.flipperWidth);
+    if (ch.length) {
+      // The card rows, each through the shared card network, pooled by mean and max after the globals.
+      const at = 2 * H + c.flipperWidth + G;
+      const Hc = ch[ch.length - 1]!;
+      const first = cardLayers(c);
+      p.fill(0, at, at + Hc);
+      p.fill(-Infinity, at + Hc, at + 2 * Hc);
+      for (let k = 0; k < 52; k++) {
+        let y = this.dense(first, globals, globalsAt + G + k * CARD_WIDTH, CARD_WIDTH, true);
+        for (let l = 1; l < ch.length; l++) y = this.dense(first + l, y, 0, y.length, true);
+        for (let j = 0; j < Hc; j++) {
+          p[at + j] = p[at + j]! + y[j]! / 52;
+          if (y[j]! > p[at + Hc + j]!) p[at + Hc + j] = y[j]!;
+        }
+      }
+    }
     let x: Float32Array = p;
     const L = denseLayers(c);
     for (let l = this.nCol; l < L; l++) x = this.dense(l, x, 0, x.length, l < L - 1);
@@ -280,6 +310,7 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   const want = defaultConfig(file.config.columns);
   if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || featuresOf(file.config) === undefined)
     throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
+  if ((featuresOf(file.config) === "cards") !== (file.config.cardHidden?.length ?? 0) > 0) throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
   const heads = file.config.attentionHeads ?? 0;
   if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
   if (file.config.objective !== undefined && file.config.objective !== "choice") throw new UsageError(`${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`);

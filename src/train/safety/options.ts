@@ -14,8 +14,9 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   if (o.criticalWeight !== 1 && o.objective !== "choice") throw new UsageError("--critical-weight needs --safety-objective choice");
   return {
     data,
-    structure: o.features === "structure" || o.features === "flippers",
-    ...(o.features === "flippers" ? { flipperCosts: true } : {}),
+    structure: o.features !== "basic",
+    ...(o.features === "flippers" || o.features === "cards" ? { flipperCosts: true } : {}),
+    ...(o.features === "cards" ? { cardHidden: o.cardHidden as number[] } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,
@@ -32,12 +33,9 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     maxMinutes: o.maxMinutes as number,
     objective: o.objective === "choice" ? "choice" : "risk",
     suitShuffle: o.suitShuffle === true,
-    distWeight: o.distWeight as number,
-    spreadShare: o.spreadShare as number,
     choiceTarget: o.choiceTarget === "lookahead" ? "lookahead" : "winnable",
     temperature: o.temperature as number,
     criticalWeight: o.criticalWeight as number,
-    ...(o.playSpread !== undefined ? { playSpread: o.playSpread as number } : {}),
     playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
   };

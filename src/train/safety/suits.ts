@@ -9,6 +9,7 @@
  * the columns and flippers, the four foundation counts and the six structural numbers of each
  * suit. Everything else in the encoding does not depend on which suit is which.
  */
+import { CARD_WIDTH, CARDS_WIDTH } from "./cards.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
 
 /** The 24 orders of the four suits; SUIT_ORDERS[i][s] is the new name of suit s. */
@@ -36,7 +37,7 @@ export function suitOrderFor(seed: number, step: number, row: number): Uint8Arra
 }
 
 export class SuitRenamer {
-  private readonly tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT));
+  private readonly tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT, CARDS_WIDTH));
 
   /** Renames 52 card one-hots at x[at …] in place. */
   private cards(x: Float32Array, at: number, order: Uint8Array): void {
@@ -46,7 +47,7 @@ export class SuitRenamer {
   }
 
   /** Renames the suits of one encoded candidate (columns × COLUMN_WIDTH, FLIPPER_WIDTH, globals) in place. */
-  rename(order: Uint8Array, cols: Float32Array, colsAt: number, columns: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean): void {
+  rename(order: Uint8Array, cols: Float32Array, colsAt: number, columns: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean, cardsAt = -1): void {
     for (let c = 0; c < columns; c++) for (let block = 0; block < 4; block++) this.cards(cols, colsAt + c * COLUMN_WIDTH + 52 * block, order);
     this.cards(flips, flipsAt, order);
     const t = this.tmp;
@@ -56,5 +57,10 @@ export class SuitRenamer {
     const s = globalsAt + GLOBAL_WIDTH;
     for (let f = 0; f < 4; f++) for (let j = 0; j < STRUCTURE_PER_SUIT; j++) t[order[f]! * STRUCTURE_PER_SUIT + j] = globals[s + f * STRUCTURE_PER_SUIT + j]!;
     for (let i = 0; i < 4 * STRUCTURE_PER_SUIT; i++) globals[s + i] = t[i]!;
+    if (cardsAt < 0) return;
+    // The card rows name no suit: renaming only moves each row to its card's new index.
+    const c = globalsAt + cardsAt;
+    for (let k = 0; k < 52; k++) t.set(globals.subarray(c + k * CARD_WIDTH, c + (k + 1) * CARD_WIDTH), ((k & ~3) | order[k & 3]!) * CARD_WIDTH);
+    globals.set(t.subarray(0, CARDS_WIDTH), c);
   }
 }

@@ -25,10 +25,11 @@ import { SafetyAgent, type PlayPolicy } from "./agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { choiceLoss, choiceLossJs, decisionStarts, greedyBestWinnable } from "./choice.js";
+import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
-import { defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
+import { CARDS_WIDTH, CARD_WIDTH } from "./cards.js";
+import { cardLayers, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -46,6 +47,8 @@ export interface SafetyTrainOptions {
   readonly structure: boolean;
   /** Read, after the structural features, what each parked card costs to release (flippers.ts). */
   readonly flipperCosts?: boolean;
+  /** Read, after the flipper costs, one row per card through a card network of these layer sizes (cards.ts). */
+  readonly cardHidden?: readonly number[];
   /** Heads of the attention block over the columns (0: mean and max pooling only). */
   readonly attentionHeads: number;
   readonly valDeals: number;
@@ -54,21 +57,8 @@ export interface SafetyTrainOptions {
   readonly maxMinutes: number;
   /** "risk": each move's loss probability (binary cross-entropy); "choice": one softmax per position (choice.ts). */
   readonly objective?: SafetyObjective;
-  /**
-   * Choice objective: the target weight of a winnable move falls by e^−distWeight for each move its
-   * solver line is longer than the position's shortest (0: all winnable moves alike).
-   */
-  readonly distWeight?: number;
-  /** The validation games draw their shuffled moves among the fresh moves with risk at most this (agent option `spread`). */
-  readonly playSpread?: number;
   /** The validation games' choice among the moves judged safe (agent option `order`). */
   readonly playOrder?: "greedy" | "net";
-  /**
-   * Choice objective: the share of the target spread evenly over the winnable moves (1, the
-   * default); the rest goes to greedy(tuned)'s best winnable move, so the network learns the
-   * exact-label oracle's choice rather than any safe move.
-   */
-  readonly spreadShare?: number;
   /** Choice objective: the winnable moves share the target alike ("winnable") or by lookahead's values (teacher.ts). */
   readonly choiceTarget?: "winnable" | "lookahead";
   /** With choiceTarget "lookahead": the softness of the target, in greedy-score units. */
@@ -133,7 +123,18 @@ export class TfSafety {
     const H = c.columnHidden[nc - 1]!;
     let x3 = tf.reshape(x, [B, c.columns, H]) as tf.Tensor3D;
     if (c.attentionHeads) x3 = this.attend(x3, flips, B);
-    let h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
+    const ch = c.cardHidden ?? [];
+    let h: tf.Tensor2D;
+    if (ch.length === 0) h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
+    else {
+      // The card rows sit at the end of the globals: through the card network, pooled like the columns (JsSafety.logit).
+      const G = c.globalWidth - CARDS_WIDTH;
+      let y = tf.reshape(tf.slice(globals, [0, G], [B, CARDS_WIDTH]), [B * 52, CARD_WIDTH]) as tf.Tensor2D;
+      const first = cardLayers(c);
+      for (let l = 0; l < ch.length; l++) y = tf.relu(tf.add(tf.matMul(y, this.W[first + l]!), this.b[first + l]!)) as tf.Tensor2D;
+      const y3 = tf.reshape(y, [B, 52, ch[ch.length - 1]!]);
+      h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, tf.slice(globals, [0, 0], [B, G]), tf.mean(y3, 1), tf.max(y3, 1)], 1) as tf.Tensor2D;
+    }
     const L = denseLayers(c);
     for (let l = nc; l < L; l++) {
       h = tf.add(tf.matMul(h, this.W[l]!), this.b[l]!) as tf.Tensor2D;
@@ -218,24 +219,18 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   // Per position: the softmax target's normaliser and its entropy (the floor of the loss), and the shortest solver line.
   const targetSum = new Float64Array(choice ? data.deal.length : 0);
   const targetEntropy = new Float64Array(choice ? data.deal.length : 0);
-  const beta = o.distWeight ?? 0;
-  const spread = o.spreadShare ?? 1;
-  const oracle = choice && spread < 1 ? greedyBestWinnable(data, first, rules) : new Int32Array(0);
   const look = choice && o.choiceTarget === "lookahead" ? lookaheadValues(data, first, rules, (d) => keepDecision[d] === 1 || data.deal[d]! % 10 === 0) : undefined;
   const T = o.temperature ?? 2;
-  // `ref` is the position's shortest solver line (dist weights) or its best lookahead value.
-  const weightOf = (k: number, ref: number): number => (look ? Math.exp((look[k]! - ref) / T) : beta > 0 && data.dist[k]! >= 0 ? Math.exp(-beta * (data.dist[k]! - ref)) : 1);
-  /** Target share of row k of position d (z: the position's sum of weightOf). */
-  const targetOf = (k: number, d: number, z: number, shortest: number): number => spread * (weightOf(k, shortest) / z) + (oracle.length && oracle[d] === k ? 1 - spread : 0);
-  const shortestOf = (d: number): number => {
-    if (look) {
-      let v = -Infinity;
-      for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) v = Math.max(v, look[k]!);
-      return v;
-    }
-    let m = Infinity;
-    for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1 && data.dist[k]! >= 0) m = Math.min(m, data.dist[k]!);
-    return Number.isFinite(m) ? m : 0;
+  // `ref` is the position's best lookahead value: the best winnable move weighs 1.
+  const weightOf = (k: number, ref: number): number => (look ? Math.exp((look[k]! - ref) / T) : 1);
+  /** Target share of row k (z: its position's sum of weightOf). */
+  const targetOf = (k: number, z: number, best: number): number => weightOf(k, best) / z;
+  /** The position's best lookahead value among its winnable moves (0 for the even target). */
+  const bestValueOf = (d: number): number => {
+    if (!look) return 0;
+    let v = -Infinity;
+    for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) v = Math.max(v, look[k]!);
+    return v;
   };
   let maxMoves = 1;
   const train: number[] = [];
@@ -246,14 +241,14 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) winnable[d]!++;
       maxMoves = Math.max(maxMoves, first[d + 1]! - first[d]!);
       if (winnable[d] === 0) continue;
-      const sh = shortestOf(d);
+      const sh = bestValueOf(d);
       let z = 0;
       for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) z += weightOf(k, sh);
       targetSum[d] = z;
       let h = 0;
       for (let k = first[d]!; k < first[d + 1]!; k++)
         if (data.label[k] === 1) {
-          const t = targetOf(k, d, z, sh);
+          const t = targetOf(k, z, sh);
           if (t > 0) h -= t * Math.log(t);
         }
       targetEntropy[d] = h;
@@ -277,7 +272,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
   log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${choice && (o.criticalWeight ?? 1) !== 1 ? `, positions with a losing move weigh ${o.criticalWeight}` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic", o.attentionHeads, o.objective ?? "risk");
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.cardHidden ? "cards" : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic", o.attentionHeads, o.objective ?? "risk", o.cardHidden);
   const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
@@ -303,6 +298,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const posWeight = new Float32Array(choice && cw !== 1 ? B : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
+  const cardsAt = start.config.cardHidden?.length ? GW - CARDS_WIDTH : -1;
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
   // position); the logged loss is what lies above that floor, so its curve shows what is learnt.
   let floor = 0;
@@ -312,7 +308,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     floor = 0;
     const row = (k: number, j: number): void => {
       enc.encode(k, r, cols, flips, globals);
-      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure);
+      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt);
     };
     for (let j = 0; j < n; j++) {
       const u = idx[from + j]!;
@@ -327,12 +323,12 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
       floor += targetEntropy[u]! / n;
       if (posWeight.length) posWeight[j] = critical[u] === 1 ? cw : 1;
-      const sh = beta > 0 || look ? shortestOf(u) : 0;
+      const sh = bestValueOf(u);
       for (let k = first[u]!; k < first[u + 1]!; k++) {
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
         row(k, j);
         seg[r] = j;
-        y[r] = data.label[k] === 1 ? targetOf(k, u, targetSum[u]!, sh) : 0;
+        y[r] = data.label[k] === 1 ? targetOf(k, targetSum[u]!, sh) : 0;
         wt[r] = 1;
         r++;
       }
@@ -420,7 +416,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   };
   let lastEval = saved?.lastEval ?? -1;
   /** The operating point a saved network plays at. */
-  const playAt = (threshold: number): Record<string, unknown> => ({ threshold, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}), ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) });
+  const playAt = (threshold: number): Record<string, unknown> => ({ threshold, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}) });
   const evalPoint = (label: number): void => {
     if (step === lastEval) return;
     lastEval = step;
@@ -429,7 +425,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     let bestT = o.thresholds[0]!;
     let bestWins = -1;
     for (const t of o.thresholds) {
-      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy", ...(o.playSpread !== undefined ? { spread: o.playSpread } : {}) }, VALIDATION_DEAL_START, o.valDeals);
+      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy" }, VALIDATION_DEAL_START, o.valDeals);
       log(`  epoch ${label}: threshold ${t}: ${wins}/${o.valDeals} validation deals won`);
       if (wins > bestWins) {
         bestWins = wins;

@@ -1,0 +1,85 @@
+/**
+ * One row per card, for a network shared by all 52 cards whose outputs are pooled (`--safety-features
+ * cards`). The column rows see each column alone: for a buried card they do not say where the
+ * card it builds on lies, nor the card that builds on it, and most fatal moves go wrong on such
+ * a link between columns. A card's row holds where it lies and how deep, what digging it out
+ * costs, and the same for its successor (the next higher card of its suit) and its predecessor.
+ *
+ * No row names a suit, and the rows are pooled, so renaming the suits only reorders the rows
+ * (row k is the card of relative index k, like the one-hots of encode.ts).
+ */
+import { NO_CARD } from "../../engine/card.js";
+import { COLUMN_CAP, type State } from "../../engine/state.js";
+import { columnOf, digCost, heightOf, locateCards, relIndex } from "./structure.js";
+
+/** Floats per card row. */
+export const CARD_WIDTH = 28;
+/** The card block: 52 rows. */
+export const CARDS_WIDTH = 52 * CARD_WIDTH;
+
+/** Where card k lies (after locateCards), written as a one-hot at out[o …o+4): home, flipper, top of a column, buried; returns the cards above it. */
+function place(s: State, k: number, out: Float32Array, o: number): number {
+  const c = columnOf(k);
+  if (c < 0) {
+    out[o + (c === -2 ? 0 : 1)] = 1;
+    return 0;
+  }
+  const above = s.len[c]! - 1 - heightOf(k);
+  out[o + (above === 0 ? 2 : 3)] = 1;
+  return above;
+}
+
+/** Writes the 52 card rows of s at out[at …] (zeroed first). Needs nothing located beforehand. */
+export function encodeCards(s: State, out: Float32Array, at: number): void {
+  out.fill(0, at, at + CARDS_WIDTH);
+  locateCards(s);
+  let free = 0;
+  for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
+  const freeShare = free / Math.max(1, s.nCells);
+  const emptyShare = s.emptyColumns() / s.nColumns;
+  for (let k = 0; k < 52; k++) {
+    const o = at + k * CARD_WIDTH;
+    const r = k >> 2;
+    const c = columnOf(k);
+    const above = place(s, k, out, o);
+    if (c === -2) continue;
+    const d = heightOf(k);
+    out[o + 4] = r / 12;
+    out[o + 5] = (r - s.found[k & 3]!) / 12;
+    out[o + 6] = above / 20;
+    if (c >= 0) {
+      out[o + 7] = above > 0 ? Math.min(8, digCost(s, c, d)) / 8 : 0;
+      // Every card from here up builds on the one under it: the card moves with a run.
+      let run = true;
+      const b = c * COLUMN_CAP;
+      for (let i = d; i < s.len[c]! - 1 && run; i++) run = s.tables.buildOn[s.cards[b + i + 1]! * 52 + s.cards[b + i]!] === 1;
+      out[o + 8] = run ? 1 : 0;
+      let lower = 0;
+      for (let i = 0; i < d; i++) {
+        const x = relIndex(s, s.cards[b + i]!);
+        if ((x & 3) === (k & 3) && x < k) lower++;
+      }
+      out[o + 25] = lower / 12;
+    }
+    if (r < 12) {
+      const up = k + 4;
+      out[o + 13] = place(s, up, out, o + 9) / 20;
+      const cu = columnOf(up);
+      if (c >= 0 && cu === c) {
+        if (heightOf(up) < d) out[o + 14] = 1;
+        if (heightOf(up) === d - 1) out[o + 15] = 1;
+      }
+    } else out[o + 16] = 1;
+    if (r > 0) {
+      const down = k - 4;
+      out[o + 21] = place(s, down, out, o + 17) / 20;
+      const cd = columnOf(down);
+      if (c >= 0 && cd === c) {
+        if (heightOf(down) < d) out[o + 22] = 1;
+        if (heightOf(down) === d + 1) out[o + 23] = 1;
+      }
+    } else out[o + 24] = 1;
+    out[o + 26] = freeShare;
+    out[o + 27] = emptyShare;
+  }
+}
