@@ -9,6 +9,7 @@
  * (row k is the card of relative index k, like the one-hots of encode.ts).
  */
 import { NO_CARD } from "../../engine/card.js";
+import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { columnOf, digCost, heightOf, locateCards, relIndex } from "./structure.js";
 
@@ -49,11 +50,9 @@ export function encodeCards(s: State, out: Float32Array, at: number): void {
     out[o + 6] = above / 20;
     if (c >= 0) {
       out[o + 7] = above > 0 ? Math.min(8, digCost(s, c, d)) / 8 : 0;
-      // Every card from here up builds on the one under it: the card moves with a run.
-      let run = true;
+      // The card moves with the run at the end of its column.
+      out[o + 8] = d >= s.len[c]! - runLength(s, c) ? 1 : 0;
       const b = c * COLUMN_CAP;
-      for (let i = d; i < s.len[c]! - 1 && run; i++) run = s.tables.buildOn[s.cards[b + i + 1]! * 52 + s.cards[b + i]!] === 1;
-      out[o + 8] = run ? 1 : 0;
       let lower = 0;
       for (let i = 0; i < d; i++) {
         const x = relIndex(s, s.cards[b + i]!);
