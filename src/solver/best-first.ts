@@ -78,7 +78,7 @@ export class BestFirst {
   /** The start position: a line with manoeuvres stored unplayed is read back by playing it from here. */
   private readonly start: State;
 
-  constructor(start: State, maxStates: number, private readonly w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
     this.start = start.clone();
     this.walk = new Walker(start, w);
     this.table = new StateTable(maxStates, shared);
@@ -126,14 +126,16 @@ export class BestFirst {
     return "exhausted";
   }
 
-  /** The winning line after run() returned "solved". */
+  /** The winning line after run() returned "solved" (once: it is played again on the search's walker). */
   line(): number[] {
     const tail = Array.from(this.walk.path.subarray(0, this.walk.pathLen));
     if (this.winFrom < 0) return tail;
     const chain: number[] = [];
     for (let i = this.winFrom; i >= 0; i = this.parent[i]!) chain.push(i);
     // The steps from the start, played again so that manoeuvres stored unplayed give their moves.
-    const walk = new Walker(this.start, this.w);
+    const walk = this.walk;
+    walk.restart(this.start);
+    this.at = -1;
     for (let j = chain.length - 1; j >= 0; j--) {
       const i = chain[j]!;
       for (let k = this.stepAt[i]!; k < this.stepAt[i + 1]!; k++) this.step(walk, this.steps[k]!);

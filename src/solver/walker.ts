@@ -164,8 +164,8 @@ export class Walker {
    * peekScore without playing it, under the rules peek() needs. Its safe foundation moves are
    * foreseen when they all come from the top of its source column once it is done: the card
    * sent home, then any card it uncovers that is next and safe, and so on down. False (play it
-   * to find out) when a card is next on its foundation as the cards in the way are moved, or
-   * when a safe foundation move would come from anywhere else. A run of k cards at depth i of
+   * to find out) when a card in the way would go home as it is uncovered, or when a safe
+   * foundation move would come from anywhere else. A run of k cards at depth i of
    * column c goes onto the card at depth j of column t; a card home is one card at depth i.
    * `withKey`: also its key, in key.peekLo/peekHi. A manoeuvre that would win is played.
    */
@@ -185,8 +185,9 @@ export class Walker {
     const room = this.free - (n - i - k) - (run ? nt - 1 - j : 0);
     // (Only where any card may fill an empty column are they listed with cards going to one.)
     if (this.empty + room < 0) return false;
-    // No card in the way may be next on its foundation as it is uncovered (the run's own last card included).
-    if (this.nextIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.nextIn(t, j, nt - 1))) return false;
+    // No card in the way may go home as it is uncovered (the run's own last card included). Until
+    // one does, the foundations stay as they are, so a card that is next but not safe stays put.
+    if (this.homeIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.homeIn(t, j, nt - 1))) return false;
     // The safe foundation moves after it, played on the foundation counts alone and taken back below.
     const found = s.found;
     const f0 = found[0]!, f1 = found[1]!, f2 = found[2]!, f3 = found[3]!;
@@ -261,9 +262,9 @@ export class Walker {
     return card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card);
   }
 
-  /** Whether a card at depth from .. to-1 of column c is the next one its foundation takes. */
-  private nextIn(c: number, from: number, to: number): boolean {
-    for (let d = from; d < to; d++) if (this.next(this.s.cards[c * COLUMN_CAP + d]!)) return true;
+  /** Whether a card at depth from .. to-1 of column c is next on its foundation and safe to send there. */
+  private homeIn(c: number, from: number, to: number): boolean {
+    for (let d = from; d < to; d++) if (this.homeSafe(c, d + 1)) return true;
     return false;
   }
 
