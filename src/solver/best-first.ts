@@ -19,15 +19,18 @@ import { CanonicalKey } from "./canonical.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
+/** A plan entry's settings (PlanStep) serve as they are. */
 export interface BestFirstOptions {
   /** Add the meta-moves described above (not with `rank`). */
-  readonly meta: boolean;
-  /** Score taken off per step from the start: 0 is greedy, more trades speed for shorter lines. */
-  readonly stepCost: number;
+  readonly meta?: boolean;
+  /** Score taken off per step from the start: 0 (default) is greedy, more trades speed for shorter lines. */
+  readonly stepCost?: number;
   /** Leave out single moves into a flipper (manoeuvre.ts: leftOut); no longer complete. */
-  readonly lean: boolean;
+  readonly lean?: boolean;
   /** Order by scores of the moves instead of the walker's position score (see MoveRank). */
   readonly rank?: MoveRank;
+  /** Send every card next on its foundation home at once (PlanStep.eager); no longer complete. */
+  readonly eager?: boolean;
 }
 
 /**
@@ -80,7 +83,7 @@ export class BestFirst {
 
   constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
     this.start = start.clone();
-    this.walk = new Walker(start, w);
+    this.walk = new Walker(start, w, opt.eager);
     this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
     this.snap = new Uint8Array(this.stride * 16);
@@ -171,6 +174,11 @@ export class BestFirst {
     return this.opt.meta && !rank ? this.manoeuvres(id) : null;
   }
 
+  /** What a child of node `id` pays for its steps from the start. */
+  private toll(id: number): number {
+    return (this.opt.stepCost ?? 0) * (this.depth[id]! + 1);
+  }
+
   /** Records the walker's position as a child of `id` (with priority `ranked`, if ranked), then steps back to `id`. */
   private child(id: number, ranked?: number): RunEnd | null {
     const walk = this.walk;
@@ -181,7 +189,7 @@ export class BestFirst {
     const r = this.table.add(walk.key.keyLo, walk.key.keyHi);
     if (r === FULL) return "max-states";
     if (r !== PRESENT) {
-      const score = ranked ?? walk.score() - this.opt.stepCost * (this.depth[id]! + 1);
+      const score = ranked ?? walk.score() - this.toll(id);
       this.push(this.store(id, score), score);
     }
     walk.undoTo(0);
@@ -194,7 +202,7 @@ export class BestFirst {
     const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
     if (r === FULL) return "max-states";
     if (r !== PRESENT) {
-      const score = ranked ?? walk.peekScore - this.opt.stepCost * (this.depth[id]! + 1);
+      const score = ranked ?? walk.peekScore - this.toll(id);
       ONE[0] = m;
       this.push(this.store(id, score, ONE, 1), score);
     }
@@ -212,7 +220,7 @@ export class BestFirst {
         const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
         if (r === FULL) return "max-states";
         if (r !== PRESENT) {
-          const score = walk.peekScore - this.opt.stepCost * (this.depth[id]! + 1);
+          const score = walk.peekScore - this.toll(id);
           ONE[0] = SCRATCH[i]!;
           this.push(this.store(id, score, ONE, 1), score);
         }

@@ -56,6 +56,12 @@ export interface PlanStep {
   readonly race?: boolean;
   /** Positions per turn when racing (default 1,000), or a list: one per turn, the last repeating. */
   readonly slice?: number | readonly number[];
+  /**
+   * Send every card that is next on its foundation home at once, not only those no other card
+   * could still be built on: fewer positions, but a win that needs such a card kept in play is
+   * missed, so an eager entry may not be marked `complete` either.
+   */
+  readonly eager?: boolean;
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
 }
@@ -91,8 +97,9 @@ const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanSte
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
- * FreeCell: depth-first search in move-class order (the cheapest per position) wins about a
- * third of the deals within its first 100 positions; lean depth-first search with manoeuvres
+ * FreeCell: depth-first search in move-class order (the cheapest per position), sending every
+ * next card home at once (`eager`: 3 % fewer positions on MS 1-1000), wins about a third of the
+ * deals within its first 100 positions; lean depth-first search with manoeuvres
  * under weights that favour free flippers wins most of the rest within 200; patient best-first
  * with manoeuvres (cheap per position) wins most of the others, and short lean racers and the
  * complete search catch the last few. Entries, budgets and turn lengths from simulated races
@@ -100,7 +107,7 @@ const patient = (budget: number, slice: readonly number[]): PlanStep =>
  * checked by measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
-  staticDfs(1500, [100, 150, 1]),
+  { ...staticDfs(1500, [100, 150, 1]), eager: true },
   leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [200, 300, 1]),
   patient(5000, [3000, 1, 50, 300]),
   leanDfs("lean-empty-columns", 500, [10, 19, 40, 1, 3], [200]),
@@ -204,6 +211,6 @@ export function checkPlan(plan: SolvePlan): void {
     }
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
     if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
-    if (p.lean && p.complete) bad("a lean search leaves moves out, so it cannot be complete");
+    if ((p.lean || p.eager) && p.complete) bad("a lean or eager search cannot be complete");
   }
 }

@@ -127,8 +127,8 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
     return old;
   }
   return step.strategy === "best-first"
-    ? new BestFirst(position, budget, step.weights, { meta: step.meta ?? false, stepCost: step.stepCost ?? 0, lean: step.lean ?? false }, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0);
+    ? new BestFirst(position, budget, step.weights, step, shared)
+    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager);
 }
 
 /** Keeps the small searches of a finished solve for the next one. */

@@ -14,6 +14,9 @@ import { FULL, type StateTable } from "./table.js";
 import type { Weights } from "./plan.js";
 export type { Weights };
 
+/** builders for an eager walker: no card waits for one that could be built on it. */
+const NO_BUILDERS = new Uint8Array(104).fill(NO_CARD);
+
 export class Walker {
   readonly s: State;
   readonly key: CanonicalKey;
@@ -27,10 +30,11 @@ export class Walker {
   path: Int32Array = new Int32Array(256);
   pathLen = 0;
 
-  constructor(start: State, private readonly w: Weights) {
+  /** `eager`: every card next on its foundation counts as safe to send there (PlanStep.eager). */
+  constructor(start: State, private readonly w: Weights, eager?: boolean) {
     this.s = start.clone();
     this.key = new CanonicalKey(this.s);
-    this.builders = buildersOf(this.s);
+    this.builders = eager ? NO_BUILDERS : buildersOf(this.s);
     this.held = new Uint32Array(CanonicalKey.words(this.s.nColumns));
     this.locateAll();
   }

@@ -24,6 +24,12 @@ const LEAN: readonly PlanStep[] = [
   { name: "lean-dfs-jittered", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, jitter: 10, seed: 2 },
 ];
 
+// Eager entries send every card next on its foundation home at once: never complete either.
+const EAGER: readonly PlanStep[] = [
+  { name: "eager-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", eager: true },
+  { name: "eager-lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true, eager: true },
+];
+
 type Case = readonly [label: string, start: () => State, winnable: boolean];
 // Verdicts that outside facts fix: FreeCell #11982 needs 5 cells; the fewest-cells list
 // (tests/data) gives 2 for #19793 and #21158; the other verdicts were checked against Freecell
@@ -71,9 +77,29 @@ describe("lean searches", () => {
       }
     });
 
-  it("a lean entry cannot be marked complete, and turn lists must hold positive integers", () => {
+  for (const step of EAGER)
+    it(`${step.name}: never "unsolvable", and wins the won deals of the sample with a line that replays`, () => {
+      for (const [label, start, winnable] of CASES) {
+        const s = start();
+        const r = solve(s, { plan: [step], maxStates: 400_000 });
+        expect(r.result, `${step.name} on ${label}`).toBe(winnable ? "solved" : "unknown");
+        if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+      }
+    });
+
+  it("an eager search sends home cards the complete search keeps: on FreeCell #11982 it runs dry sooner", () => {
+    const s = dealMs(resolveRules("freecell"), 11982);
+    const proof = solve(s, { plan: [STRATEGIES[5]!] });
+    const eager = solve(s, { plan: [{ ...STRATEGIES[5]!, complete: false, eager: true }] });
+    expect(proof.result).toBe("unsolvable");
+    expect(eager.result).toBe("unknown");
+    expect(eager.states).toBeLessThan(proof.states);
+  });
+
+  it("a lean or eager entry cannot be marked complete, and turn lists must hold positive integers", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(/eager.*cannot be complete/);
     for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
   });
 
