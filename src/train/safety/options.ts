@@ -15,8 +15,9 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   return {
     data,
     structure: o.features !== "basic",
-    ...(o.features === "flippers" || o.features === "cards" ? { flipperCosts: true } : {}),
-    ...(o.features === "cards" ? { cardHidden: o.cardHidden as number[] } : {}),
+    ...(o.features === "flippers" || o.features === "cards" || o.features === "links" ? { flipperCosts: true } : {}),
+    ...(o.features === "cards" || o.features === "links" ? { cardHidden: o.cardHidden as number[] } : {}),
+    ...(o.features === "links" ? { links: true } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,
