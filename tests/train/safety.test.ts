@@ -16,7 +16,7 @@ import { SafetyView } from "../../src/train/safety/agent.js";
 import { decisionStarts } from "../../src/train/safety/choice.js";
 import { lookaheadValues } from "../../src/train/safety/teacher.js";
 import { LookaheadAgent } from "../../src/agents/lookahead.js";
-import { defaultConfig, featuresOf, initWeights, loadSafety } from "../../src/train/safety/model.js";
+import { defaultConfig, initWeights, loadSafety } from "../../src/train/safety/model.js";
 import { scratchDir } from "./helpers.js";
 
 const root = process.cwd();
@@ -150,18 +150,6 @@ describe("penguin dataset", () => {
     expect(existsSync(join(dir, "never.csv"))).toBe(false);
   }, 120_000);
 
-  it("continues a card-row network with the links: it starts from the same network, widened, and keeps its card layers", () => {
-    const from = join(dir, "run-choice");
-    const run = join(dir, "run-links");
-    const t = penguin(["train", "safety", "--init", from, "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "links", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
-    expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
-    expect(t.code).toBe(0);
-    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/widened to read the links \(same outputs at the start\)/);
-    const { weights } = loadSafety(join(run, "last"));
-    expect(featuresOf(weights.config)).toBe("links");
-    expect(weights.config.cardHidden).toEqual([6, 4]);
-  }, 120_000);
-
   it("trains the choice objective towards lookahead's values (critical positions weighted), and refuses a temperature out of range", () => {
     const run = join(dir, "run-look");
     const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--critical-weight", "3", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
@@ -227,7 +215,6 @@ describe("the safety network", () => {
     ["structural features and attention", "structure", 2],
     ["flipper costs", "flippers", 0],
     ["card rows and attention", "cards", 2],
-    ["card rows with links", "links", 0],
   ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
     const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
     const { initBackend, tf } = await import("../../src/train/backend.js");
@@ -258,7 +245,6 @@ describe("the safety network", () => {
     ["structural features and attention", "structure", 4],
     ["flipper costs", "flippers", 0],
     ["card rows", "cards", 0],
-    ["card rows with links", "links", 0],
   ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
     const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
     const codec = new ActionCodec(rules);

@@ -15,9 +15,8 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   return {
     data,
     structure: o.features !== "basic",
-    ...(o.features === "flippers" || o.features === "cards" || o.features === "links" ? { flipperCosts: true } : {}),
-    ...(o.features === "cards" || o.features === "links" ? { cardHidden: o.cardHidden as number[] } : {}),
-    ...(o.features === "links" ? { links: true } : {}),
+    ...(o.features === "flippers" || o.features === "cards" ? { flipperCosts: true } : {}),
+    ...(o.features === "cards" ? { cardHidden: o.cardHidden as number[] } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,

@@ -28,7 +28,8 @@ import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
-import { cardLayers, cardsAt as cardsStart, cardWidth, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, widenToLinks, type SafetyConfig, type SafetyWeights } from "./model.js";
+import { CARDS_WIDTH, CARD_WIDTH } from "./cards.js";
+import { cardLayers, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -48,8 +49,6 @@ export interface SafetyTrainOptions {
   readonly flipperCosts?: boolean;
   /** Read, after the flipper costs, one row per card through a card network of these layer sizes (cards.ts). */
   readonly cardHidden?: readonly number[];
-  /** With cardHidden: each card row carries its links too (links.ts). */
-  readonly links?: boolean;
   /** Heads of the attention block over the columns (0: mean and max pooling only). */
   readonly attentionHeads: number;
   readonly valDeals: number;
@@ -129,9 +128,8 @@ export class TfSafety {
     if (ch.length === 0) h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
     else {
       // The card rows sit at the end of the globals: through the card network, pooled like the columns (JsSafety.logit).
-      const G = cardsStart(c);
-      const cw = cardWidth(c);
-      let y = tf.reshape(tf.slice(globals, [0, G], [B, 52 * cw]), [B * 52, cw]) as tf.Tensor2D;
+      const G = c.globalWidth - CARDS_WIDTH;
+      let y = tf.reshape(tf.slice(globals, [0, G], [B, CARDS_WIDTH]), [B * 52, CARD_WIDTH]) as tf.Tensor2D;
       const first = cardLayers(c);
       for (let l = 0; l < ch.length; l++) y = tf.relu(tf.add(tf.matMul(y, this.W[first + l]!), this.b[first + l]!)) as tf.Tensor2D;
       const y3 = tf.reshape(y, [B, 52, ch[ch.length - 1]!]);
@@ -274,14 +272,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
   log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${choice && (o.criticalWeight ?? 1) !== 1 ? `, positions with a losing move weigh ${o.criticalWeight}` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
-  const features = o.cardHidden ? (o.links ? "links" : "cards") : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic";
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, features, o.attentionHeads, o.objective ?? "risk", o.cardHidden);
-  let start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
-  // A network with card rows starts a links run with the same outputs (zero weights on the links).
-  if (o.init && features === "links" && featuresOf(start.config) === "cards") {
-    start = widenToLinks(start);
-    log(`safety: ${o.init} widened to read the links (same outputs at the start)`);
-  }
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.cardHidden ? "cards" : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic", o.attentionHeads, o.objective ?? "risk", o.cardHidden);
+  const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
   const saved = resume ? loadProgress(run, net.vars(), adam) : undefined;
@@ -306,8 +298,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const posWeight = new Float32Array(choice && cw !== 1 ? B : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
-  const cardsAt = start.config.cardHidden?.length ? cardsStart(start.config) : -1;
-  const rowWidth = cardWidth(start.config);
+  const cardsAt = start.config.cardHidden?.length ? GW - CARDS_WIDTH : -1;
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
   // position); the logged loss is what lies above that floor, so its curve shows what is learnt.
   let floor = 0;
@@ -317,7 +308,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     floor = 0;
     const row = (k: number, j: number): void => {
       enc.encode(k, r, cols, flips, globals);
-      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt, rowWidth);
+      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt);
     };
     for (let j = 0; j < n; j++) {
       const u = idx[from + j]!;
