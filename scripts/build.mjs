@@ -40,6 +40,8 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,
+  // Non-ASCII text (dashes, ≥, card suits) as UTF-8, not as \uXXXX escapes: about 0.2 kB.
+  charset: "utf8",
   sourcemap: !forPackage,
   logLevel: "warning",
 });

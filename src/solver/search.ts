@@ -112,17 +112,20 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
 }
 
 /**
- * Searches of earlier solves, one per plan entry, to restart instead of building anew (a racer
- * then starts without allocating). Only small ones are kept, so little memory stays held.
+ * Searches of earlier solves, one per plan entry and base rank, to restart instead of building
+ * anew (a racer then starts without allocating). Only small ones are kept, so little memory
+ * stays held (at most 13 per entry, under Penguin's rules).
  */
-const spare = new WeakMap<PlanStep, BestFirst | DepthFirst>();
+const spare = new WeakMap<PlanStep, (BestFirst | DepthFirst | undefined)[]>();
 const KEEP_STATES = 4096;
 
 function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
-  const old = spare.get(step);
-  if (old && old.walk.s.rules === position.rules && old.walk.s.base === position.base) {
+  // One per base rank: a Penguin deal's base is its own, and the walker's tables follow it.
+  const kept = spare.get(step);
+  const old = kept?.[position.base];
+  if (old && old.walk.s.rules === position.rules) {
     // Taken out while in use, so a solve inside this one (an agent's, say) builds its own.
-    spare.delete(step);
+    kept![position.base] = undefined;
     old.restart(position, budget, shared);
     return old;
   }
@@ -133,7 +136,12 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
 
 /** Keeps the small searches of a finished solve for the next one. */
 function putBack(racers: readonly Racer[]): void {
-  for (const r of racers) if (r.search && r.search.table.size <= KEEP_STATES) spare.set(r.step, r.search);
+  for (const r of racers) {
+    if (!r.search || r.search.table.size > KEEP_STATES) continue;
+    const kept = spare.get(r.step) ?? [];
+    kept[r.search.walk.s.base] = r.search;
+    spare.set(r.step, kept);
+  }
 }
 
 /**

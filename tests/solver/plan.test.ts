@@ -171,7 +171,9 @@ describe("plans", () => {
     // solve() restarts the small searches of its last call with the same plan entries; copies
     // of the entries get new searches. Each deal is solved twice (after another deal, then
     // after itself, where anything left of the last search would show) and against new searches.
-    const deals = [...[1, 2, 92, 657].map((n) => ms("freecell", n)), ms("bakers-game", 10), ms("penguin", 3), ms("freecell", 11982)];
+    // Penguin keeps one search per base rank: MS 4 (base 12, as MS 3) restarts MS 3's searches
+    // after MS 5 (base 0) had searches of its own.
+    const deals = [...[1, 2, 92, 657].map((n) => ms("freecell", n)), ms("bakers-game", 10), ...[3, 5, 4].map((n) => ms("penguin", n)), ms("freecell", 11982)];
     for (const start of deals) {
       const s = start();
       const after = [solve(s), solve(s)];

@@ -127,6 +127,18 @@ describe("penguin dataset", () => {
     expect(existsSync(join(dir, "never"))).toBe(false);
   }, 120_000);
 
+  it("validates twice an epoch, mid-way and at its end, also when an epoch has an odd number of steps", () => {
+    // 69 training moves in batches of 12: 5 steps an epoch. Validation once at step 2 and at step 5
+    // of each epoch (an earlier version also validated at every multiple of 2 steps).
+    const run = join(dir, "run-odd");
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-epochs", "2", "--safety-batch", "12", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    expect(t.code).toBe(0);
+    expect(t.stdout + t.stderr).toMatch(/training on 69 moves/);
+    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
+    const steps = rows.filter((r) => r[head!.indexOf("val_loss")] !== "").map((r) => Number(r[head!.indexOf("step")]));
+    expect(steps).toEqual([2, 5, 7, 10]);
+  }, 60_000);
+
   it("trains the choice objective on card rows with suits renamed; penguin eval plays it with its options and refuses bad ones", () => {
     const run = join(dir, "run-choice");
     const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "cards", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);

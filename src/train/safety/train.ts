@@ -489,8 +489,9 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         cpu0 = cpuNow();
         samples0 = step * B;
       }
-      // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is picked finely.
-      if (step % Math.max(1, Math.floor(stepsPerEpoch / 2)) === 0 && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
+      // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is
+      // picked finely. (Every epoch is stepsPerEpoch steps; its end is evaluated below, only once.)
+      if (step % stepsPerEpoch === Math.max(1, stepsPerEpoch >> 1) && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
       if (performance.now() > deadline) break;
       if (step % 10 === 0 && step < totalSteps) {
         // Let a SIGINT/SIGTERM handler run; a stopped run saves where it is, and --resume goes on from the next minibatch.
