@@ -23,74 +23,74 @@ import { printable } from "../util/text.js";
  * caught here. Only one deal's rows are held at a time.
  */
 class ShardJoiner {
-  private header: string | undefined;
-  private firstFile = "";
-  private dealAt = -1;
-  private rowsPerDeal = -1;
-  private expectDeal = NaN;
-  private name = "";
-  private rowsInFile = 0;
-  private prevInFile = -Infinity;
-  private group: string[] = [];
-  private groupDeal = NaN;
+  #header: string | undefined;
+  #firstFile = "";
+  #dealAt = -1;
+  #rowsPerDeal = -1;
+  #expectDeal = NaN;
+  #name = "";
+  #rowsInFile = 0;
+  #prevInFile = -Infinity;
+  #group: string[] = [];
+  #groupDeal = NaN;
   rows = 0;
 
   constructor(private readonly emit: (text: string) => void) {}
 
   /** Starts the next file; `header` is its first record. */
   begin(name: string, head: CsvRecord | undefined): void {
-    this.name = name;
-    this.rowsInFile = 0;
-    this.prevInFile = -Infinity;
+    this.#name = name;
+    this.#rowsInFile = 0;
+    this.#prevInFile = -Infinity;
     if (!head) throw new UsageError(`${name} is empty: no header row`);
-    if (this.header === undefined) {
+    if (this.#header === undefined) {
       const dealAt = head.fields.indexOf("deal");
       if (dealAt < 0) throw new UsageError(`${name} has no "deal" column; merge joins per-deal CSVs (columns: ${head.fields.join(", ")})`);
-      this.header = head.raw;
-      this.firstFile = name;
-      this.dealAt = dealAt;
+      this.#header = head.raw;
+      this.#firstFile = name;
+      this.#dealAt = dealAt;
       this.emit(head.raw + "\n");
-    } else if (head.raw !== this.header) throw new UsageError(`${name} has another header than ${this.firstFile}: not shards of one run`);
+    } else if (head.raw !== this.#header) throw new UsageError(`${name} has another header than ${this.#firstFile}: not shards of one run`);
   }
 
   row(r: CsvRecord): void {
-    const name = this.name;
-    const d = Number(r.fields[this.dealAt]);
-    if (!/^-?\d+$/.test(r.fields[this.dealAt] ?? "") || !Number.isSafeInteger(d)) throw new UsageError(`${name}: deal ${JSON.stringify(r.fields[this.dealAt])} is not an integer`);
-    if (d < this.prevInFile) throw new UsageError(`${name}: rows are not in deal order (deal ${d} after ${this.prevInFile})`);
-    if (this.rowsInFile === 0) {
-      if (Number.isNaN(this.expectDeal)) this.expectDeal = d;
-      if (d < this.expectDeal) throw new UsageError(`${name} overlaps another file at deal ${d}: each deal must come from one shard`);
-      if (d > this.expectDeal) throw new UsageError(`deals ${this.expectDeal}…${d - 1} are missing before ${name}: merge every shard`);
+    const name = this.#name;
+    const d = Number(r.fields[this.#dealAt]);
+    if (!/^-?\d+$/.test(r.fields[this.#dealAt] ?? "") || !Number.isSafeInteger(d)) throw new UsageError(`${name}: deal ${JSON.stringify(r.fields[this.#dealAt])} is not an integer`);
+    if (d < this.#prevInFile) throw new UsageError(`${name}: rows are not in deal order (deal ${d} after ${this.#prevInFile})`);
+    if (this.#rowsInFile === 0) {
+      if (Number.isNaN(this.#expectDeal)) this.#expectDeal = d;
+      if (d < this.#expectDeal) throw new UsageError(`${name} overlaps another file at deal ${d}: each deal must come from one shard`);
+      if (d > this.#expectDeal) throw new UsageError(`deals ${this.#expectDeal}…${d - 1} are missing before ${name}: merge every shard`);
     }
-    this.prevInFile = d;
-    this.rowsInFile++;
-    if (d !== this.groupDeal) {
-      this.flush();
-      if (d !== this.expectDeal) throw new UsageError(`${name}: deal ${this.expectDeal} is missing (next row is deal ${d})`);
-      this.groupDeal = d;
+    this.#prevInFile = d;
+    this.#rowsInFile++;
+    if (d !== this.#groupDeal) {
+      this.#flush();
+      if (d !== this.#expectDeal) throw new UsageError(`${name}: deal ${this.#expectDeal} is missing (next row is deal ${d})`);
+      this.#groupDeal = d;
     }
-    if (this.group.includes(r.raw)) throw new UsageError(`${name}: a row of deal ${d} appears twice`);
-    this.group.push(r.raw);
+    if (this.#group.includes(r.raw)) throw new UsageError(`${name}: a row of deal ${d} appears twice`);
+    this.#group.push(r.raw);
   }
 
   /** Ends the current file: its last deal must be complete. */
   end(): void {
-    if (this.rowsInFile === 0) throw new UsageError(`${this.name} holds no rows`);
-    this.flush();
+    if (this.#rowsInFile === 0) throw new UsageError(`${this.#name} holds no rows`);
+    this.#flush();
   }
 
-  private flush(): void {
-    if (this.group.length === 0) return;
-    const n = this.group.length;
-    if (this.rowsPerDeal < 0) this.rowsPerDeal = n;
-    else if (n !== this.rowsPerDeal)
-      throw new UsageError(`${this.name}: deal ${this.groupDeal} has ${n} rows, other deals ${this.rowsPerDeal} (a shard stopped part way? rerun it)`);
-    this.emit(this.group.join("\n") + "\n");
+  #flush(): void {
+    if (this.#group.length === 0) return;
+    const n = this.#group.length;
+    if (this.#rowsPerDeal < 0) this.#rowsPerDeal = n;
+    else if (n !== this.#rowsPerDeal)
+      throw new UsageError(`${this.#name}: deal ${this.#groupDeal} has ${n} rows, other deals ${this.#rowsPerDeal} (a shard stopped part way? rerun it)`);
+    this.emit(this.#group.join("\n") + "\n");
     this.rows += n;
-    this.group = [];
-    this.expectDeal = this.groupDeal + 1;
-    this.groupDeal = NaN;
+    this.#group = [];
+    this.#expectDeal = this.#groupDeal + 1;
+    this.#groupDeal = NaN;
   }
 }
 

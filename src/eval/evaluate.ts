@@ -49,9 +49,9 @@ export function agentLabel(agent: Agent, maxSteps = DEFAULT_MAX_STEPS): string {
 
 /** Plays deals[i] for i in `indices` with an already built agent. Used by both the thread and the workers. */
 export class DealPlayer {
-  private readonly runner: EpisodeRunner;
-  private readonly label: string;
-  private readonly rulesText: string;
+  readonly #runner: EpisodeRunner;
+  readonly #label: string;
+  readonly #rulesText: string;
 
   constructor(
     readonly agent: Agent,
@@ -59,16 +59,16 @@ export class DealPlayer {
     readonly maxSteps = DEFAULT_MAX_STEPS,
     readonly timing = true,
   ) {
-    this.runner = new EpisodeRunner(rules, agent);
-    this.label = agentLabel(agent, maxSteps);
-    this.rulesText = rulesLabel(rules);
+    this.#runner = new EpisodeRunner(rules, agent);
+    this.#label = agentLabel(agent, maxSteps);
+    this.#rulesText = rulesLabel(rules);
   }
 
   play(d: DealRef, index: number): EvalRow {
     const t0 = performance.now();
-    const o = this.runner.play(dealState(this.rules, d), agentSeed(d), this.maxSteps);
+    const o = this.#runner.play(dealState(this.rules, d), agentSeed(d), this.maxSteps);
     const ms = this.timing ? Math.round((performance.now() - t0) * 10) / 10 : 0;
-    return { index, deal: dealLabel(d), rules: this.rulesText, agent: this.label, won: o.won, cardsHome: o.cardsHome, moves: o.moves, ms };
+    return { index, deal: dealLabel(d), rules: this.#rulesText, agent: this.#label, won: o.won, cardsHome: o.cardsHome, moves: o.moves, ms };
   }
 }
 

@@ -46,27 +46,27 @@ export interface Summary {
 
 /** Adds outcomes one at a time, so a summary of any number of games takes constant memory. */
 export class SummaryBuilder {
-  private games = 0;
-  private wins = 0;
-  private home = 0;
-  private moves = 0;
+  #games = 0;
+  #wins = 0;
+  #home = 0;
+  #moves = 0;
 
   add(r: GameOutcome): void {
-    this.games++;
-    if (r.won) this.wins++;
-    this.home += r.cardsHome;
-    this.moves += r.moves;
+    this.#games++;
+    if (r.won) this.#wins++;
+    this.#home += r.cardsHome;
+    this.#moves += r.moves;
   }
 
   summary(played = 0, seconds = 0): Summary {
-    const { games, wins } = this;
+    const games = this.#games, wins = this.#wins;
     return {
       games,
       wins,
       winRate: games ? wins / games : 0,
       wilson95: wilson(wins, games),
-      meanCardsHome: games ? this.home / games : 0,
-      meanMoves: games ? this.moves / games : 0,
+      meanCardsHome: games ? this.#home / games : 0,
+      meanMoves: games ? this.#moves / games : 0,
       dealsPerSec: seconds > 0 ? played / seconds : 0,
       played,
     };

@@ -28,14 +28,14 @@ function numberOption(options: AgentOptions, keys: readonly string[], what: stri
 
 export class SolverAgent implements Agent {
   readonly name: string;
-  private readonly maxStates: number;
-  private readonly timeoutMs: number | undefined;
+  readonly #maxStates: number;
+  readonly #timeoutMs: number | undefined;
   /** The last solve, for callers that want the verdict (eval tables, tests). */
   last: SolveResult | undefined;
-  private moves: Move[] = [];
+  #moves: Move[] = [];
   /** Position expected before moves[next]; resynchronises if the caller skipped ahead. */
-  private expected: State | undefined;
-  private next = 0;
+  #expected: State | undefined;
+  #next = 0;
 
   constructor(options: AgentOptions = {}) {
     const known = new Set(["max-states", "maxStates", "timeout-ms", "timeoutMs"]);
@@ -44,27 +44,27 @@ export class SolverAgent implements Agent {
     const maxStates = numberOption(options, ["max-states", "maxStates"], "max-states");
     if (maxStates !== undefined && (!Number.isInteger(maxStates) || maxStates > MAX_STATES_LIMIT))
       throw new UsageError(`solver option max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
-    this.maxStates = maxStates ?? DEFAULT_MAX_STATES;
-    this.timeoutMs = numberOption(options, ["timeout-ms", "timeoutMs"], "timeout-ms");
+    this.#maxStates = maxStates ?? DEFAULT_MAX_STATES;
+    this.#timeoutMs = numberOption(options, ["timeout-ms", "timeoutMs"], "timeout-ms");
     const parts: string[] = [];
     if (maxStates !== undefined) parts.push(`max-states=${maxStates}`);
-    if (this.timeoutMs !== undefined) parts.push(`timeout-ms=${this.timeoutMs}`);
+    if (this.#timeoutMs !== undefined) parts.push(`timeout-ms=${this.#timeoutMs}`);
     this.name = parts.length ? `solver(${parts.join(",")})` : "solver";
   }
 
   reset(start: State, _seed: number): void {
-    this.last = solve(start, { maxStates: this.maxStates, timeoutMs: this.timeoutMs });
-    this.moves = this.last.result === "solved" ? this.last.moves : [];
-    this.expected = start.clone();
-    this.next = 0;
+    this.last = solve(start, { maxStates: this.#maxStates, timeoutMs: this.#timeoutMs });
+    this.#moves = this.last.result === "solved" ? this.last.moves : [];
+    this.#expected = start.clone();
+    this.#next = 0;
   }
 
   act(input: AgentInput): number {
     const { state, mask, codec } = input;
-    if (this.expected && this.next < this.moves.length && !state.equals(this.expected)) this.resync(state);
-    if (this.expected && this.next < this.moves.length && state.equals(this.expected)) {
-      const m = this.moves[this.next++]!;
-      applyMove(this.expected, m);
+    if (this.#expected && this.#next < this.#moves.length && !state.equals(this.#expected)) this.#resync(state);
+    if (this.#expected && this.#next < this.#moves.length && state.equals(this.#expected)) {
+      const m = this.#moves[this.#next++]!;
+      applyMove(this.#expected, m);
       return codec.encode(state, m);
     }
     // No solution to follow: the first legal action (the deal is lost either way).
@@ -73,13 +73,13 @@ export class SolverAgent implements Agent {
   }
 
   /** The caller's position is not the expected one: look for it further along the solution. */
-  private resync(state: State): void {
-    const probe = this.expected!.clone();
-    for (let i = this.next; i < this.moves.length; i++) {
-      applyMove(probe, this.moves[i]!);
+  #resync(state: State): void {
+    const probe = this.#expected!.clone();
+    for (let i = this.#next; i < this.#moves.length; i++) {
+      applyMove(probe, this.#moves[i]!);
       if (probe.equals(state)) {
-        this.expected = probe;
-        this.next = i + 1;
+        this.#expected = probe;
+        this.#next = i + 1;
         return;
       }
     }

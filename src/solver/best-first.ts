@@ -31,6 +31,8 @@ export interface BestFirstOptions {
   readonly rank?: MoveRank;
   /** Send every card next on its foundation home at once (PlanStep.eager); no longer complete. */
   readonly eager?: boolean;
+  /** Horne's prune (PlanStep.horne); no longer complete. */
+  readonly horne?: boolean;
 }
 
 /**
@@ -83,7 +85,7 @@ export class BestFirst {
 
   constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
     this.start = start.clone();
-    this.walk = new Walker(start, w, opt.eager);
+    this.walk = new Walker(start, w, opt.eager, opt.horne);
     this.table = new StateTable(maxStates, shared);
     this.stride = start.nColumns + start.nCells + 4 + 52;
     this.snap = new Uint8Array(this.stride * 16);

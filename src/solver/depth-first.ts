@@ -68,10 +68,10 @@ export class DepthFirst {
    * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.plain = order !== "score" && order !== "manoeuvre";
-    this.walk = new Walker(start, w, eager);
+    this.walk = new Walker(start, w, eager, horne);
     this.table = new StateTable(maxStates, shared);
   }
 

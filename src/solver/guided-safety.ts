@@ -27,53 +27,53 @@ const MAX_RISK = 1 - 1e-6;
 
 export class SafetyOrdering implements GuidedOrdering {
   calls = 0;
-  private readonly sv: SafetyView;
-  private readonly none = new PositionSet();
-  private readonly risk = new Float64Array(MAX_MOVES);
-  private readonly key = new Float64Array(MAX_MOVES);
-  private readonly greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  readonly #sv: SafetyView;
+  readonly #none = new PositionSet();
+  readonly #risk = new Float64Array(MAX_MOVES);
+  readonly #key = new Float64Array(MAX_MOVES);
+  readonly #greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
 
   constructor(
     sv: SafetyView,
     readonly label: string,
     private readonly play: Pick<PlayPolicy, "threshold" | "margin">,
   ) {
-    this.sv = sv;
+    this.#sv = sv;
   }
 
   /** risk[i] for moves[i]: one network call over every legal move of s. */
-  private look(s: State, moves: Int32Array, n: number): void {
+  #look(s: State, moves: Int32Array, n: number): void {
     this.calls++;
-    this.sv.look(s, this.none);
-    const { mask, actionMoves } = this.sv.view;
-    for (let i = 0; i < n; i++) this.risk[i] = 0.5;
+    this.#sv.look(s, this.#none);
+    const { mask, actionMoves } = this.#sv.view;
+    for (let i = 0; i < n; i++) this.#risk[i] = 0.5;
     for (let a = 0; a < mask.length; a++) {
       if (mask[a] !== 1) continue;
       const m = actionMoves[a]!;
-      for (let i = 0; i < n; i++) if (moves[i] === m) this.risk[i] = Math.min(this.sv.risk[a]!, MAX_RISK);
+      for (let i = 0; i < n; i++) if (moves[i] === m) this.#risk[i] = Math.min(this.#sv.risk[a]!, MAX_RISK);
     }
   }
 
   rank(s: State, moves: Int32Array, n: number, out: Float64Array): void {
-    this.look(s, moves, n);
-    for (let i = 0; i < n; i++) out[i] = LOG_SCALE * Math.log1p(-this.risk[i]!);
+    this.#look(s, moves, n);
+    for (let i = 0; i < n; i++) out[i] = LOG_SCALE * Math.log1p(-this.#risk[i]!);
   }
 
   rankRoot(s: State, moves: Int32Array, n: number, fresh: Uint8Array, order: Int32Array): number {
-    this.look(s, moves, n);
+    this.#look(s, moves, n);
     let least = Infinity;
-    for (let i = 0; i < n; i++) if (fresh[i] === 1) least = Math.min(least, this.risk[i]!);
+    for (let i = 0; i < n; i++) if (fresh[i] === 1) least = Math.min(least, this.#risk[i]!);
     const cut = Math.max(this.play.threshold, least + this.play.margin);
-    this.greedy.scoreMoves(s, moves, n, this.key);
+    this.#greedy.scoreMoves(s, moves, n, this.#key);
     // Safe moves by greedy's score above every other move, the others by risk.
-    for (let i = 0; i < n; i++) this.key[i] = this.risk[i]! <= cut ? 1e9 + this.key[i]! : -this.risk[i]!;
-    return sortedFresh(n, fresh, this.key, order);
+    for (let i = 0; i < n; i++) this.#key[i] = this.#risk[i]! <= cut ? 1e9 + this.#key[i]! : -this.#risk[i]!;
+    return sortedFresh(n, fresh, this.#key, order);
   }
 }
 
 /** The network at the root, greedy inside the search. */
 export class RootSafetyOrdering implements GuidedOrdering {
-  private readonly greedy = new GreedyOrdering();
+  readonly #greedy = new GreedyOrdering();
   constructor(
     private readonly net: SafetyOrdering,
     readonly label: string,
@@ -82,7 +82,7 @@ export class RootSafetyOrdering implements GuidedOrdering {
     return this.net.calls;
   }
   rank(s: State, moves: Int32Array, n: number, out: Float64Array): void {
-    this.greedy.rank(s, moves, n, out);
+    this.#greedy.rank(s, moves, n, out);
   }
   rankRoot(s: State, moves: Int32Array, n: number, fresh: Uint8Array, order: Int32Array): number {
     return this.net.rankRoot(s, moves, n, fresh, order);

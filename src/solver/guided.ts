@@ -59,17 +59,17 @@ export function sortedFresh(n: number, fresh: Uint8Array, key: Float64Array, ord
 export class GreedyOrdering implements GuidedOrdering {
   readonly label = "greedy";
   readonly calls = 0;
-  private readonly scorer = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
-  private readonly score = new Float64Array(MAX_MOVES);
+  readonly #scorer = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  readonly #score = new Float64Array(MAX_MOVES);
 
   rank(s: State, moves: Int32Array, n: number, out: Float64Array): void {
-    this.scorer.scoreMoves(s, moves, n, out);
+    this.#scorer.scoreMoves(s, moves, n, out);
     for (let i = 0; i < n; i++) out[i] = out[i]! * GREEDY_SCALE;
   }
 
   rankRoot(s: State, moves: Int32Array, n: number, fresh: Uint8Array, order: Int32Array): number {
-    this.scorer.scoreMoves(s, moves, n, this.score);
-    return sortedFresh(n, fresh, this.score, order);
+    this.#scorer.scoreMoves(s, moves, n, this.#score);
+    return sortedFresh(n, fresh, this.#score, order);
   }
 }
 
@@ -81,17 +81,17 @@ export class GuidedAgent implements Agent {
   decisions = 0;
   /** Moves the last act() proved lost (its searches ran dry). */
   readonly lastVetoed: Move[] = [];
-  private readonly seen = new PositionSet();
-  private readonly moves = new Int32Array(MAX_MOVES);
-  private readonly fresh = new Uint8Array(MAX_MOVES);
-  private readonly order = new Int32Array(MAX_MOVES);
-  private scratch: State | undefined;
+  readonly #seen = new PositionSet();
+  readonly #moves = new Int32Array(MAX_MOVES);
+  readonly #fresh = new Uint8Array(MAX_MOVES);
+  readonly #order = new Int32Array(MAX_MOVES);
+  #scratch: State | undefined;
   /** A winning line being followed: line[next..] from the position `expected`. */
-  private line: Move[] = [];
-  private next = 0;
-  private expected: State | undefined;
+  #line: Move[] = [];
+  #next = 0;
+  #expected: State | undefined;
   /** Set once every move of a position was proven to lose. */
-  private lost = false;
+  #lost = false;
 
   constructor(
     readonly ordering: GuidedOrdering,
@@ -102,47 +102,47 @@ export class GuidedAgent implements Agent {
   }
 
   reset(start: State, _seed: number): void {
-    this.seen.clear();
-    this.seen.add(start.hashLo, start.hashHi);
-    this.line = [];
-    this.expected = undefined;
-    this.lost = false;
+    this.#seen.clear();
+    this.#seen.add(start.hashLo, start.hashHi);
+    this.#line = [];
+    this.#expected = undefined;
+    this.#lost = false;
   }
 
   act(input: AgentInput): number {
     const s = input.state;
-    this.seen.add(s.hashLo, s.hashHi);
+    this.#seen.add(s.hashLo, s.hashHi);
     this.decisions++;
     this.lastExpanded = 0;
     this.lastVetoed.length = 0;
-    if (this.expected && this.next < this.line.length && s.equals(this.expected)) {
-      const m = this.line[this.next++]!;
-      applyMove(this.expected, m);
+    if (this.#expected && this.#next < this.#line.length && s.equals(this.#expected)) {
+      const m = this.#line[this.#next++]!;
+      applyMove(this.#expected, m);
       return actionOf(input, m);
     }
-    this.expected = undefined;
-    return actionOf(input, this.choose(s));
+    this.#expected = undefined;
+    return actionOf(input, this.#choose(s));
   }
 
   /** The move to play from s (see the file comment). */
-  private choose(s: State): Move {
-    const x = (this.scratch = this.scratch && this.scratch.rules === s.rules && this.scratch.base === s.base ? this.scratch : s.clone());
+  #choose(s: State): Move {
+    const x = (this.#scratch = this.#scratch && this.#scratch.rules === s.rules && this.#scratch.base === s.base ? this.#scratch : s.clone());
     x.copyFrom(s);
-    const moves = this.moves;
+    const moves = this.#moves;
     const n = generateMoves(x, moves);
     if (n === 0) throw new Error("guided agent asked to act with no legal move");
     let fresh = 0;
     for (let i = 0; i < n; i++) {
       applyMove(x, moves[i]!);
-      this.fresh[i] = this.seen.has(x.hashLo, x.hashHi) ? 0 : 1;
-      fresh += this.fresh[i]!;
+      this.#fresh[i] = this.#seen.has(x.hashLo, x.hashHi) ? 0 : 1;
+      fresh += this.#fresh[i]!;
       undoMove(x, moves[i]!);
     }
-    if (fresh === 0) this.fresh.fill(1, 0, n);
-    const k = this.ordering.rankRoot(x, moves, n, this.fresh, this.order);
-    let left = this.lost ? 0 : this.nodes;
+    if (fresh === 0) this.#fresh.fill(1, 0, n);
+    const k = this.ordering.rankRoot(x, moves, n, this.#fresh, this.#order);
+    let left = this.#lost ? 0 : this.nodes;
     for (let j = 0; j < k; j++) {
-      const m = moves[this.order[j]!]!;
+      const m = moves[this.#order[j]!]!;
       if (left <= 0) return m;
       applyMove(x, m);
       if (x.isWon()) return m;
@@ -154,17 +154,17 @@ export class GuidedAgent implements Agent {
       this.lastExpanded += search.expanded;
       this.expandedTotal += search.expanded;
       if (end === "solved") {
-        this.line = search.line();
-        this.next = 0;
-        this.expected = x.clone();
+        this.#line = search.line();
+        this.#next = 0;
+        this.#expected = x.clone();
         return m;
       }
       undoMove(x, m);
       if (end !== "exhausted") return m;
       this.lastVetoed.push(m);
     }
-    this.lost = true;
-    return moves[this.order[0]!]!;
+    this.#lost = true;
+    return moves[this.#order[0]!]!;
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {

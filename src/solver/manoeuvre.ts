@@ -121,6 +121,17 @@ function stash(walk: Walker, c: number): boolean {
  * that already did the manoeuvre's work ends it early with true.
  */
 export function playManoeuvre(walk: Walker, code: number): boolean {
+  // A parked card leaves its flipper once the manoeuvre is done, not half-way (the card just
+  // moved aside would go straight back).
+  const horne = walk.horne;
+  walk.horne = false;
+  const done = playSteps(walk, code);
+  walk.horne = horne;
+  if (done && horne) walk.autoplay();
+  return done;
+}
+
+function playSteps(walk: Walker, code: number): boolean {
   const s = walk.s;
   const c = code & 15;
   const i = (code >> 4) & 63;

@@ -62,6 +62,12 @@ export interface PlanStep {
    * missed, so an eager entry may not be marked `complete` either.
    */
   readonly eager?: boolean;
+  /**
+   * Horne's prune (Freecell Solver's `-sp r:tf`): a parked card goes onto the card it builds on
+   * as soon as that card is last in a column, as part of the move that made it so. Fewer
+   * positions, but a win that needs the card kept parked is missed: not with `complete`.
+   */
+  readonly horne?: boolean;
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
 }
@@ -125,7 +131,7 @@ const FREECELL: SolvePlan = [
  * docs/solver.md). A Seahaven Towers plan found the same way stored 16 % fewer positions on
  * MS 1-500 but took as much CPU time.
  */
-const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first"), COMPLETE_PLAIN];
+const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first").map((p) => ({ ...p, horne: true })), COMPLETE_PLAIN];
 
 /**
  * Eight Off: lean depth-first searches under weights that favour cards home over empty columns
@@ -211,6 +217,6 @@ export function checkPlan(plan: SolvePlan): void {
     }
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
     if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
-    if ((p.lean || p.eager) && p.complete) bad("a lean or eager search cannot be complete");
+    if ((p.lean || p.eager || p.horne) && p.complete) bad("a lean, eager or horne search cannot be complete");
   }
 }

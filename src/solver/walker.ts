@@ -5,7 +5,7 @@
  * allocates per node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, autoHomeSuit, CELL0, FOUNDATION, homeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, autoHomeSuit, CELL0, FOUNDATION, homeMove, makeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 import { FULL, type StateTable } from "./table.js";
@@ -23,6 +23,8 @@ export class Walker {
   private readonly builders: Uint8Array;
   /** The key saved by hold(), and the path length it belongs to (-1: none). */
   private readonly held: Uint32Array;
+  /** The cards that may be built on each card (buildersOf): a parked card's way out, under `horne`. */
+  private readonly kids: Uint8Array;
   private heldAt = -1;
   /** Bit c set: column c changed since hold() (only those need their key words back). */
   private sinceHeld = 0;
@@ -30,9 +32,14 @@ export class Walker {
   path: Int32Array = new Int32Array(256);
   pathLen = 0;
 
-  /** `eager`: every card next on its foundation counts as safe to send there (PlanStep.eager). */
-  constructor(start: State, private readonly w: Weights, eager?: boolean) {
+  /**
+   * `eager`: every card next on its foundation counts as safe to send there (PlanStep.eager).
+   * `horne`: a parked card also leaves its flipper for the card it builds on as soon as that card
+   * is last in a column (PlanStep.horne); false while a manoeuvre plays its moves.
+   */
+  constructor(start: State, private readonly w: Weights, eager?: boolean, public horne = false) {
     this.s = start.clone();
+    this.kids = buildersOf(this.s);
     this.key = new CanonicalKey(this.s);
     this.builders = eager ? NO_BUILDERS : buildersOf(this.s);
     this.held = new Uint32Array(CanonicalKey.words(this.s.nColumns));
@@ -116,7 +123,7 @@ export class Walker {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome) return false;
+    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome || this.#unparksAfter(m)) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     let free = this.free;
@@ -157,7 +164,7 @@ export class Walker {
    */
   peekKey(m: Move): boolean {
     const from = m & 31;
-    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome) return false;
+    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m)) return false;
     if (from < CELL0 && this.homeSafe(from, this.s.len[from]! - ((m >> 10) & 63))) return false;
     this.key.peek(m);
     return true;
@@ -225,6 +232,7 @@ export class Walker {
     }
     (found[0] = f0), (found[1] = f1), (found[2] = f2), (found[3] = f3);
     if (!ok || s.cardsHome() + home === 52) return false;
+    if (this.horne && (room < 0 || this.#unparks(c, i + (run ? k : 1), run ? t : -1, j, keep > 0 ? s.cards[c * COLUMN_CAP + keep - 1]! : NO_CARD, run ? s.cards[c * COLUMN_CAP + i + k - 1]! : NO_CARD))) return false;
     if (withKey) this.key.peekManoeuvre(c, keep, i, k, run ? t : -1, j, this.free);
     const free = Math.max(room, 0);
     const empty = this.empty + Math.min(room, 0) + (keep === 0 ? 1 : 0);
@@ -236,6 +244,65 @@ export class Walker {
     }
     this.peekScore = this.sum(free, empty, out, bury) + home * this.w[0];
     return true;
+  }
+
+  /**
+   * Under `horne`, whether a parked card would leave its flipper after move m, so the child is
+   * more than m (peek then says no).
+   */
+  #unparksAfter(m: Move): boolean {
+    if (!this.horne) return false;
+    const s = this.s;
+    const from = m & 31;
+    const to = (m >> 5) & 31;
+    if (from >= CELL0) return this.#unparks(-1, 64, to, 64, NO_CARD, s.cells[from - CELL0]!);
+    // Column `from` keeps n cards; the card m parks is the one at depth n.
+    const n = s.len[from]! - ((m >> 10) & 63);
+    const b = from * COLUMN_CAP;
+    return this.#unparks(from, to >= CELL0 && to !== FOUNDATION ? n : 64, to < CELL0 ? to : -1, 64, n > 0 ? s.cards[b + n - 1]! : NO_CARD, to < CELL0 ? s.cards[b + s.len[from]! - 1]! : NO_CARD);
+  }
+
+  /**
+   * Whether a parked card would leave its flipper after a change that parks the cards of column
+   * c from depth `from` on and those of column t above depth j, and leaves cards a and b last in
+   * their columns (NO_CARD: none). The walker's positions have no such card (autoplay), so only
+   * these need a look.
+   */
+  #unparks(c: number, from: number, t: number, j: number, a: number, b: number): boolean {
+    const s = this.s;
+    this.#c = c;
+    this.#from = from;
+    this.#t = t;
+    this.#j = j;
+    if (this.#kidParked(a) || this.#kidParked(b)) return true;
+    for (let d = from; d < (c < 0 ? 0 : s.len[c]!); d++) if (this.#onLast(s.cards[c * COLUMN_CAP + d]!)) return true;
+    for (let d = j + 1; d < (t < 0 ? 0 : s.len[t]!); d++) if (this.#onLast(s.cards[t * COLUMN_CAP + d]!)) return true;
+    return false;
+  }
+
+  /** The change #unparks looks at. */
+  #c = 0;
+  #from = 0;
+  #t = 0;
+  #j = 0;
+
+  /** Whether a card that may be built on p is parked after the change. */
+  #kidParked(p: number): boolean {
+    for (let i = p * 2; p !== NO_CARD && i < p * 2 + 2; i++) {
+      const at = this.where[this.kids[i]!]!;
+      if (at <= -2 || (at >= 0 && (at >> 6 === this.#c ? (at & 63) >= this.#from : at >> 6 === this.#t && (at & 63) > this.#j))) return true;
+    }
+    return false;
+  }
+
+  /** Whether a card that y may be built on stays last in a column the change leaves alone. */
+  #onLast(y: number): boolean {
+    const targets = this.s.tables.targets;
+    for (let i = y * 2; i < y * 2 + 2 && targets[i]! >= 0; i++) {
+      const at = this.where[targets[i]!]!;
+      if (at >= 0 && at >> 6 !== this.#c && at >> 6 !== this.#t && (at & 63) === this.s.len[at >> 6]! - 1) return true;
+    }
+    return false;
   }
 
   /** The score of the current position's cards home with these parts. */
@@ -392,7 +459,7 @@ export class Walker {
    */
   autoplayAfter(m: Move): void {
     const from = m & 31;
-    if (((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
+    if (!this.horne && ((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
       if (from >= CELL0 || !this.homeSafe(from, this.s.len[from]!)) return;
     }
     this.autoplay();
@@ -420,7 +487,28 @@ export class Walker {
         this.apply(homeMove(this.s, from)); // with any base card it uncovers (penguin-beak-home)
         again = true;
       }
+      if (this.horne) again = this.#unpark() || again;
     }
+  }
+
+  /** Under `horne`: moves each parked card whose card to build on is last in a column onto it; true if any moved. */
+  #unpark(): boolean {
+    const s = this.s;
+    let moved = false;
+    for (let i = 0; i < s.nCells; i++) {
+      const y = s.cells[i]!;
+      if (y === NO_CARD) continue;
+      for (let j = y * 2; j < y * 2 + 2; j++) {
+        if (s.tables.targets[j]! < 0) break;
+        const at = this.where[s.tables.targets[j]!]!;
+        if (at >= 0 && (at & 63) === s.len[at >> 6]! - 1) {
+          this.apply(makeMove(CELL0 + i, at >> 6, 1, y));
+          moved = true;
+          break;
+        }
+      }
+    }
+    return moved;
   }
 
   /**

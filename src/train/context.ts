@@ -46,10 +46,10 @@ export class TrainContext {
   readonly codec: ActionCodec;
   readonly encoder: PolicyFeatures;
   readonly rules: Rules;
-  private startedAt = performance.now();
+  #startedAt = performance.now();
   /** Set when the maxMinutes budget ran out: training ends, the final evaluation still runs. */
   outOfTime = false;
-  private wallBase: number;
+  #wallBase: number;
 
   constructor(
     readonly o: TrainOptions,
@@ -61,11 +61,11 @@ export class TrainContext {
     this.rules = o.rules;
     this.codec = new ActionCodec(o.rules);
     this.encoder = new PolicyFeatures(o.rules, net.config.features ?? "env");
-    this.wallBase = st.wallSeconds;
+    this.#wallBase = st.wallSeconds;
   }
 
   wall(): number {
-    return this.wallBase + (performance.now() - this.startedAt) / 1000;
+    return this.#wallBase + (performance.now() - this.#startedAt) / 1000;
   }
 
   evalSeeds(count: number): number[] {

@@ -28,32 +28,32 @@ export class PolicyAgent implements Agent {
   /** The net's input is built from the position and mask (features.ts), not the env observation. */
   readonly needsObservation = false;
   readonly concurrentGames = true;
-  private readonly encoder: PolicyFeatures;
-  private readonly codec: ActionCodec;
-  private readonly seen: PositionSet[] = [];
-  private readonly rngs: Rng[] = [];
-  private obs = new Float32Array(0);
-  private masks = new Uint8Array(0);
-  private logits = new Float32Array(0);
-  private readonly mask = new Uint8Array(0);
-  private readonly moves = new Int32Array(MAX_MOVES);
-  private scratch: State | undefined;
+  readonly #encoder: PolicyFeatures;
+  readonly #codec: ActionCodec;
+  readonly #seen: PositionSet[] = [];
+  readonly #rngs: Rng[] = [];
+  #obs = new Float32Array(0);
+  #masks = new Uint8Array(0);
+  #logits = new Float32Array(0);
+  readonly #mask = new Uint8Array(0);
+  readonly #moves = new Int32Array(MAX_MOVES);
+  #scratch: State | undefined;
 
   constructor(readonly net: PolicyNet, readonly rules: Rules, readonly sample: boolean, readonly guard: boolean, model: string) {
-    this.encoder = new PolicyFeatures(rules, net.config.features ?? "env");
-    this.codec = new ActionCodec(rules);
-    if (net.config.obsSize !== this.encoder.size || net.config.actions !== this.codec.n)
+    this.#encoder = new PolicyFeatures(rules, net.config.features ?? "env");
+    this.#codec = new ActionCodec(rules);
+    if (net.config.obsSize !== this.#encoder.size || net.config.actions !== this.#codec.n)
       throw new UsageError(
-        `the policy in ${model} was trained for observations of ${net.config.obsSize} and ${net.config.actions} actions; these rules have ${this.encoder.size} and ${this.codec.n}`,
+        `the policy in ${model} was trained for observations of ${net.config.obsSize} and ${net.config.actions} actions; these rules have ${this.#encoder.size} and ${this.#codec.n}`,
       );
-    this.mask = new Uint8Array(this.codec.n);
+    this.#mask = new Uint8Array(this.#codec.n);
     this.name = `policy(${model}${sample ? ",sample" : ""}${guard ? "" : ",-guard"})`;
   }
 
   reset(start: State, seed: number, game = 0): void {
-    while (this.seen.length <= game) this.seen.push(new PositionSet());
-    this.seen[game]!.clear();
-    this.rngs[game] = new Rng(seed);
+    while (this.#seen.length <= game) this.#seen.push(new PositionSet());
+    this.#seen[game]!.clear();
+    this.#rngs[game] = new Rng(seed);
   }
 
   act(input: AgentInput): number {
@@ -64,38 +64,38 @@ export class PolicyAgent implements Agent {
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
     const n = inputs.length;
-    const O = this.encoder.size;
-    const A = this.codec.n;
-    if (this.obs.length < n * O) {
-      this.obs = new Float32Array(n * O);
-      this.masks = new Uint8Array(n * A);
-      this.logits = new Float32Array(n * A);
+    const O = this.#encoder.size;
+    const A = this.#codec.n;
+    if (this.#obs.length < n * O) {
+      this.#obs = new Float32Array(n * O);
+      this.#masks = new Uint8Array(n * A);
+      this.#logits = new Float32Array(n * A);
     }
     for (let i = 0; i < n; i++) {
       const input = inputs[i]!;
       const game = input.game ?? 0;
-      if (!this.seen[game]) this.reset(input.state, 0, game);
-      const seen = this.seen[game]!;
+      if (!this.#seen[game]) this.reset(input.state, 0, game);
+      const seen = this.#seen[game]!;
       seen.addState(input.state);
       let moves = input.actionMoves;
       if (!moves) {
-        this.codec.fillMask(input.state, this.mask, this.moves);
-        moves = this.moves;
+        this.#codec.fillMask(input.state, this.#mask, this.#moves);
+        moves = this.#moves;
       }
-      this.masks.set(input.mask.subarray(0, A), i * A);
+      this.#masks.set(input.mask.subarray(0, A), i * A);
       // The net sees the plain legal mask; the guard only narrows its choice.
-      if (this.guard) guardActions((this.scratch = copyInto(this.scratch, input.state)), input.mask, 0, A, moves, seen, this.masks, i * A);
-      this.encoder.encode(input.state, input.mask, 0, this.obs, i * O);
+      if (this.guard) guardActions((this.#scratch = copyInto(this.#scratch, input.state)), input.mask, 0, A, moves, seen, this.#masks, i * A);
+      this.#encoder.encode(input.state, input.mask, 0, this.#obs, i * O);
     }
-    inferBatch(this.net, this.obs, n, this.logits);
+    inferBatch(this.net, this.#obs, n, this.#logits);
     for (let i = 0; i < n; i++) {
       const input = inputs[i]!;
       const game = input.game ?? 0;
       // Argmax with the shared tie-break (engine move order) when the caller gives the order.
       const a =
         !this.sample && input.order && input.legal !== undefined
-          ? bestAllowed(this.logits, this.masks, input.legal, input.order, i * A)
-          : chooseMasked(this.logits, i * A, A, this.masks, i * A, this.sample ? this.rngs[game] : undefined);
+          ? bestAllowed(this.#logits, this.#masks, input.legal, input.order, i * A)
+          : chooseMasked(this.#logits, i * A, A, this.#masks, i * A, this.sample ? this.#rngs[game] : undefined);
       if (a < 0) throw new Error("policy agent: no legal action in this position");
       out[i] = a;
     }

@@ -177,20 +177,20 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
  * `commit()` is called: a temp file renamed over a regular file, or the stream itself.
  */
 export class OutputWriter {
-  private fd: number;
-  private own = true;
-  private readonly tmp: string | undefined;
+  #fd: number;
+  #own = true;
+  readonly #tmp: string | undefined;
 
   constructor(
     readonly target: OutputTarget,
   ) {
     if (target.kind === "stream") {
-      ({ fd: this.fd, own: this.own } = openStream(target));
-      this.tmp = undefined;
+      ({ fd: this.#fd, own: this.#own } = openStream(target));
+      this.#tmp = undefined;
     } else {
-      this.tmp = tempPathFor(target.path);
+      this.#tmp = tempPathFor(target.path);
       try {
-        this.fd = openSync(this.tmp, "wx");
+        this.#fd = openSync(this.#tmp, "wx");
       } catch (e) {
         throw new UsageError(`cannot write ${printable(target.path)}: ${errCode(e)}`);
       }
@@ -198,21 +198,21 @@ export class OutputWriter {
   }
 
   write(data: string | Uint8Array): void {
-    writeAll(this.fd, typeof data === "string" ? Buffer.from(data) : data);
+    writeAll(this.#fd, typeof data === "string" ? Buffer.from(data) : data);
   }
 
   commit(): void {
-    if (this.tmp) fsyncSync(this.fd);
-    if (this.own) closeSync(this.fd);
-    this.fd = -1;
-    if (this.tmp) renameSync(this.tmp, this.target.path);
+    if (this.#tmp) fsyncSync(this.#fd);
+    if (this.#own) closeSync(this.#fd);
+    this.#fd = -1;
+    if (this.#tmp) renameSync(this.#tmp, this.target.path);
   }
 
   /** Drops what was written (nothing appears at the path). */
   abort(): void {
-    if (this.fd >= 0 && this.own) closeSync(this.fd);
-    this.fd = -1;
-    if (this.tmp) rmSync(this.tmp, { force: true });
+    if (this.#fd >= 0 && this.#own) closeSync(this.#fd);
+    this.#fd = -1;
+    if (this.#tmp) rmSync(this.#tmp, { force: true });
   }
 }
 

@@ -14,34 +14,34 @@ export type ToTaskWorker<I, T> = { type: "init"; init: I } | { type: "task"; id:
 export type FromTaskWorker<R> = { type: "done"; id: number; result: R } | { type: "error"; message: string; usage?: boolean };
 
 export class TaskPool<I, T, R> {
-  private readonly workers: Worker[] = [];
-  private broken: Error | undefined;
-  private onResult: ((id: number, r: R) => void) | undefined;
-  private onFail: ((e: Error) => void) | undefined;
+  readonly #workers: Worker[] = [];
+  #broken: Error | undefined;
+  #onResult: ((id: number, r: R) => void) | undefined;
+  #onFail: ((e: Error) => void) | undefined;
 
   constructor(bootUrl: URL, init: I, size: number, readonly label: string) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(bootUrl);
       w.on("message", (m: FromTaskWorker<R>) => {
-        if (m.type === "done") this.onResult?.(m.id, m.result);
-        else this.fail(m.usage ? new UsageError(m.message) : new Error(`${label} worker ${i}: ${m.message}`));
+        if (m.type === "done") this.#onResult?.(m.id, m.result);
+        else this.#fail(m.usage ? new UsageError(m.message) : new Error(`${label} worker ${i}: ${m.message}`));
       });
-      w.on("error", (e) => this.fail(new Error(`${label} worker ${i}: ${e.message}`)));
-      w.on("exit", (code) => this.fail(new Error(`${label} worker ${i} exited (code ${code})`)));
+      w.on("error", (e) => this.#fail(new Error(`${label} worker ${i}: ${e.message}`)));
+      w.on("exit", (code) => this.#fail(new Error(`${label} worker ${i} exited (code ${code})`)));
       w.postMessage({ type: "init", init } satisfies ToTaskWorker<I, T>);
-      this.workers.push(w);
+      this.#workers.push(w);
     }
   }
 
-  private fail(e: Error): void {
-    if (this.broken) return;
-    this.broken = e;
-    this.onFail?.(e);
+  #fail(e: Error): void {
+    if (this.#broken) return;
+    this.#broken = e;
+    this.#onFail?.(e);
   }
 
   /** Runs every task; `each(index, result)` is called as results arrive (any order). `stop()` returning true feeds no more tasks. */
   run(tasks: readonly T[], each: (index: number, r: R) => void, stop: () => boolean = () => false): Promise<void> {
-    if (this.broken) return Promise.reject(this.broken);
+    if (this.#broken) return Promise.reject(this.#broken);
     if (tasks.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       let next = 0;
@@ -54,26 +54,26 @@ export class TaskPool<I, T, R> {
         running++;
         w.postMessage({ type: "task", id, task: tasks[id]! } satisfies ToTaskWorker<I, T>);
       };
-      this.onFail = (e) => {
-        this.onResult = this.onFail = undefined;
+      this.#onFail = (e) => {
+        this.#onResult = this.#onFail = undefined;
         reject(e);
       };
-      this.onResult = (id, r) => {
+      this.#onResult = (id, r) => {
         running--;
         try {
           each(id, r);
         } catch (e) {
-          this.onResult = this.onFail = undefined;
+          this.#onResult = this.#onFail = undefined;
           reject(e instanceof Error ? e : new Error(String(e)));
           return;
         }
         feed(owner.get(id)!);
         if (running === 0) {
-          this.onResult = this.onFail = undefined;
+          this.#onResult = this.#onFail = undefined;
           resolve();
         }
       };
-      for (const w of this.workers) feed(w);
+      for (const w of this.#workers) feed(w);
       if (running === 0) resolve();
     });
   }
@@ -84,9 +84,9 @@ export class TaskPool<I, T, R> {
    * rest pile up). Closing the generator early leaves the pool usable only for close().
    */
   async *ordered(count: number, taskAt: (i: number) => T, window: number): AsyncGenerator<R> {
-    if (this.broken) throw this.broken;
+    if (this.#broken) throw this.#broken;
     const done = new Map<number, R>();
-    const idle: Worker[] = [...this.workers];
+    const idle: Worker[] = [...this.#workers];
     const owner = new Map<number, Worker>();
     let next = 0;
     let consumed = 0;
@@ -105,11 +105,11 @@ export class TaskPool<I, T, R> {
         w.postMessage({ type: "task", id, task: taskAt(id) } satisfies ToTaskWorker<I, T>);
       }
     };
-    this.onFail = (e) => {
+    this.#onFail = (e) => {
       failure = e;
       notify();
     };
-    this.onResult = (id, r) => {
+    this.#onResult = (id, r) => {
       done.set(id, r);
       idle.push(owner.get(id)!);
       owner.delete(id);
@@ -130,13 +130,13 @@ export class TaskPool<I, T, R> {
         yield r;
       }
     } finally {
-      this.onResult = this.onFail = undefined;
+      this.#onResult = this.#onFail = undefined;
     }
   }
 
   async close(): Promise<void> {
-    this.broken ??= new Error(`${this.label} pool closed`);
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    this.#broken ??= new Error(`${this.label} pool closed`);
+    await Promise.all(this.#workers.map((w) => w.terminate()));
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dealMs } from "../../src/engine/deal.js";
-import { applyMove, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../src/engine/moves.js";
+import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../src/engine/moves.js";
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
@@ -137,6 +137,77 @@ describe("manoeuvres", () => {
         expect(replayWins(s, line), `#${n}`).toBe(true);
       }
     }
+  });
+
+  it("under Horne's prune, a child is read off its move or manoeuvre only when no parked card follows, and then it is the played child", () => {
+    // A horne walker's positions never hold a parked card whose card to build on is last in a
+    // column (the move that makes it so is followed by the parked card's move). Children read
+    // off without playing must then have the key and score of the child played.
+    const weights = [20, 12, 30, 4, 5] as const;
+    const moves = new Int32Array(MAX_MOVES);
+    const codes = new Int32Array(MAX_MOVES);
+    const count = { peeked: 0, refused: 0, manoeuvres: 0, manoeuvresRefused: 0, unparked: 0 };
+    const closed = (w: Walker): boolean => {
+      const t = w.s;
+      for (let i = 0; i < t.nCells; i++) {
+        const y = t.cells[i]!;
+        for (let j = 0; j < 2 && y !== 255 && t.tables.targets[y * 2 + j]! >= 0; j++) {
+          const at = w.where[t.tables.targets[y * 2 + j]!]!;
+          if (at >= 0 && (at & 63) === t.len[at >> 6]! - 1) return false;
+        }
+      }
+      return true;
+    };
+    const check = (walk: Walker, seen: number[] | null, label: string): void => {
+      const fresh = new Walker(walk.s, weights, false, true);
+      expect(closed(walk), label).toBe(true);
+      if (seen) expect(seen, label).toEqual([fresh.key.keyLo, fresh.key.keyHi, fresh.score()]);
+    };
+    for (const preset of ["penguin", "eight-off", "seahaven-towers", "bakers-game", "freecell"]) {
+      for (let n = 1; n <= 4; n++) {
+        const walk = new Walker(dealMs(resolveRules(preset), n), weights, false, true);
+        walk.autoplay();
+        const next = splitmix32(n);
+        for (let step = 0; step < 50; step++) {
+          const k = generateMoves(walk.s, moves);
+          if (k === 0) break;
+          walk.hold();
+          const here = walk.pathLen;
+          for (let i = 0; i < k; i++) {
+            const m = moves[i]!;
+            const seen = walk.peek(m) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+            const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
+            walk.apply(m);
+            walk.autoplayAfter(m);
+            if (seen) count.peeked++;
+            else count.refused++;
+            // A parked card that followed m onto a column.
+            for (let p = here + 1; p < walk.pathLen; p++) if ((walk.path[p]! & 31) >= CELL0 && ((walk.path[p]! >> 5) & 31) < CELL0) count.unparked++;
+            check(walk, seen, `${preset} #${n} step ${step} move ${m}`);
+            if (key) expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
+            walk.undoTo(here);
+          }
+          const e = listManoeuvres(walk.s, codes, walk.where);
+          for (let i = 0; i < e; i++) {
+            const seen = walk.peekManoeuvre(codes[i]!, true) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+            if (playManoeuvre(walk, codes[i]!)) {
+              if (seen) count.manoeuvres++;
+              else count.manoeuvresRefused++;
+              check(walk, seen, `${preset} #${n} step ${step} manoeuvre ${codes[i]}`);
+            }
+            walk.undoTo(here);
+          }
+          const m = moves[next() % k]!;
+          walk.apply(m);
+          walk.autoplayAfter(m);
+        }
+      }
+    }
+    expect(count.peeked).toBeGreaterThan(500);
+    expect(count.refused).toBeGreaterThan(500);
+    expect(count.manoeuvres).toBeGreaterThan(200);
+    expect(count.manoeuvresRefused).toBeGreaterThan(200);
+    expect(count.unparked).toBeGreaterThan(50);
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {

@@ -30,6 +30,14 @@ const EAGER: readonly PlanStep[] = [
   { name: "eager-lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true, eager: true },
 ];
 
+// Horne's prune: a parked card goes onto the card it builds on once that card is last in a
+// column, so a win that needs it kept parked is missed: never complete either.
+const HORNE: readonly PlanStep[] = [
+  { name: "horne-lean-dfs", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, horne: true },
+  { name: "horne-best-first", strategy: "best-first", weights: W, meta: true, horne: true },
+  { name: "horne-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true },
+];
+
 type Case = readonly [label: string, start: () => State, winnable: boolean];
 // Verdicts that outside facts fix: FreeCell #11982 needs 5 cells; the fewest-cells list
 // (tests/data) gives 2 for #19793 and #21158; the other verdicts were checked against Freecell
@@ -65,8 +73,8 @@ describe("search strategies, each alone", () => {
     });
 });
 
-describe("lean and eager searches", () => {
-  for (const step of [...LEAN, ...EAGER])
+describe("lean, eager and horne searches", () => {
+  for (const step of [...LEAN, ...EAGER, ...HORNE])
     it(`${step.name}: never "unsolvable", and wins the won deals of the sample with a line that replays`, () => {
       for (const [label, start, winnable] of CASES) {
         const s = start();
@@ -87,10 +95,11 @@ describe("lean and eager searches", () => {
     expect(eager.states).toBeLessThan(proof.states);
   });
 
-  it("a lean or eager entry cannot be marked complete, and turn lists must hold positive integers", () => {
+  it("a lean, eager or horne entry cannot be marked complete, and turn lists must hold positive integers", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
     expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(/eager.*cannot be complete/);
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, horne: true }] })).toThrow(/horne.*cannot be complete/);
     for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
   });
 

@@ -34,25 +34,25 @@ class Linear implements RowScorer {
 
 /** Plays deals with linear weights over the action rows; one per thread, reused for every game. */
 export class LinearPlayer {
-  private readonly linear = new Linear();
-  private readonly runner: EpisodeRunner;
+  readonly #linear = new Linear();
+  readonly #runner: EpisodeRunner;
   /** Dealt start positions by seed: the same few deals are replayed by every member of a generation. */
-  private readonly starts = new Map<number, State>();
+  readonly #starts = new Map<number, State>();
 
   constructor(readonly rules: Rules) {
-    this.runner = new EpisodeRunner(rules, new ScorerAgent(this.linear, new ActionCodec(rules), "es-linear"));
+    this.#runner = new EpisodeRunner(rules, new ScorerAgent(this.#linear, new ActionCodec(rules), "es-linear"));
   }
 
   play(w: Float64Array, seed: number, maxSteps: number): GameResult {
     if (w.length !== ROW) throw new Error(`weights must have ${ROW} entries, got ${w.length}`);
-    let start = this.starts.get(seed);
+    let start = this.#starts.get(seed);
     if (!start) {
-      if (this.starts.size >= 4096) this.starts.clear();
+      if (this.#starts.size >= 4096) this.#starts.clear();
       start = deal(this.rules, seed);
-      this.starts.set(seed, start);
+      this.#starts.set(seed, start);
     }
-    this.linear.w = w;
-    const g = this.runner.play(start, seed, maxSteps);
+    this.#linear.w = w;
+    const g = this.#runner.play(start, seed, maxSteps);
     return { won: g.won, cardsHome: g.cardsHome };
   }
 

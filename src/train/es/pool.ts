@@ -19,23 +19,23 @@ export interface ScoreResult {
 }
 
 export class ScorePool {
-  private readonly local: LinearPlayer | undefined;
-  private readonly pool: TaskPool<Rules, ScoreTask, ScoreResult> | undefined;
+  readonly #local: LinearPlayer | undefined;
+  readonly #pool: TaskPool<Rules, ScoreTask, ScoreResult> | undefined;
 
   constructor(rules: Rules, workers: number) {
-    if (workers <= 1) this.local = new LinearPlayer(rules);
-    else this.pool = new TaskPool(builtModuleUrl(new URL("./worker.js", import.meta.url)), rules, workers, "ES");
+    if (workers <= 1) this.#local = new LinearPlayer(rules);
+    else this.#pool = new TaskPool(builtModuleUrl(new URL("./worker.js", import.meta.url)), rules, workers, "ES");
   }
 
   /** Results of all tasks, in task order. */
   async run(tasks: readonly ScoreTask[]): Promise<ScoreResult[]> {
-    if (this.local) return tasks.map((t) => this.local!.score(t.w, t.seeds, t.maxSteps));
+    if (this.#local) return tasks.map((t) => this.#local!.score(t.w, t.seeds, t.maxSteps));
     const out: ScoreResult[] = new Array(tasks.length);
-    await this.pool!.run(tasks, (i, r) => (out[i] = r));
+    await this.#pool!.run(tasks, (i, r) => (out[i] = r));
     return out;
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    await this.#pool?.close();
   }
 }

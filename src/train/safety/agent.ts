@@ -38,27 +38,27 @@ export const DEFAULT_PLAY: PlayPolicy = { threshold: 0.5, shuffle: 0.2, margin: 
 export class SafetyView {
   readonly view: ScorerView;
   readonly risk: Float32Array;
-  private readonly cols: Float32Array;
-  private readonly flips = new Float32Array(FLIPPER_WIDTH);
-  private readonly globals: Float32Array;
+  readonly #cols: Float32Array;
+  readonly #flips = new Float32Array(FLIPPER_WIDTH);
+  readonly #globals: Float32Array;
   /** The inputs the network reads after the globals, from its checkpoint's config. */
-  private readonly features: SafetyFeatures;
+  readonly #features: SafetyFeatures;
   /** The network scores moves against each other (objective "choice") rather than giving each a loss probability. */
-  private readonly choice: boolean;
+  readonly #choice: boolean;
   /** One network, or several whose outputs are averaged (an ensemble: their errors partly cancel). */
-  private readonly js: JsSafety[];
-  private scratch: State | undefined;
+  readonly #js: JsSafety[];
+  #scratch: State | undefined;
 
   constructor(readonly codec: ActionCodec, weights: SafetyWeights | readonly SafetyWeights[]) {
     const nets = Array.isArray(weights) ? (weights as readonly SafetyWeights[]) : [weights as SafetyWeights];
     const w = nets[0]!;
     this.view = new ScorerView(codec);
     this.risk = new Float32Array(codec.n);
-    this.cols = new Float32Array(w.config.columns * COLUMN_WIDTH);
-    this.js = nets.map((n) => new JsSafety(n));
-    this.globals = new Float32Array(w.config.globalWidth);
-    this.features = featuresOf(w.config) ?? "basic";
-    this.choice = w.config.objective === "choice";
+    this.#cols = new Float32Array(w.config.columns * COLUMN_WIDTH);
+    this.#js = nets.map((n) => new JsSafety(n));
+    this.#globals = new Float32Array(w.config.globalWidth);
+    this.#features = featuresOf(w.config) ?? "basic";
+    this.#choice = w.config.objective === "choice";
     if (w.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`);
     for (const n of nets)
       if (n.config.globalWidth !== w.config.globalWidth || n.config.objective !== w.config.objective || n.config.columns !== w.config.columns)
@@ -68,8 +68,8 @@ export class SafetyView {
   /** Fills view (masks, rows) and risk[a] for every legal action; returns the number of legal moves. */
   look(s: State, seen: PositionSet): number {
     const n = this.view.look(s, seen);
-    let x = this.scratch;
-    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
+    let x = this.#scratch;
+    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.#scratch = s.clone();
     else x.copyFrom(s);
     const v = this.view;
     // Every legal move is scored, repeats too: when the only safe moves go back to a seen
@@ -78,16 +78,16 @@ export class SafetyView {
       if (v.mask[a] !== 1) continue;
       const m = v.actionMoves[a]!;
       applyMove(x, m);
-      encodeCandidate(x, v.rows, a * ROW, this.cols, 0, this.flips, 0, this.globals, 0, this.features);
+      encodeCandidate(x, v.rows, a * ROW, this.#cols, 0, this.#flips, 0, this.#globals, 0, this.#features);
       let sum = 0;
-      for (const js of this.js) {
-        const z = js.logit(this.cols, 0, this.flips, 0, this.globals, 0);
-        sum += this.choice ? squash(z) : 1 / (1 + Math.exp(-z));
+      for (const js of this.#js) {
+        const z = js.logit(this.#cols, 0, this.#flips, 0, this.#globals, 0);
+        sum += this.#choice ? squash(z) : 1 / (1 + Math.exp(-z));
       }
-      this.risk[a] = sum / this.js.length;
+      this.risk[a] = sum / this.#js.length;
       undoMove(x, m);
     }
-    if (this.choice) {
+    if (this.#choice) {
       // A choice network's scores mean something only against each other: a move's risk is how far
       // its softmax weight falls below the best move's (0 for the best, towards 1 far below it).
       let top = -Infinity;
@@ -100,39 +100,39 @@ export class SafetyView {
 
 export class SafetyAgent implements Agent {
   readonly name: string;
-  private readonly seen = new PositionSet();
-  private readonly sv: SafetyView;
-  private readonly greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
-  private rng = new Rng(0);
-  private readonly cand: number[] = [];
-  private readonly moves = new Int32Array(512);
-  private readonly score = new Float64Array(512);
-  private scratch: State | undefined;
+  readonly #seen = new PositionSet();
+  readonly #sv: SafetyView;
+  readonly #greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  #rng = new Rng(0);
+  readonly #cand: number[] = [];
+  readonly #moves = new Int32Array(512);
+  readonly #score = new Float64Array(512);
+  #scratch: State | undefined;
 
   constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
-    this.sv = new SafetyView(new ActionCodec(rules), weights);
+    this.#sv = new SafetyView(new ActionCodec(rules), weights);
     this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${play.order === "net" ? ",order=net" : ""})`;
   }
 
   reset(start: State, seed: number): void {
-    this.seen.clear();
-    this.seen.add(start.hashLo, start.hashHi);
-    this.rng = new Rng(`safety-agent:${seed}`);
+    this.#seen.clear();
+    this.#seen.add(start.hashLo, start.hashHi);
+    this.#rng = new Rng(`safety-agent:${seed}`);
   }
 
   act(input: AgentInput): number {
     const s = input.state;
-    this.seen.add(s.hashLo, s.hashHi);
-    if (this.sv.look(s, this.seen) === 0) throw new Error("safety agent asked to act with no legal move");
+    this.#seen.add(s.hashLo, s.hashHi);
+    if (this.#sv.look(s, this.#seen) === 0) throw new Error("safety agent asked to act with no legal move");
     return this.choose(s);
   }
 
   /** The choice rule, on the risks SafetyView just computed. */
   choose(s: State): number {
-    const { guarded, actionMoves } = this.sv.view;
-    const risk = this.sv.risk;
+    const { guarded, actionMoves } = this.#sv.view;
+    const risk = this.#sv.risk;
     const A = guarded.length;
-    const cand = this.cand;
+    const cand = this.#cand;
     cand.length = 0;
     // Only fresh moves (the guard): letting the network go back to a seen position when it judges
     // every fresh move risky made it wander between the same positions (9 % instead of 40 % on
@@ -142,8 +142,8 @@ export class SafetyAgent implements Agent {
     const cut = Math.max(this.play.threshold, least + this.play.margin);
     for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= cut) cand.push(a);
     // Draw every decision, so the random stream does not depend on how many moves were safe.
-    const roll = this.rng.next();
-    const pick = this.rng.next();
+    const roll = this.#rng.next();
+    const pick = this.#rng.next();
     if (cand.length === 1) return cand[0]!;
     if (roll < this.play.shuffle) return cand[Math.floor(pick * cand.length)]!;
     if (this.play.order === "net") {
@@ -151,12 +151,12 @@ export class SafetyAgent implements Agent {
       for (let i = 1; i < cand.length; i++) if (risk[cand[i]!]! < risk[cand[top]!]!) top = i;
       return cand[top]!;
     }
-    for (let i = 0; i < cand.length; i++) this.moves[i] = actionMoves[cand[i]!]!;
-    const x = (this.scratch = this.scratch && this.scratch.base === s.base && this.scratch.rules === s.rules ? this.scratch : s.clone());
+    for (let i = 0; i < cand.length; i++) this.#moves[i] = actionMoves[cand[i]!]!;
+    const x = (this.#scratch = this.#scratch && this.#scratch.base === s.base && this.#scratch.rules === s.rules ? this.#scratch : s.clone());
     x.copyFrom(s);
-    this.greedy.scoreMoves(x, this.moves, cand.length, this.score);
+    this.#greedy.scoreMoves(x, this.#moves, cand.length, this.#score);
     let best = 0;
-    for (let i = 1; i < cand.length; i++) if (this.score[i]! > this.score[best]!) best = i;
+    for (let i = 1; i < cand.length; i++) if (this.#score[i]! > this.#score[best]!) best = i;
     return cand[best]!;
   }
 

@@ -130,35 +130,35 @@ export function initWeights(config: SafetyConfig, seed: number): SafetyWeights {
 
 /** Plain-JS forward pass for one candidate: cols (columns × width), flips, globals → logit. */
 export class JsSafety {
-  private readonly nCol: number;
-  private readonly bufs: Float32Array[];
-  private readonly pooled: Float32Array;
+  readonly #nCol: number;
+  readonly #bufs: Float32Array[];
+  readonly #pooled: Float32Array;
   /** Column embeddings, then the flipper token (attention only): (columns + 1) × H. */
-  private readonly tok: Float32Array;
-  private readonly q: Float32Array;
-  private readonly k: Float32Array;
-  private readonly v: Float32Array;
-  private readonly mix: Float32Array;
-  private readonly att: Float32Array;
+  readonly #tok: Float32Array;
+  readonly #q: Float32Array;
+  readonly #k: Float32Array;
+  readonly #v: Float32Array;
+  readonly #mix: Float32Array;
+  readonly #att: Float32Array;
 
   constructor(readonly w: SafetyWeights) {
     const c = w.config;
-    this.nCol = c.columnHidden.length;
+    this.#nCol = c.columnHidden.length;
     const shapes = layerShapes(c);
-    this.bufs = shapes.map(([, o]) => new Float32Array(o));
-    const H = c.columnHidden[this.nCol - 1]!;
-    this.pooled = new Float32Array(shapes[this.nCol]![0]);
+    this.#bufs = shapes.map(([, o]) => new Float32Array(o));
+    const H = c.columnHidden[this.#nCol - 1]!;
+    this.#pooled = new Float32Array(shapes[this.#nCol]![0]);
     const T = (c.columns + 1) * H;
-    this.tok = new Float32Array(T);
-    this.q = new Float32Array(T);
-    this.k = new Float32Array(T);
-    this.v = new Float32Array(T);
-    this.mix = new Float32Array(T);
-    this.att = new Float32Array(c.columns + 1);
+    this.#tok = new Float32Array(T);
+    this.#q = new Float32Array(T);
+    this.#k = new Float32Array(T);
+    this.#v = new Float32Array(T);
+    this.#mix = new Float32Array(T);
+    this.#att = new Float32Array(c.columns + 1);
   }
 
   /** out[r·o …] = x[xAt + r·n …] · W[l] + b[l] for each of `rows` rows of n inputs (o outputs). */
-  private rows(l: number, x: Float32Array, xAt: number, n: number, out: Float32Array, rows: number, relu: boolean): Float32Array {
+  #rows(l: number, x: Float32Array, xAt: number, n: number, out: Float32Array, rows: number, relu: boolean): Float32Array {
     const W = this.w.W[l]!;
     const b = this.w.b[l]!;
     const o = b.length;
@@ -176,23 +176,23 @@ export class JsSafety {
     return out;
   }
 
-  private dense(l: number, x: Float32Array, xAt: number, n: number, relu: boolean): Float32Array {
-    return this.rows(l, x, xAt, n, this.bufs[l]!, 1, relu);
+  #dense(l: number, x: Float32Array, xAt: number, n: number, relu: boolean): Float32Array {
+    return this.#rows(l, x, xAt, n, this.#bufs[l]!, 1, relu);
   }
 
   /** One self-attention block over the column tokens and the flipper token, with a residual. */
-  private attend(flips: Float32Array, flipsAt: number, H: number): void {
+  #attend(flips: Float32Array, flipsAt: number, H: number): void {
     const c = this.w.config;
     const heads = c.attentionHeads!;
     const A = denseLayers(c);
     const T = c.columns + 1;
-    this.tok.set(this.dense(A, flips, flipsAt, c.flipperWidth, true), c.columns * H);
-    this.rows(A + 1, this.tok, 0, H, this.q, T, false);
-    this.rows(A + 2, this.tok, 0, H, this.k, T, false);
-    this.rows(A + 3, this.tok, 0, H, this.v, T, false);
+    this.#tok.set(this.#dense(A, flips, flipsAt, c.flipperWidth, true), c.columns * H);
+    this.#rows(A + 1, this.#tok, 0, H, this.#q, T, false);
+    this.#rows(A + 2, this.#tok, 0, H, this.#k, T, false);
+    this.#rows(A + 3, this.#tok, 0, H, this.#v, T, false);
     const dh = H / heads;
     const scale = 1 / Math.sqrt(dh);
-    const { q, k, v, mix, att } = this;
+    const q = this.#q, k = this.#k, v = this.#v, mix = this.#mix, att = this.#att;
     for (let h = 0; h < heads; h++) {
       const off = h * dh;
       for (let i = 0; i < T; i++) {
@@ -212,25 +212,25 @@ export class JsSafety {
         }
       }
     }
-    this.rows(A + 4, mix, 0, H, q, T, false);
-    for (let i = 0; i < T * H; i++) this.tok[i] = this.tok[i]! + q[i]!;
+    this.#rows(A + 4, mix, 0, H, q, T, false);
+    for (let i = 0; i < T * H; i++) this.#tok[i] = this.#tok[i]! + q[i]!;
   }
 
   logit(cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number): number {
     const c = this.w.config;
-    const H = c.columnHidden[this.nCol - 1]!;
+    const H = c.columnHidden[this.#nCol - 1]!;
     for (let k = 0; k < c.columns; k++) {
-      let x = this.dense(0, cols, colsAt + k * c.columnWidth, c.columnWidth, true);
-      for (let l = 1; l < this.nCol; l++) x = this.dense(l, x, 0, x.length, true);
-      this.tok.set(x, k * H);
+      let x = this.#dense(0, cols, colsAt + k * c.columnWidth, c.columnWidth, true);
+      for (let l = 1; l < this.#nCol; l++) x = this.#dense(l, x, 0, x.length, true);
+      this.#tok.set(x, k * H);
     }
-    if (c.attentionHeads) this.attend(flips, flipsAt, H);
-    const p = this.pooled;
+    if (c.attentionHeads) this.#attend(flips, flipsAt, H);
+    const p = this.#pooled;
     p.fill(0, 0, H);
     p.fill(-Infinity, H, 2 * H);
     for (let k = 0; k < c.columns; k++) {
       for (let j = 0; j < H; j++) {
-        const x = this.tok[k * H + j]!;
+        const x = this.#tok[k * H + j]!;
         p[j] = p[j]! + x / c.columns;
         if (x > p[H + j]!) p[H + j] = x;
       }
@@ -247,8 +247,8 @@ export class JsSafety {
       p.fill(0, at, at + Hc);
       p.fill(-Infinity, at + Hc, at + 2 * Hc);
       for (let k = 0; k < 52; k++) {
-        let y = this.dense(first, globals, globalsAt + G + k * CARD_WIDTH, CARD_WIDTH, true);
-        for (let l = 1; l < ch.length; l++) y = this.dense(first + l, y, 0, y.length, true);
+        let y = this.#dense(first, globals, globalsAt + G + k * CARD_WIDTH, CARD_WIDTH, true);
+        for (let l = 1; l < ch.length; l++) y = this.#dense(first + l, y, 0, y.length, true);
         for (let j = 0; j < Hc; j++) {
           p[at + j] = p[at + j]! + y[j]! / 52;
           if (y[j]! > p[at + Hc + j]!) p[at + Hc + j] = y[j]!;
@@ -257,7 +257,7 @@ export class JsSafety {
     }
     let x: Float32Array = p;
     const L = denseLayers(c);
-    for (let l = this.nCol; l < L; l++) x = this.dense(l, x, 0, x.length, l < L - 1);
+    for (let l = this.#nCol; l < L; l++) x = this.#dense(l, x, 0, x.length, l < L - 1);
     return x[0]!;
   }
 }

@@ -37,20 +37,20 @@ export function suitOrderFor(seed: number, step: number, row: number): Uint8Arra
 }
 
 export class SuitRenamer {
-  private readonly tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT, CARDS_WIDTH));
+  readonly #tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT, CARDS_WIDTH));
 
   /** Renames 52 card one-hots at x[at …] in place. */
-  private cards(x: Float32Array, at: number, order: Uint8Array): void {
-    const t = this.tmp;
+  #cards(x: Float32Array, at: number, order: Uint8Array): void {
+    const t = this.#tmp;
     for (let k = 0; k < 52; k++) t[(k & ~3) | order[k & 3]!] = x[at + k]!;
     for (let k = 0; k < 52; k++) x[at + k] = t[k]!;
   }
 
   /** Renames the suits of one encoded candidate (columns × COLUMN_WIDTH, FLIPPER_WIDTH, globals) in place. */
   rename(order: Uint8Array, cols: Float32Array, colsAt: number, columns: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean, cardsAt = -1): void {
-    for (let c = 0; c < columns; c++) for (let block = 0; block < 4; block++) this.cards(cols, colsAt + c * COLUMN_WIDTH + 52 * block, order);
-    this.cards(flips, flipsAt, order);
-    const t = this.tmp;
+    for (let c = 0; c < columns; c++) for (let block = 0; block < 4; block++) this.#cards(cols, colsAt + c * COLUMN_WIDTH + 52 * block, order);
+    this.#cards(flips, flipsAt, order);
+    const t = this.#tmp;
     for (let f = 0; f < 4; f++) t[order[f]!] = globals[globalsAt + f]!;
     for (let f = 0; f < 4; f++) globals[globalsAt + f] = t[f]!;
     if (!structure) return;

@@ -74,33 +74,33 @@ export interface SafetyTrainOptions {
 
 /** Encodes sample k of the data (the move and the position after it) into row r of the batch arrays. */
 export class BatchEncoder {
-  private readonly unpacker: Unpacker;
-  private readonly features = new ActionFeatures();
-  private readonly one = new Uint8Array([1]);
-  private readonly oneMove = new Int32Array(1);
-  private readonly row = new Float32Array(ROW);
-  private readonly afterU: Unpacker;
+  readonly #unpacker: Unpacker;
+  readonly #features = new ActionFeatures();
+  readonly #one = new Uint8Array([1]);
+  readonly #oneMove = new Int32Array(1);
+  readonly #row = new Float32Array(ROW);
+  readonly #afterU: Unpacker;
 
   /** Floats per globals row: GLOBAL_WIDTH, plus the groups of the network's feature set. */
   readonly globalWidth: number;
-  private readonly inputs: SafetyFeatures;
+  readonly #inputs: SafetyFeatures;
 
   constructor(readonly rules: Rules, readonly data: SafetyData, config: SafetyConfig) {
     this.globalWidth = config.globalWidth;
-    this.inputs = featuresOf(config) ?? "basic";
-    this.unpacker = new Unpacker(rules);
-    this.afterU = new Unpacker(rules);
+    this.#inputs = featuresOf(config) ?? "basic";
+    this.#unpacker = new Unpacker(rules);
+    this.#afterU = new Unpacker(rules);
   }
 
   encode(k: number, r: number, cols: Float32Array, flips: Float32Array, globals: Float32Array): void {
     const d = this.data.decision[k]!;
-    const before = this.unpacker.state(this.data.before[d * PACK_STRIDE]!);
+    const before = this.#unpacker.state(this.data.before[d * PACK_STRIDE]!);
     unpackState(this.data.before, d * PACK_STRIDE, before);
-    this.oneMove[0] = this.data.move[k]!;
-    this.features.fill(before, this.one, this.oneMove, 1, this.row, 0);
-    const after = this.afterU.state(this.data.after[k * PACK_STRIDE]!);
+    this.#oneMove[0] = this.data.move[k]!;
+    this.#features.fill(before, this.#one, this.#oneMove, 1, this.#row, 0);
+    const after = this.#afterU.state(this.data.after[k * PACK_STRIDE]!);
     unpackState(this.data.after, k * PACK_STRIDE, after);
-    encodeCandidate(after, this.row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.inputs);
+    encodeCandidate(after, this.#row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.#inputs);
   }
 }
 
@@ -122,7 +122,7 @@ export class TfSafety {
     for (let l = 0; l < nc; l++) x = tf.relu(tf.add(tf.matMul(x, this.W[l]!), this.b[l]!)) as tf.Tensor2D;
     const H = c.columnHidden[nc - 1]!;
     let x3 = tf.reshape(x, [B, c.columns, H]) as tf.Tensor3D;
-    if (c.attentionHeads) x3 = this.attend(x3, flips, B);
+    if (c.attentionHeads) x3 = this.#attend(x3, flips, B);
     const ch = c.cardHidden ?? [];
     let h: tf.Tensor2D;
     if (ch.length === 0) h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
@@ -143,7 +143,7 @@ export class TfSafety {
     return tf.reshape(h, [B]);
   }
   /** The attention block of JsSafety.attend, batched: tokens [B, columns + 1, H] → column tokens [B, columns, H]. */
-  private attend(x3: tf.Tensor3D, flips: tf.Tensor2D, B: number): tf.Tensor3D {
+  #attend(x3: tf.Tensor3D, flips: tf.Tensor2D, B: number): tf.Tensor3D {
     const c = this.w.config;
     const A = denseLayers(c);
     const H = c.columnHidden[c.columnHidden.length - 1]!;

@@ -35,8 +35,8 @@ export class ScorerView {
   legal = 0;
   readonly rows: Float32Array;
   readonly logits: Float32Array;
-  private readonly features = new ActionFeatures();
-  private scratch: State | undefined;
+  readonly #features = new ActionFeatures();
+  #scratch: State | undefined;
 
   constructor(readonly codec: ActionCodec) {
     const A = codec.n;
@@ -51,12 +51,12 @@ export class ScorerView {
   /** Fills masks and rows for `s` given the episode's positions; returns the number of legal actions. */
   look(s: State, seen: PositionSet): number {
     const A = this.codec.n;
-    let x = this.scratch;
-    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.scratch = s.clone();
+    let x = this.#scratch;
+    if (!x || x.base !== s.base || x.rules !== s.rules) x = this.#scratch = s.clone();
     else x.copyFrom(s);
     const n = (this.legal = this.codec.fillMask(x, this.mask, this.actionMoves, this.order));
     guardActions(x, this.mask, 0, A, this.actionMoves, seen, this.guarded, 0);
-    this.features.fill(x, this.mask, this.actionMoves, A, this.rows, 0);
+    this.#features.fill(x, this.mask, this.actionMoves, A, this.rows, 0);
     return n;
   }
 
@@ -72,27 +72,27 @@ export class ScorerView {
 
 /** Plays the best-scored legal action by any RowScorer: the trained network, or ES's linear weights. */
 export class ScorerAgent implements Agent {
-  private readonly seen = new PositionSet();
-  private readonly view: ScorerView;
+  readonly #seen = new PositionSet();
+  readonly #view: ScorerView;
 
   constructor(
     readonly scorer: RowScorer,
     codec: ActionCodec,
     readonly name: string,
   ) {
-    this.view = new ScorerView(codec);
+    this.#view = new ScorerView(codec);
   }
 
   reset(start: State): void {
-    this.seen.clear();
-    this.seen.add(start.hashLo, start.hashHi);
+    this.#seen.clear();
+    this.#seen.add(start.hashLo, start.hashHi);
   }
 
   act(input: AgentInput): number {
     const s = input.state;
-    this.seen.add(s.hashLo, s.hashHi);
-    if (this.view.look(s, this.seen) === 0) throw new Error(`${this.name} asked to act with no legal move`);
-    return this.view.choose(this.scorer);
+    this.#seen.add(s.hashLo, s.hashHi);
+    if (this.#view.look(s, this.#seen) === 0) throw new Error(`${this.name} asked to act with no legal move`);
+    return this.#view.choose(this.scorer);
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {

@@ -88,38 +88,38 @@ export function maskedCrossEntropy(logits: tf.Tensor2D, mask: tf.Tensor2D, oneHo
  * per-call overhead is far larger than the arithmetic here. Tested equal to `forward`.
  */
 export class JsScorer {
-  private readonly layers: { w: Float32Array; b: Float32Array; nIn: number; nOut: number }[] = [];
-  private readonly head: Float32Array;
-  private readonly headBias: number;
-  private readonly skip: Float32Array;
-  private readonly buf: Float32Array[];
+  readonly #layers: { w: Float32Array; b: Float32Array; nIn: number; nOut: number }[] = [];
+  readonly #head: Float32Array;
+  readonly #headBias: number;
+  readonly #skip: Float32Array;
+  readonly #buf: Float32Array[];
 
   constructor(net: ScorerNet) {
     const get = (name: string): Float32Array[] => net.model.getLayer(name).getWeights().map((t) => t.dataSync() as Float32Array);
     let nIn = net.config.row;
     net.config.hidden.forEach((h, i) => {
       const [w, b] = get(`mlp_${i}`);
-      this.layers.push({ w: w!, b: b!, nIn, nOut: h });
+      this.#layers.push({ w: w!, b: b!, nIn, nOut: h });
       nIn = h;
     });
     const [hw, hb] = get("head");
-    this.head = hw!;
-    this.headBias = hb![0]!;
-    this.skip = get("skip")[0]!;
-    this.buf = [new Float32Array(net.config.row), ...net.config.hidden.map((h) => new Float32Array(h))];
+    this.#head = hw!;
+    this.#headBias = hb![0]!;
+    this.#skip = get("skip")[0]!;
+    this.#buf = [new Float32Array(net.config.row), ...net.config.hidden.map((h) => new Float32Array(h))];
   }
 
   /** The logit of one row rows[offset .. offset + ROW). */
   logit(rows: Float32Array, offset: number): number {
-    let v = this.headBias;
-    const input = this.buf[0]!;
+    let v = this.#headBias;
+    const input = this.#buf[0]!;
     for (let j = 0; j < input.length; j++) {
       input[j] = rows[offset + j]!;
-      v += input[j]! * this.skip[j]!;
+      v += input[j]! * this.#skip[j]!;
     }
     let cur = input;
-    this.layers.forEach((l, k) => {
-      const next = this.buf[k + 1]!;
+    this.#layers.forEach((l, k) => {
+      const next = this.#buf[k + 1]!;
       for (let o = 0; o < l.nOut; o++) {
         let z = l.b[o]!;
         for (let i = 0; i < l.nIn; i++) z += cur[i]! * l.w[i * l.nOut + o]!;
@@ -127,7 +127,7 @@ export class JsScorer {
       }
       cur = next;
     });
-    for (let i = 0; i < cur.length; i++) v += cur[i]! * this.head[i]!;
+    for (let i = 0; i < cur.length; i++) v += cur[i]! * this.#head[i]!;
     return v;
   }
 }
