@@ -44,39 +44,39 @@ export class FeatureScratch {
   /** Cards lying on each card in its column (0 when it is the column's last card or not in a column). */
   readonly cover = new Uint8Array(52);
   /** seq[c * 52 + t] = 1 when c is t's in-suit successor down (same suit, one rank lower). */
-  private seqFor = -1;
-  private wrap = true;
+  #seqFor = -1;
+  #wrap = true;
   readonly seq = new Uint8Array(52 * 52);
   /** Move buffer for features that look at the legal moves of a position. */
   readonly moves = new Int32Array(MAX_MOVES);
   /** Legal moves and real options (not into a flipper) of the position `locate` saw last, or -1. */
-  private legal = -1;
-  private real = 0;
+  #legal = -1;
+  #real = 0;
 
   /** Legal moves of s (the position last located), computed once for all features. */
   legalMoves(s: State): number {
-    if (this.legal < 0) {
+    if (this.#legal < 0) {
       const n = generateMoves(s, this.moves);
       let k = 0;
       for (let i = 0; i < n; i++) {
         const to = moveTo(this.moves[i]!);
         if (to < CELL0 || to === FOUNDATION) k++;
       }
-      this.legal = n;
-      this.real = k;
+      this.#legal = n;
+      this.#real = k;
     }
-    return this.legal;
+    return this.#legal;
   }
 
   /** Legal moves of s that do not park a card in a flipper. */
   realOptions(s: State): number {
     this.legalMoves(s);
-    return this.real;
+    return this.#real;
   }
 
   locate(s: State): void {
-    this.ensureSeq(s);
-    this.legal = -1;
+    this.#ensureSeq(s);
+    this.#legal = -1;
     this.where.fill(-2);
     this.cover.fill(0);
     for (let c = 0; c < s.nColumns; c++) {
@@ -94,11 +94,11 @@ export class FeatureScratch {
     }
   }
 
-  private ensureSeq(s: State): void {
+  #ensureSeq(s: State): void {
     const wrap = s.rules.base === "beak";
-    if (this.seqFor === s.base && this.wrap === wrap) return;
-    this.seqFor = s.base;
-    this.wrap = wrap;
+    if (this.#seqFor === s.base && this.#wrap === wrap) return;
+    this.#seqFor = s.base;
+    this.#wrap = wrap;
     for (let c = 0; c < 52; c++)
       for (let t = 0; t < 52; t++) {
         const rankOk = wrap ? (rankOf(c) + 1) % 13 === rankOf(t) : rankOf(c) + 1 === rankOf(t);

@@ -15,10 +15,10 @@ export class GreedyAgent implements Agent {
   readonly scorer: MoveScorer;
   /** Positions of this episode, the current one included. */
   readonly seen = new PositionSet();
-  private scratch: State | undefined;
-  private readonly moves = new Int32Array(MAX_MOVES);
-  private readonly score = new Float64Array(MAX_MOVES);
-  private readonly fresh = new Uint8Array(MAX_MOVES);
+  #scratch: State | undefined;
+  readonly #moves = new Int32Array(MAX_MOVES);
+  readonly #score = new Float64Array(MAX_MOVES);
+  readonly #fresh = new Uint8Array(MAX_MOVES);
 
   constructor(options: AgentOptions = {}) {
     const spec = heuristicSpec(options);
@@ -29,18 +29,18 @@ export class GreedyAgent implements Agent {
   reset(start: State): void {
     this.seen.clear();
     this.seen.add(start.hashLo, start.hashHi);
-    this.scratch = start.clone();
+    this.#scratch = start.clone();
   }
 
   act(input: AgentInput): number {
     const s = input.state;
     this.seen.add(s.hashLo, s.hashHi);
-    const x = (this.scratch = copyInto(this.scratch, s));
-    const n = generateMoves(x, this.moves);
+    const x = (this.#scratch = copyInto(this.#scratch, s));
+    const n = generateMoves(x, this.#moves);
     if (n === 0) throw new Error("greedy agent asked to act with no legal move");
-    this.scorer.scoreMoves(x, this.moves, n, this.score);
-    if (markFresh(x, this.moves, n, this.seen, this.fresh) === 0) this.fresh.fill(1, 0, n);
-    return actionOf(input, this.moves[bestAllowed(this.score, this.fresh, n)]!);
+    this.scorer.scoreMoves(x, this.#moves, n, this.#score);
+    if (markFresh(x, this.#moves, n, this.seen, this.#fresh) === 0) this.#fresh.fill(1, 0, n);
+    return actionOf(input, this.#moves[bestAllowed(this.#score, this.#fresh, n)]!);
   }
 
   actBatch(inputs: readonly AgentInput[], out: Int32Array): void {

@@ -96,25 +96,25 @@ export function heuristicLabel(spec: HeuristicSpec): string {
  */
 export class MoveScorer {
   /** Active features, parallel to `w`. */
-  private readonly pot: { f: (s: State, x: FeatureScratch) => number; w: number }[] = [];
-  private readonly term: { f: (s: State, m: Move, x: FeatureScratch) => number; w: number }[] = [];
-  private readonly x = new FeatureScratch();
+  readonly #pot: { f: (s: State, x: FeatureScratch) => number; w: number }[] = [];
+  readonly #term: { f: (s: State, m: Move, x: FeatureScratch) => number; w: number }[] = [];
+  readonly #x = new FeatureScratch();
 
   constructor(readonly weights: Readonly<Record<string, number>>) {
     for (const feat of FEATURES) {
       const w = weights[feat.name];
       if (w === undefined || w === 0) continue;
-      if (feat.potential) this.pot.push({ f: feat.potential, w });
-      if (feat.moveTerm) this.term.push({ f: feat.moveTerm, w });
+      if (feat.potential) this.#pot.push({ f: feat.potential, w });
+      if (feat.moveTerm) this.#term.push({ f: feat.moveTerm, w });
     }
   }
 
   /** Weighted potential of a position. */
   value(s: State): number {
-    if (this.pot.length === 0) return 0;
-    this.x.locate(s);
+    if (this.#pot.length === 0) return 0;
+    this.#x.locate(s);
     let v = 0;
-    for (const p of this.pot) v += p.w * p.f(s, this.x);
+    for (const p of this.#pot) v += p.w * p.f(s, this.#x);
     return v;
   }
 
@@ -124,14 +124,14 @@ export class MoveScorer {
    */
   scoreMoves(s: State, moves: Int32Array, n: number, score: Float64Array): number {
     const v0 = this.value(s);
-    if (this.term.length) this.x.locate(s);
+    if (this.#term.length) this.#x.locate(s);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       let t = 0;
-      for (const p of this.term) t += p.w * p.f(s, m, this.x);
+      for (const p of this.#term) t += p.w * p.f(s, m, this.#x);
       score[i] = t;
     }
-    if (this.pot.length)
+    if (this.#pot.length)
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         applyMove(s, m);

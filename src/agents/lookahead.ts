@@ -31,38 +31,38 @@ export class LookaheadAgent implements Agent {
   readonly name: string;
   readonly depth: number;
   readonly width: number;
-  private readonly scorer: MoveScorer;
-  private readonly seen = new PositionSet();
-  private scratch: State | undefined;
+  readonly #scorer: MoveScorer;
+  readonly #seen = new PositionSet();
+  #scratch: State | undefined;
   /** Per search level: moves, scores, and which moves are already taken into the beam. */
-  private readonly moves: Int32Array[] = [];
-  private readonly score: Float64Array[] = [];
-  private readonly pathLo: Uint32Array;
-  private readonly pathHi: Uint32Array;
+  readonly #moves: Int32Array[] = [];
+  readonly #score: Float64Array[] = [];
+  readonly #pathLo: Uint32Array;
+  readonly #pathHi: Uint32Array;
 
   constructor(options: AgentOptions = {}) {
     const spec = heuristicSpec(options, LOOKAHEAD_HEURISTIC);
     this.depth = intOption(options.depth, "depth", DEFAULT_DEPTH, 8);
     this.width = intOption(options.width, "width", DEFAULT_WIDTH, 64);
-    this.scorer = new MoveScorer(weightsOf(spec));
+    this.#scorer = new MoveScorer(weightsOf(spec));
     this.name = `lookahead(${heuristicLabel(spec)},depth=${this.depth},width=${this.width})`;
     for (let d = 0; d <= this.depth; d++) {
-      this.moves.push(new Int32Array(MAX_MOVES));
-      this.score.push(new Float64Array(MAX_MOVES));
+      this.#moves.push(new Int32Array(MAX_MOVES));
+      this.#score.push(new Float64Array(MAX_MOVES));
     }
-    this.pathLo = new Uint32Array(this.depth + 1);
-    this.pathHi = new Uint32Array(this.depth + 1);
+    this.#pathLo = new Uint32Array(this.depth + 1);
+    this.#pathHi = new Uint32Array(this.depth + 1);
   }
 
   reset(start: State): void {
-    this.seen.clear();
-    this.seen.add(start.hashLo, start.hashHi);
-    this.scratch = start.clone();
+    this.#seen.clear();
+    this.#seen.add(start.hashLo, start.hashHi);
+    this.#scratch = start.clone();
   }
 
-  private visited(s: State, level: number): boolean {
-    if (this.seen.has(s.hashLo, s.hashHi)) return true;
-    for (let i = 0; i < level; i++) if (this.pathLo[i] === s.hashLo && this.pathHi[i] === s.hashHi) return true;
+  #visited(s: State, level: number): boolean {
+    if (this.#seen.has(s.hashLo, s.hashHi)) return true;
+    for (let i = 0; i < level; i++) if (this.#pathLo[i] === s.hashLo && this.#pathHi[i] === s.hashHi) return true;
     return false;
   }
 
@@ -70,14 +70,14 @@ export class LookaheadAgent implements Agent {
    * Best total score of up to `left` more moves from s (s is restored). Level indexes the buffers.
    * Moves into visited positions are skipped; if all are, the node counts as a dead end.
    */
-  private search(s: State, left: number, level: number): number {
-    const moves = this.moves[level]!;
-    const score = this.score[level]!;
+  #search(s: State, left: number, level: number): number {
+    const moves = this.#moves[level]!;
+    const score = this.#score[level]!;
     const n = generateMoves(s, moves);
     if (n === 0) return LOSS;
-    this.scorer.scoreMoves(s, moves, n, score);
-    this.pathLo[level] = s.hashLo;
-    this.pathHi[level] = s.hashHi;
+    this.#scorer.scoreMoves(s, moves, n, score);
+    this.#pathLo[level] = s.hashLo;
+    this.#pathHi[level] = s.hashHi;
     let best = -Infinity;
     for (let taken = 0; taken < this.width; taken++) {
       // Next best untaken move (taken ones are marked -Infinity).
@@ -88,12 +88,12 @@ export class LookaheadAgent implements Agent {
       const sc = score[i]!;
       score[i] = -Infinity;
       applyMove(s, m);
-      if (this.visited(s, level + 1)) {
+      if (this.#visited(s, level + 1)) {
         undoMove(s, m);
         taken--; // a visited position does not use up the beam
         continue;
       }
-      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.search(s, left - 1, level + 1) : sc;
+      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.#search(s, left - 1, level + 1) : sc;
       undoMove(s, m);
       if (v > best) best = v;
     }
@@ -107,7 +107,7 @@ export class LookaheadAgent implements Agent {
    */
   valueOf(x: State, m: Move, score: number): number {
     applyMove(x, m);
-    const v = this.seen.has(x.hashLo, x.hashHi) ? -Infinity : x.isWon() ? WIN : this.depth > 1 ? score + this.search(x, this.depth - 1, 1) : score;
+    const v = this.#seen.has(x.hashLo, x.hashHi) ? -Infinity : x.isWon() ? WIN : this.depth > 1 ? score + this.#search(x, this.depth - 1, 1) : score;
     undoMove(x, m);
     return v;
   }
@@ -118,24 +118,24 @@ export class LookaheadAgent implements Agent {
    * play like this search without running it. Like act(), it counts x as seen.
    */
   valuesAt(x: State, moves: Int32Array, n: number, out: Float64Array): void {
-    this.seen.add(x.hashLo, x.hashHi);
-    this.scorer.scoreMoves(x, moves, n, this.score[0]!);
-    this.pathLo[0] = x.hashLo;
-    this.pathHi[0] = x.hashHi;
-    for (let i = 0; i < n; i++) out[i] = this.valueOf(x, moves[i]!, this.score[0]![i]!);
+    this.#seen.add(x.hashLo, x.hashHi);
+    this.#scorer.scoreMoves(x, moves, n, this.#score[0]!);
+    this.#pathLo[0] = x.hashLo;
+    this.#pathHi[0] = x.hashHi;
+    for (let i = 0; i < n; i++) out[i] = this.valueOf(x, moves[i]!, this.#score[0]![i]!);
   }
 
   act(input: AgentInput): number {
     const s = input.state;
-    this.seen.add(s.hashLo, s.hashHi);
-    const x = (this.scratch = copyInto(this.scratch, s));
-    const moves = this.moves[0]!;
-    const score = this.score[0]!;
+    this.#seen.add(s.hashLo, s.hashHi);
+    const x = (this.#scratch = copyInto(this.#scratch, s));
+    const moves = this.#moves[0]!;
+    const score = this.#score[0]!;
     const n = generateMoves(x, moves);
     if (n === 0) throw new Error("lookahead agent asked to act with no legal move");
-    this.scorer.scoreMoves(x, moves, n, score);
-    this.pathLo[0] = x.hashLo;
-    this.pathHi[0] = x.hashHi;
+    this.#scorer.scoreMoves(x, moves, n, score);
+    this.#pathLo[0] = x.hashLo;
+    this.#pathHi[0] = x.hashHi;
     // Root: every move is searched (width limits deeper levels), best greedy score breaks ties.
     // search() uses the buffers of levels 1.., so level 0's scores stay valid here.
     let best = -1;

@@ -11,19 +11,19 @@ export { Mulberry32 };
 
 export class RandomAgent implements Agent {
   readonly name: string;
-  private readonly rng = new Mulberry32();
-  private readonly salt: number;
+  readonly #rng = new Mulberry32();
+  readonly #salt: number;
 
   constructor(options: AgentOptions = {}) {
     const salt = Number(options["agent-seed"] ?? 0);
     if (!Number.isInteger(salt)) throw new UsageError(`--agent-seed must be an integer, got ${String(options["agent-seed"])}`);
-    this.salt = salt | 0;
-    this.name = this.salt ? `random(agent-seed=${this.salt})` : "random";
+    this.#salt = salt | 0;
+    this.name = this.#salt ? `random(agent-seed=${this.#salt})` : "random";
   }
 
   reset(_start: unknown, seed: number): void {
     // Mix the episode seed with the agent's own seed option so both matter.
-    this.rng.seed(Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(this.salt, 0x85ebca6b));
+    this.#rng.seed(Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(this.#salt, 0x85ebca6b));
   }
 
   act(input: AgentInput): number {
@@ -31,7 +31,7 @@ export class RandomAgent implements Agent {
     let n = 0;
     for (let a = 0; a < mask.length; a++) n += mask[a]!;
     if (n === 0) throw new Error("random agent asked to act with no legal action");
-    let k = Math.floor(this.rng.next() * n);
+    let k = Math.floor(this.#rng.next() * n);
     for (let a = 0; a < mask.length; a++) if (mask[a] === 1 && k-- === 0) return a;
     throw new Error("unreachable: legal action count changed");
   }

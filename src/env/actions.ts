@@ -41,8 +41,8 @@ export class ActionCodec {
   readonly splitSizes: number;
   /** Size of the action space. */
   readonly n: number;
-  private readonly moves = new Int32Array(MAX_MOVES);
-  private readonly seen: Uint8Array;
+  readonly #moves = new Int32Array(MAX_MOVES);
+  readonly #seen: Uint8Array;
 
   constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> & Partial<Pick<Rules, "build" | "base" | "foundations">>) {
     this.columns = rules.columns;
@@ -56,13 +56,13 @@ export class ActionCodec {
     this.hasSplit =
       rules.groupMove !== "single" && rules.build !== "none" && (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
     this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * this.splitSizes : 0);
-    this.seen = new Uint8Array(this.columns * this.columns);
+    this.#seen = new Uint8Array(this.columns * this.columns);
   }
 
-  private src(loc: number): number {
+  #src(loc: number): number {
     return loc < CELL0 ? loc : this.columns + loc - CELL0;
   }
-  private dst(m: Move): number {
+  #dst(m: Move): number {
     const loc = moveTo(m);
     return loc === FOUNDATION ? this.columns + 1 + (this.homes > 1 ? moveFoundation(m) : 0) : loc >= CELL0 ? this.columns : loc;
   }
@@ -74,11 +74,11 @@ export class ActionCodec {
    */
   fillMask(s: State, mask: Uint8Array, actionMoves?: Int32Array, order?: Int32Array): number {
     mask.fill(0);
-    this.seen.fill(0);
-    const n = generateMoves(s, this.moves);
+    this.#seen.fill(0);
+    const n = generateMoves(s, this.#moves);
     for (let i = 0; i < n; i++) {
-      const m = this.moves[i]!;
-      const a = this.encodeInOrder(m);
+      const m = this.#moves[i]!;
+      const a = this.#encodeInOrder(m);
       mask[a] = 1;
       if (actionMoves) actionMoves[a] = m;
       if (order) order[i] = a;
@@ -87,24 +87,24 @@ export class ActionCodec {
   }
 
   /** Encodes a move from generateMoves' list, which gives the largest group into an empty column first. */
-  private encodeInOrder(m: Move): number {
+  #encodeInOrder(m: Move): number {
     const from = moveFrom(m);
     const to = moveTo(m);
     if (from < CELL0 && to < CELL0 && moveToEmpty(m)) {
       const pair = from * this.columns + to;
-      if (this.seen[pair]) return this.baseCount + pair * this.splitSizes + moveCount(m) - 1;
-      this.seen[pair] = 1;
+      if (this.#seen[pair]) return this.baseCount + pair * this.splitSizes + moveCount(m) - 1;
+      this.#seen[pair] = 1;
     }
-    return this.src(from) * this.dests + this.dst(m);
+    return this.#src(from) * this.dests + this.#dst(m);
   }
 
   /** The id of a legal move in position s. */
   encode(s: State, m: Move): number {
-    this.seen.fill(0);
-    const n = generateMoves(s, this.moves);
+    this.#seen.fill(0);
+    const n = generateMoves(s, this.#moves);
     for (let i = 0; i < n; i++) {
-      const a = this.encodeInOrder(this.moves[i]!);
-      if (this.moves[i] === m) return a;
+      const a = this.#encodeInOrder(this.#moves[i]!);
+      if (this.#moves[i] === m) return a;
     }
     throw new IllegalMoveError(`move ${m} is not legal in this position`);
   }
@@ -112,9 +112,9 @@ export class ActionCodec {
   /** The legal move an action denotes now, or -1 when the action is illegal here. */
   decode(s: State, a: number): Move {
     if (!Number.isInteger(a) || a < 0 || a >= this.n) return -1;
-    this.seen.fill(0);
-    const n = generateMoves(s, this.moves);
-    for (let i = 0; i < n; i++) if (this.encodeInOrder(this.moves[i]!) === a) return this.moves[i]!;
+    this.#seen.fill(0);
+    const n = generateMoves(s, this.#moves);
+    for (let i = 0; i < n; i++) if (this.#encodeInOrder(this.#moves[i]!) === a) return this.#moves[i]!;
     return -1;
   }
 

@@ -157,11 +157,11 @@ export class PenguinEnv {
   readonly actionMoves: Int32Array;
   /** Seed step between an episode and the next default one (VecEnv(n) sets n). */
   seedStride = 1;
-  private s: State | undefined;
-  private nextSeed = DEFAULT_SEED;
-  private over = false;
-  private readonly seen: PositionSet | undefined;
-  private readonly result: StepResult;
+  #s: State | undefined;
+  #nextSeed = DEFAULT_SEED;
+  #over = false;
+  readonly #seen: PositionSet | undefined;
+  readonly #result: StepResult;
 
   constructor(readonly spec: EnvSpec, readonly rules: Rules, readonly settings: EnvSettings, buffers?: EnvBuffers) {
     this.codec = new ActionCodec(rules);
@@ -175,8 +175,8 @@ export class PenguinEnv {
       throw new RangeError(`env buffers must hold ${this.encoder.size} floats and ${this.codec.n} mask bytes`);
     this.actionMoves = new Int32Array(Math.max(this.codec.n, MAX_MOVES));
     this.info = { actionMask: mask, legalActions: 0, cardsHome: 0, steps: 0, won: false, repeated: false, seed: 0, episodeReturn: 0 };
-    this.result = { observation: this.observation, reward: 0, terminated: false, truncated: false, info: this.info };
-    this.seen = settings.truncateOnRepeat ? new PositionSet(Math.min(settings.maxSteps + 1, 4096)) : undefined;
+    this.#result = { observation: this.observation, reward: 0, terminated: false, truncated: false, info: this.info };
+    this.#seen = settings.truncateOnRepeat ? new PositionSet(Math.min(settings.maxSteps + 1, 4096)) : undefined;
   }
 
   get id(): string {
@@ -185,8 +185,8 @@ export class PenguinEnv {
 
   /** The current position (the engine's State). Read it, never change it; it is replaced at reset. */
   get state(): State {
-    if (!this.s) throw new UsageError("the env has no position yet: call reset() first");
-    return this.s;
+    if (!this.#s) throw new UsageError("the env has no position yet: call reset() first");
+    return this.#s;
   }
 
   get actionMask(): Uint8Array {
@@ -195,11 +195,11 @@ export class PenguinEnv {
 
   /** True once the episode has terminated or been truncated. */
   get done(): boolean {
-    return this.over;
+    return this.#over;
   }
 
   reset(options: ResetOptions = {}): ResetResult {
-    const seed = options.seed ?? this.nextSeed;
+    const seed = options.seed ?? this.#nextSeed;
     const ms = this.settings.shuffle === "microsoft";
     if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < (ms ? 1 : 0) || (ms && seed > MS_MAX))
       throw new UsageError(`seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${JSON.stringify(seed)}`);
@@ -208,54 +208,54 @@ export class PenguinEnv {
       const mine = this.rules;
       if (RULE_OPTION_KEYS.some((k) => k !== "deal" && r[k] !== mine[k]) || r.columns !== mine.columns || r.deal === "penguin-beak-home" !== (mine.deal === "penguin-beak-home"))
         throw new UsageError(`reset state has rules ${JSON.stringify(r)}, the env plays ${JSON.stringify(mine)}`);
-      this.s = options.state.clone();
+      this.#s = options.state.clone();
     } else {
-      this.s = ms ? dealMs(this.rules, seed) : deal(this.rules, seed);
+      this.#s = ms ? dealMs(this.rules, seed) : deal(this.rules, seed);
     }
     this.info.seed = seed;
-    this.nextSeed = seed + this.seedStride;
+    this.#nextSeed = seed + this.seedStride;
     this.info.steps = 0;
     this.info.episodeReturn = 0;
-    this.seen?.clear();
-    this.over = false;
-    this.observe(0);
+    this.#seen?.clear();
+    this.#over = false;
+    this.#observe(0);
     return { observation: this.observation, info: this.info };
   }
 
   /** Plays action `a`. Throws InvalidActionError (naming the action and why) if it is not legal now. */
   step(a: number): StepResult {
-    const s = this.s;
+    const s = this.#s;
     if (!s) throw new InvalidActionError(`action ${a}: the env has no position yet; call reset() first`);
-    if (this.over) throw new InvalidActionError(`action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`);
+    if (this.#over) throw new InvalidActionError(`action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`);
     const n = this.codec.n;
     if (!Number.isInteger(a) || a < 0 || a >= n) throw new InvalidActionError(`action ${a} out of range: allowed integers 0..${n - 1}`);
-    if (this.info.actionMask[a] !== 1) throw new InvalidActionError(`action ${a} ("${this.codec.actionToString(a)}") is illegal here: ${this.whyIllegal(a)}`);
+    if (this.info.actionMask[a] !== 1) throw new InvalidActionError(`action ${a} ("${this.codec.actionToString(a)}") is illegal here: ${this.#whyIllegal(a)}`);
     const before = this.info.cardsHome;
     applyMove(s, this.actionMoves[a]!);
     this.info.steps++;
-    this.observe(before);
-    return this.result;
+    this.#observe(before);
+    return this.#result;
   }
 
   /** Refreshes mask, observation, info and result after a reset or a step (before = cards home before it). */
-  private observe(before: number, track = true): void {
-    const s = this.s!;
+  #observe(before: number, track = true): void {
+    const s = this.#s!;
     const info = this.info;
     const home = s.cardsHome();
     info.cardsHome = home;
     info.won = home === 52;
-    if (track) info.repeated = this.seen ? !this.seen.add(s.hashLo, s.hashHi) : false;
+    if (track) info.repeated = this.#seen ? !this.#seen.add(s.hashLo, s.hashHi) : false;
     info.legalActions = this.codec.fillMask(s, info.actionMask, this.actionMoves);
     this.encoder.encode(s, this.observation, 0);
-    const r = this.result;
+    const r = this.#result;
     r.reward = info.steps === 0 ? 0 : this.settings.reward === "cards" ? (home - before) / 52 : info.won ? 1 : 0;
     info.episodeReturn += r.reward;
     r.terminated = info.won || info.legalActions === 0;
     r.truncated = !r.terminated && info.steps > 0 && (info.steps >= this.settings.maxSteps || (info.repeated && this.settings.truncateOnRepeat));
-    this.over = r.terminated || r.truncated;
+    this.#over = r.terminated || r.truncated;
   }
 
-  private whyIllegal(a: number): string {
+  #whyIllegal(a: number): string {
     const text = this.codec.actionToString(a);
     try {
       const m = parseMove(text, this.state);
@@ -276,7 +276,7 @@ export class PenguinEnv {
   }
 
   render(): string {
-    const head = `${this.spec.id} seed ${this.info.seed} step ${this.info.steps}/${this.settings.maxSteps}` + (this.over ? (this.info.won ? " (won)" : " (over)") : "");
+    const head = `${this.spec.id} seed ${this.info.seed} step ${this.info.steps}/${this.settings.maxSteps}` + (this.#over ? (this.info.won ? " (won)" : " (over)") : "");
     return `${head}\n${renderState(this.state)}`;
   }
 
@@ -300,16 +300,16 @@ export class PenguinEnv {
       found: Array.from(s.found),
       piles: s.tables.rankHome ? [0, 1, 2, 3].map((f) => Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString)) : [],
       seed: this.info.seed,
-      nextSeed: this.nextSeed,
+      nextSeed: this.#nextSeed,
       seedStride: this.seedStride,
       steps: this.info.steps,
       episodeReturn: this.info.episodeReturn,
-      over: this.over,
-      reward: this.result.reward,
+      over: this.#over,
+      reward: this.#result.reward,
       repeated: this.info.repeated,
-      terminated: this.result.terminated,
-      truncated: this.result.truncated,
-      seen: this.seen ? this.seen.entries() : [],
+      terminated: this.#result.terminated,
+      truncated: this.#result.truncated,
+      seen: this.#seen ? this.#seen.entries() : [],
     } satisfies SerializedEnv);
   }
 
@@ -323,20 +323,20 @@ export class PenguinEnv {
     if (s.tables.rankHome) d.piles.forEach((pile, f) => pile.forEach((t) => s.putHome(f, parseCard(t))));
     else d.found.forEach((n, i) => (s.found[i] = n));
     s.rehash();
-    this.s = s;
+    this.#s = s;
     this.info.seed = d.seed;
-    this.nextSeed = d.nextSeed;
+    this.#nextSeed = d.nextSeed;
     this.seedStride = d.seedStride;
     this.info.steps = d.steps;
-    this.seen?.clear();
-    for (const [lo, hi] of d.seen) this.seen?.add(lo, hi);
+    this.#seen?.clear();
+    for (const [lo, hi] of d.seen) this.#seen?.add(lo, hi);
     this.info.repeated = d.repeated;
-    this.observe(s.cardsHome(), false);
+    this.#observe(s.cardsHome(), false);
     this.info.episodeReturn = d.episodeReturn;
-    this.result.reward = d.reward;
-    this.result.terminated = d.terminated;
-    this.result.truncated = d.truncated;
-    this.over = d.over;
+    this.#result.reward = d.reward;
+    this.#result.terminated = d.terminated;
+    this.#result.truncated = d.truncated;
+    this.#over = d.over;
   }
 }
 

@@ -53,8 +53,8 @@ export class VecEnv {
   readonly finalSeeds: Float64Array;
   /** Seed of each sub-env's current episode (refreshed by reset and step). */
   readonly seeds: Float64Array;
-  private started = false;
-  private readonly result: VecStepResult;
+  #started = false;
+  readonly #result: VecStepResult;
 
   constructor(readonly n: number, readonly id: string, readonly options: EnvOptions = {}) {
     if (!Number.isInteger(n) || n < 1 || n > 65536) throw new UsageError(`VecEnv size must be an integer from 1 to 65536, got ${n}`);
@@ -85,7 +85,7 @@ export class VecEnv {
       envs.push(env);
     }
     this.envs = envs;
-    this.result = { observations: this.observations, masks: this.masks, rewards: this.rewards, terminated: this.terminated, truncated: this.truncated };
+    this.#result = { observations: this.observations, masks: this.masks, rewards: this.rewards, terminated: this.terminated, truncated: this.truncated };
   }
 
   get observationSpace(): PenguinEnv["observationSpace"] {
@@ -97,16 +97,16 @@ export class VecEnv {
 
   /** Deals sub-env i from seed + i (see the file comment). */
   reset(options: { seed?: number } = {}): { observations: Float32Array; masks: Uint8Array } {
-    const seed = options.seed ?? (this.started ? undefined : DEFAULT_SEED);
-    for (let i = 0; i < this.n; i++) this.resetOne(i, seed === undefined ? undefined : seed + i);
+    const seed = options.seed ?? (this.#started ? undefined : DEFAULT_SEED);
+    for (let i = 0; i < this.n; i++) this.#resetOne(i, seed === undefined ? undefined : seed + i);
     this.rewards.fill(0);
     this.terminated.fill(0);
     this.truncated.fill(0);
-    this.started = true;
+    this.#started = true;
     return { observations: this.observations, masks: this.masks };
   }
 
-  private resetOne(i: number, seed: number | undefined): void {
+  #resetOne(i: number, seed: number | undefined): void {
     const env = this.envs[i]!;
     env.reset(seed === undefined ? {} : { seed });
     for (let k = 0; env.done; k++) {
@@ -118,7 +118,7 @@ export class VecEnv {
 
   /** Steps sub-env i with actions[i]; ended episodes restart at once (autoreset "same-step"). */
   step(actions: ArrayLike<number>): VecStepResult {
-    if (!this.started) throw new UsageError("call reset() before step()");
+    if (!this.#started) throw new UsageError("call reset() before step()");
     if (actions.length < this.n) throw new UsageError(`step needs ${this.n} actions, got ${actions.length}`);
     const size = this.obsSize;
     const na = this.numActions;
@@ -148,10 +148,10 @@ export class VecEnv {
         this.finalWon[i] = info.won ? 1 : 0;
         this.finalReturns[i] = info.episodeReturn;
         this.finalSeeds[i] = info.seed;
-        this.resetOne(i, undefined);
+        this.#resetOne(i, undefined);
       }
       this.seeds[i] = env.info.seed; // also right after an env.restore() of a checkpoint
     }
-    return this.result;
+    return this.#result;
   }
 }

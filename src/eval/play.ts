@@ -97,8 +97,8 @@ class Table {
 export class EpisodeRunner {
   readonly codec: ActionCodec;
   readonly encoder: ObservationEncoder | undefined;
-  private readonly tables: Table[] = [];
-  private out = new Int32Array(1);
+  readonly #tables: Table[] = [];
+  #out = new Int32Array(1);
   /** Stands in for a table's position until its first game. */
   readonly blank: State;
 
@@ -111,14 +111,14 @@ export class EpisodeRunner {
     this.blank = new State(rules, 0);
   }
 
-  private table(i: number): Table {
-    while (this.tables.length <= i) this.tables.push(new Table(this, this.tables.length));
-    return this.tables[i]!;
+  #table(i: number): Table {
+    while (this.#tables.length <= i) this.#tables.push(new Table(this, this.#tables.length));
+    return this.#tables[i]!;
   }
 
   /** Plays `start` (left unchanged) to the end; `seed` goes to the agent's reset. */
   play(start: State, seed: number, maxSteps = DEFAULT_MAX_STEPS): GameOutcome {
-    const t = this.table(0);
+    const t = this.#table(0);
     t.begin(start, seed, 0, false);
     while (t.ready(maxSteps)) t.apply(this.agent.act(t.input));
     return t.outcome();
@@ -131,7 +131,7 @@ export class EpisodeRunner {
     const results: PlayedGame[] = new Array(starts.length);
     const B = this.agent.concurrentGames && this.agent.actBatch ? Math.max(1, Math.min(options.batch ?? 250, starts.length)) : 1;
     const live: Table[] = [];
-    const free = Array.from({ length: B }, (_, i) => this.table(B - 1 - i));
+    const free = Array.from({ length: B }, (_, i) => this.#table(B - 1 - i));
     let next = 0;
     const inputs: AgentInput[] = [];
     while (next < starts.length || live.length > 0) {
@@ -156,10 +156,10 @@ export class EpisodeRunner {
       if (inputs.length === 0) continue;
       if (B === 1) live[0]!.apply(this.agent.act(inputs[0]!));
       else {
-        if (this.out.length < B) this.out = new Int32Array(B);
-        const r = this.agent.actBatch!(inputs, this.out);
+        if (this.#out.length < B) this.#out = new Int32Array(B);
+        const r = this.agent.actBatch!(inputs, this.#out);
         if (r) await r;
-        for (let i = 0; i < live.length; i++) live[i]!.apply(this.out[i]!);
+        for (let i = 0; i < live.length; i++) live[i]!.apply(this.#out[i]!);
       }
     }
     return results;

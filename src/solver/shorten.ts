@@ -24,44 +24,44 @@ function slots(s: State): number {
  * main cost).
  */
 class LineIndex {
-  private readonly lo: Int32Array;
-  private readonly hi: Int32Array;
-  private readonly at: Int32Array;
-  private readonly mask: number;
+  readonly #lo: Int32Array;
+  readonly #hi: Int32Array;
+  readonly #at: Int32Array;
+  readonly #mask: number;
 
   constructor(positions: number) {
     let cap = 16;
     while (cap < positions * 2) cap *= 2;
-    this.lo = new Int32Array(cap);
-    this.hi = new Int32Array(cap);
-    this.at = new Int32Array(cap).fill(-1);
-    this.mask = cap - 1;
+    this.#lo = new Int32Array(cap);
+    this.#hi = new Int32Array(cap);
+    this.#at = new Int32Array(cap).fill(-1);
+    this.#mask = cap - 1;
   }
 
   /** The slot holding this position's fingerprint, or the free slot where it would go (the fingerprint left in lastLo/lastHi). */
-  private lastLo = 0;
-  private lastHi = 0;
-  private slot(s: State): number {
+  #lastLo = 0;
+  #lastHi = 0;
+  #slot(s: State): number {
     const f = slots(s);
     const lo = s.hashLo ^ Math.imul(f, 0x297a2d39);
     const hi = s.hashHi ^ f;
-    this.lastLo = lo;
-    this.lastHi = hi;
-    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
-    while (this.at[i] !== -1 && (this.lo[i] !== lo || this.hi[i] !== hi)) i = (i + 1) & this.mask;
+    this.#lastLo = lo;
+    this.#lastHi = hi;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.#mask;
+    while (this.#at[i] !== -1 && (this.#lo[i] !== lo || this.#hi[i] !== hi)) i = (i + 1) & this.#mask;
     return i;
   }
 
   set(s: State, index: number): void {
-    const i = this.slot(s);
-    this.lo[i] = this.lastLo;
-    this.hi[i] = this.lastHi;
-    this.at[i] = index;
+    const i = this.#slot(s);
+    this.#lo[i] = this.#lastLo;
+    this.#hi[i] = this.#lastHi;
+    this.#at[i] = index;
   }
 
   /** Latest index of this position on the line, or -1. */
   get(s: State): number {
-    return this.at[this.slot(s)]!;
+    return this.#at[this.#slot(s)]!;
   }
 }
 

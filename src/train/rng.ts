@@ -6,10 +6,10 @@
 export type RngState = [number, number, number, number];
 
 export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  #a: number;
+  #b: number;
+  #c: number;
+  #d: number;
 
   constructor(seed: number | string = 0) {
     // Hash the seed (string or number) into four words with a splitmix-style mixer.
@@ -23,20 +23,20 @@ export class Rng {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.a = mix();
-    this.b = mix();
-    this.c = mix();
-    this.d = mix();
+    this.#a = mix();
+    this.#b = mix();
+    this.#c = mix();
+    this.#d = mix();
     for (let i = 0; i < 12; i++) this.nextU32();
   }
 
   nextU32(): number {
-    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
-    this.d = (this.d + 1) >>> 0;
-    this.a = (this.b ^ (this.b >>> 9)) >>> 0;
-    this.b = (this.c + (this.c << 3)) >>> 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
-    this.c = (this.c + t) >>> 0;
+    const t = (((this.#a + this.#b) >>> 0) + this.#d) >>> 0;
+    this.#d = (this.#d + 1) >>> 0;
+    this.#a = (this.#b ^ (this.#b >>> 9)) >>> 0;
+    this.#b = (this.#c + (this.#c << 3)) >>> 0;
+    this.#c = ((this.#c << 21) | (this.#c >>> 11)) >>> 0;
+    this.#c = (this.#c + t) >>> 0;
     return t;
   }
 
@@ -62,11 +62,11 @@ export class Rng {
   }
 
   getState(): RngState {
-    return [this.a, this.b, this.c, this.d];
+    return [this.#a, this.#b, this.#c, this.#d];
   }
 
   setState(s: readonly number[]): void {
     if (s.length !== 4 || s.some((v) => !Number.isInteger(v) || v < 0 || v > 0xffffffff)) throw new Error("bad RNG state");
-    [this.a, this.b, this.c, this.d] = s as RngState;
+    [this.#a, this.#b, this.#c, this.#d] = s as RngState;
   }
 }

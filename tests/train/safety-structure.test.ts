@@ -52,14 +52,14 @@ describe("safety checkpoints", () => {
     const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
     const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
     try {
-      for (const [features, heads] of [["basic", 0], ["flippers", 0], ["cards", 2], ["structure", 4]] as const) {
+      for (const [features, heads] of [["basic", 0], ["flippers", 0], ["cards", 2], ["links", 0], ["structure", 4]] as const) {
         const w = initWeights(defaultConfig(7, [16], [8], features, heads), 2);
         saveSafety(dir, w, { play: { threshold: 0.3 } });
         const back = loadSafety(dir).weights;
         expect(featuresOf(back.config)).toBe(features);
         expect(usesStructure(back.config)).toBe(features !== "basic");
         expect(back.config.globalWidth).toBe(globalWidthOf(features));
-        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (features === "basic" ? 0 : STRUCTURE_WIDTH) + (features === "flippers" || features === "cards" ? 16 : 0) + (features === "cards" ? 52 * 28 : 0));
+        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (features === "basic" ? 0 : STRUCTURE_WIDTH) + (features === "basic" || features === "structure" ? 0 : 16) + (features === "cards" ? 52 * 28 : features === "links" ? 52 * 36 : 0));
         expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(w.W.map((x) => Array.from(x.subarray(0, 5))));
       }
       const file = join(dir, "model.json");

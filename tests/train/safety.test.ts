@@ -16,7 +16,7 @@ import { SafetyView } from "../../src/train/safety/agent.js";
 import { decisionStarts } from "../../src/train/safety/choice.js";
 import { lookaheadValues } from "../../src/train/safety/teacher.js";
 import { LookaheadAgent } from "../../src/agents/lookahead.js";
-import { defaultConfig, initWeights, loadSafety } from "../../src/train/safety/model.js";
+import { defaultConfig, featuresOf, initWeights, loadSafety } from "../../src/train/safety/model.js";
 import { scratchDir } from "./helpers.js";
 
 const root = process.cwd();
@@ -162,20 +162,36 @@ describe("penguin dataset", () => {
     expect(existsSync(join(dir, "never.csv"))).toBe(false);
   }, 120_000);
 
-  it("trains the choice objective towards lookahead's values (critical positions weighted), and refuses a temperature out of range", () => {
-    const run = join(dir, "run-look");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--critical-weight", "3", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
+  it("trains a network whose card rows carry their links, and refuses to start one from a network that reads other inputs", () => {
+    const run = join(dir, "run-links");
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "links", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
-    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\), positions with a losing move weigh 3/);
+    const { weights } = loadSafety(join(run, "last"));
+    expect(featuresOf(weights.config)).toBe("links");
+    expect(weights.config.cardHidden).toEqual([6, 4]);
+    // The card-row network of the test above, asked to read the links: refused before any folder is made.
+    const never = join(dir, "never-links");
+    const bad = penguin(["train", "safety", "--init", join(dir, "run-choice"), "--data", a, "--out", never, "--safety-objective", "choice", "--safety-features", "links"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/reads the cards features; give --safety-features cards/);
+    expect(existsSync(never)).toBe(false);
+  }, 120_000);
+
+  it("trains the choice objective towards lookahead's values, and refuses a temperature out of range", () => {
+    const run = join(dir, "run-look");
+    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
+    expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
+    expect(t.code).toBe(0);
+    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\)/);
     expect(loadSafety(run).meta.play).toMatchObject({ order: "net", shuffle: 0 });
     const bad = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "0"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--temperature/);
     expect(existsSync(join(dir, "never-run"))).toBe(false);
-    const risk = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--critical-weight", "3"]);
+    const risk = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--choice-target", "lookahead"]);
     expect(risk.code).toBe(2);
-    expect(risk.stderr).toMatch(/--critical-weight needs --safety-objective choice/);
+    expect(risk.stderr).toMatch(/--choice-target lookahead needs --safety-objective choice/);
     expect(existsSync(join(dir, "never-run"))).toBe(false);
   }, 120_000);
 });
@@ -227,6 +243,7 @@ describe("the safety network", () => {
     ["structural features and attention", "structure", 2],
     ["flipper costs", "flippers", 0],
     ["card rows and attention", "cards", 2],
+    ["card rows with links", "links", 0],
   ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
     const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
     const { initBackend, tf } = await import("../../src/train/backend.js");
@@ -257,6 +274,7 @@ describe("the safety network", () => {
     ["structural features and attention", "structure", 4],
     ["flipper costs", "flippers", 0],
     ["card rows", "cards", 0],
+    ["card rows with links", "links", 0],
   ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
     const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
     const codec = new ActionCodec(rules);

@@ -27,6 +27,7 @@ const cases: { name: string; agent: string; options: Record<string, string>; csv
   { name: "safety network with flipper release costs", agent: "safety", options: { model: "results/train-safety/run-flippers" }, csv: "results/train-safety/safety-flippers-1-1000.csv" },
   { name: "safety network with card rows", agent: "safety", options: { model: "results/train-safety/run-cards" }, csv: "results/train-safety/safety-cards-1-1000.csv" },
   { name: "safety network with card rows, 4 epochs", agent: "safety", options: { model: "results/train-safety/run-cards-4ep" }, csv: "results/train-safety/safety-cards-4ep-1-1000.csv" },
+  { name: "safety network whose card rows carry their links, trained from scratch", agent: "safety", options: { model: "results/train-safety/run-links-scratch/last" }, csv: "results/train-safety/safety-links-scratch-last-1-1000.csv" },
   { name: "safety network with card rows, 4 epochs, played with 5 flippers", agent: "safety", options: { model: "results/train-safety/run-cards-4ep" }, csv: "results/train-safety/safety-cards-4ep-f5-1-1000.csv", cells: 5 },
   { name: "lookahead-target safety network tuned at 5 flippers", agent: "safety", options: { model: "results/train-safety/run-look-f5" }, csv: "results/train-safety/safety-look-f5-tuned-1-1000.csv", cells: 5 },
   { name: "ES scorer", agent: "scorer", options: { model: "results/train-es" }, csv: "results/train-safety/es-1-1000.csv" },

@@ -12,11 +12,16 @@ import { NO_CARD } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { columnOf, digCost, heightOf, locateCards, relIndex } from "./structure.js";
+import { encodeLinks } from "./links.js";
 
 /** Floats per card row. */
 export const CARD_WIDTH = 28;
 /** The card block: 52 rows. */
 export const CARDS_WIDTH = 52 * CARD_WIDTH;
+/** Floats the "links" feature set adds to each card row (encodeLinks). */
+export const LINK_WIDTH = 8;
+/** Floats per card row: CARD_WIDTH, plus LINK_WIDTH with the links. */
+export const cardWidthOf = (links: boolean): number => CARD_WIDTH + (links ? LINK_WIDTH : 0);
 
 /** Where card k lies (after locateCards), written as a one-hot at out[o …o+4): home, flipper, top of a column, buried; returns the cards above it. */
 function place(s: State, k: number, out: Float32Array, o: number): number {
@@ -30,16 +35,19 @@ function place(s: State, k: number, out: Float32Array, o: number): number {
   return above;
 }
 
-/** Writes the 52 card rows of s at out[at …] (zeroed first). Needs nothing located beforehand. */
-export function encodeCards(s: State, out: Float32Array, at: number): void {
-  out.fill(0, at, at + CARDS_WIDTH);
+/**
+ * Writes the 52 card rows of s at out[at …] (zeroed first), `width` floats apart: CARD_WIDTH, or
+ * cardWidthOf(true) to add the links after each row. Needs nothing located beforehand.
+ */
+export function encodeCards(s: State, out: Float32Array, at: number, width = CARD_WIDTH): void {
+  out.fill(0, at, at + 52 * width);
   locateCards(s);
   let free = 0;
   for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
   const freeShare = free / Math.max(1, s.nCells);
   const emptyShare = s.emptyColumns() / s.nColumns;
   for (let k = 0; k < 52; k++) {
-    const o = at + k * CARD_WIDTH;
+    const o = at + k * width;
     const r = k >> 2;
     const c = columnOf(k);
     const above = place(s, k, out, o);
@@ -81,4 +89,5 @@ export function encodeCards(s: State, out: Float32Array, at: number): void {
     out[o + 26] = freeShare;
     out[o + 27] = emptyShare;
   }
+  if (width > CARD_WIDTH) encodeLinks(s, out, at + CARD_WIDTH, width, free);
 }

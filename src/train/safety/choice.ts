@@ -34,16 +34,12 @@ export function decisionStarts(data: SafetyData): Int32Array {
  * 20·tanh(z/20) so that exp cannot overflow, and the shift by the batch maximum leaves the value
  * and its gradient unchanged.
  */
-export function choiceLoss(z: tf.Tensor1D, member: tf.Tensor2D, target: tf.Tensor1D, positions: number, weights?: tf.Tensor1D): tf.Scalar {
+export function choiceLoss(z: tf.Tensor1D, member: tf.Tensor2D, target: tf.Tensor1D, positions: number): tf.Scalar {
   const s = tf.mul(tf.tanh(tf.div(z, 20)), 20) as tf.Tensor1D;
   const top = tf.max(s);
   const sums = tf.matMul(tf.reshape(tf.exp(tf.sub(s, top)), [1, -1]) as tf.Tensor2D, member);
   const lse = tf.add(tf.log(sums), top);
-  if (!weights) return tf.div(tf.sub(tf.sum(lse), tf.sum(tf.mul(s, target))), positions) as tf.Scalar;
-  // A weighted mean over positions (`weights`, one per position): each row takes its position's weight through `member`.
-  const rowWeights = tf.reshape(tf.matMul(member, tf.reshape(weights, [-1, 1]) as tf.Tensor2D), [-1]);
-  const lw = tf.sum(tf.mul(tf.reshape(lse, [-1]), weights));
-  return tf.div(tf.sub(lw, tf.sum(tf.mul(tf.mul(s, target), rowWeights))), tf.sum(weights)) as tf.Scalar;
+  return tf.div(tf.sub(tf.sum(lse), tf.sum(tf.mul(s, target))), positions) as tf.Scalar;
 }
 
 /** The same loss in plain numbers, for the validation positions. */

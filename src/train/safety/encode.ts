@@ -13,7 +13,7 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
-import { encodeCards } from "./cards.js";
+import { cardWidthOf, encodeCards } from "./cards.js";
 import { encodeFlipperCosts, FLIPPER_COST_WIDTH } from "./flippers.js";
 import type { SafetyFeatures } from "./model.js";
 import { encodeStructure, locateCards, STRUCTURE_WIDTH, whereOf } from "./structure.js";
@@ -116,7 +116,7 @@ export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: F
  * The whole input for one candidate (the position after the move, s): columns, flippers,
  * globals, then the feature set's groups after the globals: the structural features
  * (STRUCTURE_WIDTH) for "structure", the flipper costs after them (FLIPPER_COST_WIDTH) for
- * "flippers", and the card rows after those (CARDS_WIDTH) for "cards". The one place training
+ * "flippers", and the card rows after those for "cards" (with their links, for "links"). The one place training
  * and play encode a move.
  */
 export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, features: SafetyFeatures): void {
@@ -127,5 +127,5 @@ export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols
   encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
   if (features === "structure") return;
   encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
-  if (features === "cards") encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH);
+  if (features === "cards" || features === "links") encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH, cardWidthOf(features === "links"));
 }

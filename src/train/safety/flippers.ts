@@ -29,7 +29,7 @@ const needs = new Int32Array(8);
 const homeCosts = new Int32Array(8);
 
 /** Flippers needed to make the card k reachable where it lies: 0 on top of a column or in a flipper. */
-function reachCost(s: State, k: number): number {
+export function reachCost(s: State, k: number): number {
   const c = columnOf(k);
   if (c === -1 || isTop(s, k)) return 0;
   if (c === -2) return COST_CAP;
@@ -53,7 +53,7 @@ let routeChained = false;
  * its own successor, or an empty column, first). Ranks rise along the chain, so it ends within
  * 13 steps.
  */
-function successorRoute(s: State, k: number): number {
+export function successorRoute(s: State, k: number): number {
   routeChained = false;
   let t = k;
   for (;;) {

@@ -11,7 +11,7 @@ import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
-import { CARDS_WIDTH, CARD_WIDTH } from "./cards.js";
+import { cardWidthOf } from "./cards.js";
 import { FLIPPER_COST_WIDTH } from "./flippers.js";
 import { STRUCTURE_WIDTH } from "./structure.js";
 
@@ -61,7 +61,7 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     width = h;
   }
   const ch = c.cardHidden ?? [];
-  width = 2 * width + c.flipperWidth + c.globalWidth + (ch.length ? 2 * ch[ch.length - 1]! - CARDS_WIDTH : 0);
+  width = 2 * width + c.flipperWidth + c.globalWidth + (ch.length ? 2 * ch[ch.length - 1]! - 52 * cardWidth(c) : 0);
   for (const h of [...c.headHidden, 1]) {
     shapes.push([width, h]);
     width = h;
@@ -72,7 +72,7 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     shapes.push([c.flipperWidth, H], [H, H], [H, H], [H, H], [H, H]);
   }
   // The card network's layers come after everything else, for the same reason.
-  width = CARD_WIDTH;
+  width = cardWidth(c);
   for (const h of ch) {
     shapes.push([width, h]);
     width = h;
@@ -90,17 +90,26 @@ export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.atten
  * (structure.ts), or those and what each parked card costs to release (flippers.ts). A
  * checkpoint says which by the width of its globals row.
  */
-export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards";
-export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards"];
+export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards" | "links";
+export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards", "links"];
+
+/** The feature set has card rows ("cards", or "links": the card rows with their links, links.ts). */
+export const hasCardRows = (f: SafetyFeatures | undefined): boolean => f === "cards" || f === "links";
 
 /** Floats per globals row for each feature set. */
-export const globalWidthOf = (f: SafetyFeatures): number => GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" || f === "cards" ? FLIPPER_COST_WIDTH : 0) + (f === "cards" ? CARDS_WIDTH : 0);
+export const globalWidthOf = (f: SafetyFeatures): number =>
+  GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" || hasCardRows(f) ? FLIPPER_COST_WIDTH : 0) + (hasCardRows(f) ? 52 * cardWidthOf(f === "links") : 0);
 
 /** The feature set a network reads, from its globals width (undefined: an encoding this code does not know). */
 export const featuresOf = (c: SafetyConfig): SafetyFeatures | undefined => SAFETY_FEATURES.find((f) => globalWidthOf(f) === c.globalWidth);
 
+/** Floats per card row of a network with card rows. */
+export const cardWidth = (c: SafetyConfig): number => cardWidthOf(featuresOf(c) === "links");
+/** Where the card block starts in a globals row (it runs to the end). */
+export const cardsAt = (c: SafetyConfig): number => c.globalWidth - 52 * cardWidth(c);
+
 export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], features: SafetyFeatures = "basic", attentionHeads = 0, objective: SafetyObjective = "risk", cardHidden: readonly number[] = [32, 32]): SafetyConfig {
-  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}), ...(features === "cards" ? { cardHidden } : {}) };
+  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}), ...(hasCardRows(features) ? { cardHidden } : {}) };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
     if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
@@ -112,7 +121,7 @@ export function defaultConfig(columns: number, columnHidden: readonly number[] =
 /** The network reads the structural features (structure.ts) after the globals (alone, or with the flipper costs after them). */
 export const usesStructure = (c: SafetyConfig): boolean => {
   const f = featuresOf(c);
-  return f === "structure" || f === "flippers" || f === "cards";
+  return f === "structure" || f === "flippers" || hasCardRows(f);
 };
 
 /** Seeded Glorot-uniform weights, zero biases. */
@@ -237,7 +246,8 @@ export class JsSafety {
     }
     p.set(flips.subarray(flipsAt, flipsAt + c.flipperWidth), 2 * H);
     const ch = c.cardHidden ?? [];
-    const G = c.globalWidth - (ch.length ? CARDS_WIDTH : 0);
+    const G = ch.length ? cardsAt(c) : c.globalWidth;
+    const cw = cardWidth(c);
     p.set(globals.subarray(globalsAt, globalsAt + G), 2 * H + c.flipperWidth);
     if (ch.length) {
       // The card rows, each through the shared card network, pooled by mean and max after the globals.
@@ -247,7 +257,7 @@ export class JsSafety {
       p.fill(0, at, at + Hc);
       p.fill(-Infinity, at + Hc, at + 2 * Hc);
       for (let k = 0; k < 52; k++) {
-        let y = this.#dense(first, globals, globalsAt + G + k * CARD_WIDTH, CARD_WIDTH, true);
+        let y = this.#dense(first, globals, globalsAt + G + k * cw, cw, true);
         for (let l = 1; l < ch.length; l++) y = this.#dense(first + l, y, 0, y.length, true);
         for (let j = 0; j < Hc; j++) {
           p[at + j] = p[at + j]! + y[j]! / 52;
@@ -310,7 +320,7 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   const want = defaultConfig(file.config.columns);
   if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || featuresOf(file.config) === undefined)
     throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
-  if ((featuresOf(file.config) === "cards") !== (file.config.cardHidden?.length ?? 0) > 0) throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
+  if (hasCardRows(featuresOf(file.config)) !== (file.config.cardHidden?.length ?? 0) > 0) throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
   const heads = file.config.attentionHeads ?? 0;
   if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
   if (file.config.objective !== undefined && file.config.objective !== "choice") throw new UsageError(`${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`);
@@ -329,3 +339,4 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   if (at !== all.length) throw new UsageError(`damaged checkpoint ${dir}: weights.bin holds ${all.length} floats, the config needs ${at}`);
   return { weights: { config: file.config, W, b }, meta: file.meta };
 }
+

@@ -11,12 +11,12 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   const thresholds = text.split(",").map((t) => Number(t.trim()));
   if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new UsageError(`--thresholds must be numbers from 0 to 1, comma-separated, got ${printable(text)}`);
   if (o.choiceTarget === "lookahead" && o.objective !== "choice") throw new UsageError("--choice-target lookahead needs --safety-objective choice");
-  if (o.criticalWeight !== 1 && o.objective !== "choice") throw new UsageError("--critical-weight needs --safety-objective choice");
   return {
     data,
     structure: o.features !== "basic",
-    ...(o.features === "flippers" || o.features === "cards" ? { flipperCosts: true } : {}),
-    ...(o.features === "cards" ? { cardHidden: o.cardHidden as number[] } : {}),
+    ...(o.features === "flippers" || o.features === "cards" || o.features === "links" ? { flipperCosts: true } : {}),
+    ...(o.features === "cards" || o.features === "links" ? { cardHidden: o.cardHidden as number[] } : {}),
+    ...(o.features === "links" ? { links: true } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,
@@ -35,7 +35,6 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
     suitShuffle: o.suitShuffle === true,
     choiceTarget: o.choiceTarget === "lookahead" ? "lookahead" : "winnable",
     temperature: o.temperature as number,
-    criticalWeight: o.criticalWeight as number,
     playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
   };

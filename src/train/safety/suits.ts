@@ -9,7 +9,7 @@
  * the columns and flippers, the four foundation counts and the six structural numbers of each
  * suit. Everything else in the encoding does not depend on which suit is which.
  */
-import { CARD_WIDTH, CARDS_WIDTH } from "./cards.js";
+import { CARD_WIDTH, cardWidthOf } from "./cards.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
 
 /** The 24 orders of the four suits; SUIT_ORDERS[i][s] is the new name of suit s. */
@@ -37,7 +37,7 @@ export function suitOrderFor(seed: number, step: number, row: number): Uint8Arra
 }
 
 export class SuitRenamer {
-  readonly #tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT, CARDS_WIDTH));
+  readonly #tmp = new Float32Array(Math.max(COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH + 4 * STRUCTURE_PER_SUIT, 52 * cardWidthOf(true)));
 
   /** Renames 52 card one-hots at x[at …] in place. */
   #cards(x: Float32Array, at: number, order: Uint8Array): void {
@@ -47,7 +47,7 @@ export class SuitRenamer {
   }
 
   /** Renames the suits of one encoded candidate (columns × COLUMN_WIDTH, FLIPPER_WIDTH, globals) in place. */
-  rename(order: Uint8Array, cols: Float32Array, colsAt: number, columns: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean, cardsAt = -1): void {
+  rename(order: Uint8Array, cols: Float32Array, colsAt: number, columns: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, structure: boolean, cardsAt = -1, cardWidth = CARD_WIDTH): void {
     for (let c = 0; c < columns; c++) for (let block = 0; block < 4; block++) this.#cards(cols, colsAt + c * COLUMN_WIDTH + 52 * block, order);
     this.#cards(flips, flipsAt, order);
     const t = this.#tmp;
@@ -60,7 +60,8 @@ export class SuitRenamer {
     if (cardsAt < 0) return;
     // The card rows name no suit: renaming only moves each row to its card's new index.
     const c = globalsAt + cardsAt;
-    for (let k = 0; k < 52; k++) t.set(globals.subarray(c + k * CARD_WIDTH, c + (k + 1) * CARD_WIDTH), ((k & ~3) | order[k & 3]!) * CARD_WIDTH);
-    globals.set(t.subarray(0, CARDS_WIDTH), c);
+    const w = cardWidth;
+    for (let k = 0; k < 52; k++) t.set(globals.subarray(c + k * w, c + (k + 1) * w), ((k & ~3) | order[k & 3]!) * w);
+    globals.set(t.subarray(0, 52 * w), c);
   }
 }

@@ -28,8 +28,7 @@ import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
-import { CARDS_WIDTH, CARD_WIDTH } from "./cards.js";
-import { cardLayers, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
+import { cardLayers, cardsAt as cardsStart, cardWidth, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -49,6 +48,8 @@ export interface SafetyTrainOptions {
   readonly flipperCosts?: boolean;
   /** Read, after the flipper costs, one row per card through a card network of these layer sizes (cards.ts). */
   readonly cardHidden?: readonly number[];
+  /** With cardHidden: each card row carries its links too (links.ts). */
+  readonly links?: boolean;
   /** Heads of the attention block over the columns (0: mean and max pooling only). */
   readonly attentionHeads: number;
   readonly valDeals: number;
@@ -63,8 +64,6 @@ export interface SafetyTrainOptions {
   readonly choiceTarget?: "winnable" | "lookahead";
   /** With choiceTarget "lookahead": the softness of the target, in greedy-score units. */
   readonly temperature?: number;
-  /** Choice objective: loss weight of a position that holds a losing move (the others weigh 1). */
-  readonly criticalWeight?: number;
   /** Train on a seeded renaming of the suits of every sample (suits.ts). */
   readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
@@ -128,8 +127,9 @@ export class TfSafety {
     if (ch.length === 0) h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
     else {
       // The card rows sit at the end of the globals: through the card network, pooled like the columns (JsSafety.logit).
-      const G = c.globalWidth - CARDS_WIDTH;
-      let y = tf.reshape(tf.slice(globals, [0, G], [B, CARDS_WIDTH]), [B * 52, CARD_WIDTH]) as tf.Tensor2D;
+      const G = cardsStart(c);
+      const cw = cardWidth(c);
+      let y = tf.reshape(tf.slice(globals, [0, G], [B, 52 * cw]), [B * 52, cw]) as tf.Tensor2D;
       const first = cardLayers(c);
       for (let l = 0; l < ch.length; l++) y = tf.relu(tf.add(tf.matMul(y, this.W[first + l]!), this.b[first + l]!)) as tf.Tensor2D;
       const y3 = tf.reshape(y, [B, 52, ch[ch.length - 1]!]);
@@ -200,6 +200,11 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const backend = await initBackend();
   const data = loadDataset(o.data);
   const rules = data.index.rules;
+  const features = o.cardHidden ? (o.links ? "links" : "cards") : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic";
+  // A network to start from reads the inputs asked for (checked before the run folder is made).
+  const init = o.init ? loadSafety(o.init).weights : undefined;
+  const from = init && featuresOf(init.config);
+  if (from !== undefined && from !== features) throw new UsageError(`${o.init} reads the ${from} features; give --safety-features ${from}`);
   const run = new RunFolder(o.out, SAFETY_COLUMNS);
   run.quiet = o.quiet ?? false;
   const log = (line: string): void => run.log(line);
@@ -271,9 +276,9 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const trainIdx = Int32Array.from(train);
   const unit = choice ? "positions" : "moves";
   if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
-  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${choice && (o.criticalWeight ?? 1) !== 1 ? `, positions with a losing move weigh ${o.criticalWeight}` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, o.cardHidden ? "cards" : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic", o.attentionHeads, o.objective ?? "risk", o.cardHidden);
-  const start = o.init ? loadSafety(o.init).weights : initWeights(config, o.seed);
+  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
+  const config = defaultConfig(C, o.columnHidden, o.headHidden, features, o.attentionHeads, o.objective ?? "risk", o.cardHidden);
+  const start = init ?? initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
   const saved = resume ? loadProgress(run, net.vars(), adam) : undefined;
@@ -293,12 +298,10 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const seg = new Int32Array(R);
   /** Choice objective: the one-hot of each row's position in the batch, rows × B. */
   const member = new Float32Array(choice ? R * B : 0);
-  /** Choice objective with criticalWeight ≠ 1: each position's loss weight. */
-  const cw = o.criticalWeight ?? 1;
-  const posWeight = new Float32Array(choice && cw !== 1 ? B : 0);
   const renamer = new SuitRenamer();
   const structure = usesStructure(start.config);
-  const cardsAt = start.config.cardHidden?.length ? GW - CARDS_WIDTH : -1;
+  const cardsAt = start.config.cardHidden?.length ? cardsStart(start.config) : -1;
+  const rowWidth = cardWidth(start.config);
   // The choice loss cannot fall below the entropy of its target (log of the winnable moves, per
   // position); the logged loss is what lies above that floor, so its curve shows what is learnt.
   let floor = 0;
@@ -308,7 +311,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     floor = 0;
     const row = (k: number, j: number): void => {
       enc.encode(k, r, cols, flips, globals);
-      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt);
+      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt, rowWidth);
     };
     for (let j = 0; j < n; j++) {
       const u = idx[from + j]!;
@@ -322,7 +325,6 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       }
       // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
       floor += targetEntropy[u]! / n;
-      if (posWeight.length) posWeight[j] = critical[u] === 1 ? cw : 1;
       const sh = bestValueOf(u);
       for (let k = first[u]!; k < first[u + 1]!; k++) {
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
@@ -473,8 +475,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         if (!choice) return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
         member.fill(0, 0, rows * B);
         for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
-        const weights = posWeight.length ? tf.tensor1d(posWeight) : undefined;
-        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B, weights), extras: [] };
+        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B), extras: [] };
       }, o.lr * (1 - 0.9 * (step / totalSteps)));
       step++;
       lossAcc += loss! - (choice ? floor : 0);

@@ -41,15 +41,15 @@ export const FEATURE_ROW_NAMES: readonly string[] = [...FEATURES.map((f) => f.na
 export const ROW = FEATURE_ROW_NAMES.length;
 
 export class ActionFeatures {
-  private readonly x = new FeatureScratch();
-  private readonly before = new Float64Array(GREEDY_FEATURES);
-  private readonly after = new Float64Array(GREEDY_FEATURES);
+  readonly #x = new FeatureScratch();
+  readonly #before = new Float64Array(GREEDY_FEATURES);
+  readonly #after = new Float64Array(GREEDY_FEATURES);
 
-  private potentials(s: State, out: Float64Array): void {
-    this.x.locate(s);
+  #potentials(s: State, out: Float64Array): void {
+    this.#x.locate(s);
     for (let f = 0; f < GREEDY_FEATURES; f++) {
       const p = FEATURES[f]!.potential;
-      out[f] = p ? p(s, this.x) : 0;
+      out[f] = p ? p(s, this.#x) : 0;
     }
   }
 
@@ -59,7 +59,7 @@ export class ActionFeatures {
    */
   fill(s: State, mask: Uint8Array, actionMoves: Int32Array, nActions: number, out: Float32Array, offset: number): void {
     out.fill(0, offset, offset + nActions * ROW);
-    this.potentials(s, this.before);
+    this.#potentials(s, this.#before);
     // Move terms read the scratch of the position before the move: do them all before applying any.
     for (let a = 0; a < nActions; a++) {
       if (mask[a] !== 1) continue;
@@ -67,7 +67,7 @@ export class ActionFeatures {
       const o = offset + a * ROW;
       for (let f = 0; f < GREEDY_FEATURES; f++) {
         const t = FEATURES[f]!.moveTerm;
-        if (t) out[o + f] = t(s, m, this.x);
+        if (t) out[o + f] = t(s, m, this.#x);
       }
     }
     const nCells = s.nCells;
@@ -79,17 +79,17 @@ export class ActionFeatures {
       const m = actionMoves[a]!;
       const o = offset + a * ROW;
       applyMove(s, m);
-      this.potentials(s, this.after);
+      this.#potentials(s, this.#after);
       const e = o + GREEDY_FEATURES;
       const p = e + EXTRA_NAMES.length;
       for (let f = 0; f < GREEDY_FEATURES; f++) {
-        out[o + f] = out[o + f]! + this.after[f]! - this.before[f]!;
-        out[p + f] = this.after[f]! / 10;
+        out[o + f] = out[o + f]! + this.#after[f]! - this.#before[f]!;
+        out[p + f] = this.#after[f]! / 10;
       }
       out[e + 9] = s.isWon() ? 1 : 0;
-      const n = this.x.legalMoves(s);
+      const n = this.#x.legalMoves(s);
       for (let i = 0; i < n; i++) {
-        const k = e + 10 + kindOf(this.x.moves[i]!);
+        const k = e + 10 + kindOf(this.#x.moves[i]!);
         out[k] = out[k]! + 0.25;
       }
       undoMove(s, m);
