@@ -13,15 +13,16 @@ import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { columnOf, digCost, heightOf, locateCards, relIndex } from "./structure.js";
 import { encodeLinks } from "./links.js";
+import type { SafetyFeatures } from "./model.js";
 
 /** Floats per card row. */
 export const CARD_WIDTH = 28;
-/** The card block: 52 rows. */
-export const CARDS_WIDTH = 52 * CARD_WIDTH;
 /** Floats the "links" feature set adds to each card row (encodeLinks). */
 export const LINK_WIDTH = 8;
 /** Floats per card row: CARD_WIDTH, plus LINK_WIDTH with the links. */
 export const cardWidthOf = (links: boolean): number => CARD_WIDTH + (links ? LINK_WIDTH : 0);
+/** The feature set has card rows ("cards", or "links": the card rows with their links). */
+export const hasCardRows = (f: SafetyFeatures | undefined): boolean => f === "cards" || f === "links";
 
 /** Where card k lies (after locateCards), written as a one-hot at out[o …o+4): home, flipper, top of a column, buried; returns the cards above it. */
 function place(s: State, k: number, out: Float32Array, o: number): number {

@@ -13,7 +13,7 @@ import { NO_CARD, suitOf } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 import { ROW } from "../scorer/features.js";
-import { cardWidthOf, encodeCards } from "./cards.js";
+import { cardWidthOf, encodeCards, hasCardRows } from "./cards.js";
 import { encodeFlipperCosts, FLIPPER_COST_WIDTH } from "./flippers.js";
 import type { SafetyFeatures } from "./model.js";
 import { encodeStructure, locateCards, STRUCTURE_WIDTH, whereOf } from "./structure.js";
@@ -127,5 +127,5 @@ export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols
   encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
   if (features === "structure") return;
   encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
-  if (features === "cards" || features === "links") encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH, cardWidthOf(features === "links"));
+  if (hasCardRows(features)) encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH, cardWidthOf(features === "links"));
 }

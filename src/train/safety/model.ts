@@ -11,7 +11,7 @@ import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
 import { Rng } from "../rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
-import { cardWidthOf } from "./cards.js";
+import { cardWidthOf, hasCardRows } from "./cards.js";
 import { FLIPPER_COST_WIDTH } from "./flippers.js";
 import { STRUCTURE_WIDTH } from "./structure.js";
 
@@ -92,9 +92,6 @@ export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.atten
  */
 export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards" | "links";
 export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards", "links"];
-
-/** The feature set has card rows ("cards", or "links": the card rows with their links, links.ts). */
-export const hasCardRows = (f: SafetyFeatures | undefined): boolean => f === "cards" || f === "links";
 
 /** Floats per globals row for each feature set. */
 export const globalWidthOf = (f: SafetyFeatures): number =>

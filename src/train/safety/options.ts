@@ -2,6 +2,8 @@
 import { UsageError } from "../../errors.js";
 import { printable } from "../../util/text.js";
 import type { SafetyTrainOptions } from "./train.js";
+import { hasCardRows } from "./cards.js";
+import type { SafetyFeatures } from "./model.js";
 
 /** `o`: the spec's values by key (optionsFrom); `out`: the run folder. */
 export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string): SafetyTrainOptions {
@@ -11,11 +13,12 @@ export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string)
   const thresholds = text.split(",").map((t) => Number(t.trim()));
   if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new UsageError(`--thresholds must be numbers from 0 to 1, comma-separated, got ${printable(text)}`);
   if (o.choiceTarget === "lookahead" && o.objective !== "choice") throw new UsageError("--choice-target lookahead needs --safety-objective choice");
+  const cards = hasCardRows(o.features as SafetyFeatures);
   return {
     data,
     structure: o.features !== "basic",
-    ...(o.features === "flippers" || o.features === "cards" || o.features === "links" ? { flipperCosts: true } : {}),
-    ...(o.features === "cards" || o.features === "links" ? { cardHidden: o.cardHidden as number[] } : {}),
+    ...(o.features === "flippers" || cards ? { flipperCosts: true } : {}),
+    ...(cards ? { cardHidden: o.cardHidden as number[] } : {}),
     ...(o.features === "links" ? { links: true } : {}),
     attentionHeads: o.attentionHeads as number,
     out,
