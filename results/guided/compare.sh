@@ -48,3 +48,13 @@ pair safety-f5-1-1000 lookahead-f5-1-1000
 pair safety-f5-1-1000 safety7net-f5-1-1000
 for b in guided-safety-root-300-1-1000 guided-greedy-300-1-1000; do pair guided-safety-root-choice-300-1-1000 $b; done
 for b in guided-greedy-300-1-200 guided-safety-root-300-1-200 greedy-1-200 lookahead-1-200; do pair guided-safety-choice-300-1-200 $b; done
+# The links network (results/train-safety/run-links-scratch/last, 66.6 % at 1-ply on 1001-10000) at the root.
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-1-1000 guided-safety-root-$n-1-1000 greedy-1-1000 lookahead-1-1000 links-1-1000; do pair guided-safety-root-links-$n-1-1000 $b; done
+done
+pair guided-safety-root-links-10-1-1000 guided-greedy-30-1-1000
+pair guided-safety-root-links-30-1-1000 guided-greedy-100-1-1000
+for b in guided-greedy-300-1001-10000 guided-safety-root-300-1001-10000 links-1001-10000; do pair guided-safety-root-links-300-1001-10000 $b; done
+for n in 10 30; do
+  for b in guided-greedy-$n-1-200 guided-safety-root-links-$n-1-200 lookahead-1-200 links-1-200; do pair guided-safety-links-$n-1-200 $b; done
+done
