@@ -54,7 +54,4 @@ for n in 10 30 100 300; do
 done
 pair guided-safety-root-links-10-1-1000 guided-greedy-30-1-1000
 pair guided-safety-root-links-30-1-1000 guided-greedy-100-1-1000
-for b in guided-greedy-300-1001-10000 guided-safety-root-300-1001-10000 links-1001-10000; do pair guided-safety-root-links-300-1001-10000 $b; done
-for n in 10 30; do
-  for b in guided-greedy-$n-1-200 guided-safety-root-links-$n-1-200 lookahead-1-200 links-1-200; do pair guided-safety-links-$n-1-200 $b; done
-done
+for b in guided-greedy-10-1-200 guided-safety-root-links-10-1-200 lookahead-1-200 links-1-200; do pair guided-safety-links-10-1-200 $b; done
