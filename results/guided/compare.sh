@@ -2,11 +2,13 @@
 # Writes compare-A--B.json for every pair below that has both CSVs, and prints one table row per pair.
 cd "$(dirname "$0")/../.."
 R=results/guided
+# B may also be a CSV elsewhere in the repository, named by its path (its file name names the JSON).
 pair() {
-  local a=$1 b=$2
-  [ -f "$R/$a.csv" ] && [ -f "$R/$b.csv" ] || return 0
-  [ -e "$R/$a.csv.lock" ] || [ -e "$R/$b.csv.lock" ] && return 0
-  node bin/penguin.js compare "$R/$a.csv" "$R/$b.csv" --json > "$R/compare-$a--$b.json"
+  local a=$1 b=$2 bf="$R/$2.csv"
+  case $b in */*) bf=$b; b=$(basename "$b" .csv) ;; esac
+  [ -f "$R/$a.csv" ] && [ -f "$bf" ] || return 0
+  [ -e "$R/$a.csv.lock" ] || [ -e "$bf.lock" ] && return 0
+  node bin/penguin.js compare "$R/$a.csv" "$bf" --json > "$R/compare-$a--$b.json"
   node -e '
     const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const p = (x) => (100 * x).toFixed(1);
@@ -55,3 +57,17 @@ done
 pair guided-safety-root-links-10-1-1000 guided-greedy-30-1-1000
 pair guided-safety-root-links-30-1-1000 guided-greedy-100-1-1000
 for b in guided-greedy-10-1-200 guided-safety-root-links-10-1-200 lookahead-1-200 links-1-200; do pair guided-safety-links-10-1-200 $b; done
+# The same on deals 1001-10000.
+for n in 10 30 100; do pair guided-greedy-$n-1001-10000 greedy-1001-10000; done
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-1001-10000 guided-safety-root-$n-1001-10000 greedy-1001-10000 results/train-safety/lookahead-1001-10000.csv links-1001-10000; do pair guided-safety-root-links-$n-1001-10000 $b; done
+done
+pair guided-safety-root-links-10-1001-10000 guided-greedy-30-1001-10000
+pair guided-safety-root-links-30-1001-10000 guided-greedy-100-1001-10000
+for n in 30 100; do
+  for b in guided-greedy-$n-1-200 guided-safety-root-links-$n-1-200 guided-safety-links-10-1-200 lookahead-1-200 links-1-200; do pair guided-safety-links-$n-1-200 $b; done
+done
+# The links network at the root with 5 flippers (it was trained on 7).
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-f5-1-1000 guided-safety-root-$n-f5-1-1000 greedy-f5-1-1000 lookahead-f5-1-1000 results/train-safety/safety-links-scratch-last-f5-1-1000.csv; do pair guided-safety-root-links-$n-f5-1-1000 $b; done
+done
