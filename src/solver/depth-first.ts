@@ -8,7 +8,7 @@
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { fmix32 } from "./canonical.js";
-import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, playManoeuvre } from "./manoeuvre.js";
+import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -68,12 +68,15 @@ export class DepthFirst {
    * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.plain = order !== "score" && order !== "manoeuvre";
     this.walk = new Walker(start, w, eager, horne);
     this.table = new StateTable(maxStates, shared);
+    this.runs = !lean && !singleParks && parkRuns(start);
   }
+  /** A card that sits on the card it builds on is parked only with its whole run (parkWhole). */
+  private readonly runs: boolean;
 
   /** Ready for a new search from `start` (same rules) with these budgets, keeping its arrays. */
   restart(start: State, maxStates: number, shared?: { left: number }): void {
@@ -159,12 +162,19 @@ export class DepthFirst {
     const here = walk.pathLen;
     walk.hold();
     this.nodeMix = walk.key.keyLo ^ this.seedMix;
+    const free = this.runs ? s.freeCells() : 0;
     let k = 0;
     for (let i = 0; i < n; i++) {
       const m = SCRATCH[i]!;
       // Empty columns are interchangeable: the same move into another one is the same node.
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.lean && leftOut(s, m)) continue;
+      const whole = this.runs ? parkWhole(s, m, free) : m;
+      if (whole !== m) {
+        if (whole !== -1 && playManoeuvre(walk, whole) && !this.table.has(walk.key.keyLo, walk.key.keyHi)) this.insertKid(k++, whole, walk.score());
+        walk.undoTo(here);
+        continue;
+      }
       // Most children are scored and looked up without being played (a move that sends no card home cannot win).
       if (walk.peek(m)) {
         if (!this.table.has(walk.key.peekLo, walk.key.peekHi)) this.insertKid(k++, m, walk.peekScore);
@@ -218,14 +228,18 @@ export class DepthFirst {
     let k = 0;
     const rank = this.order === "static";
     this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
+    const free = this.runs ? s.freeCells() : 0;
     for (let i = 0; i < n; i++) {
       const m = SCRATCH[i]!;
       if (mirroredEmptyMove(m, firstEmpty)) continue;
+      // Listed in the place of the single park it replaces, and ranked as that park.
+      const kid = this.runs ? parkWhole(s, m, free) : m;
+      if (kid === -1) continue;
       if (!rank) {
-        KIDS[k++] = m;
+        KIDS[k++] = kid;
         continue;
       }
-      this.insertKid(k++, m, moveClass(s, m));
+      this.insertKid(k++, kid, moveClass(s, m));
     }
     return this.pushFrame(k, this.walk.pathLen);
   }

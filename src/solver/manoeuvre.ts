@@ -83,6 +83,35 @@ export function listManoeuvres(s: State, out: Int32Array, at: Int16Array): numbe
   return n;
 }
 
+/**
+ * Whether a search may park runs whole (parkWhole): cards build in suit, so a card has one
+ * card to go onto; groups of two may move wherever one may once a flipper is free; suit
+ * foundations and no base cards carried home.
+ */
+export function parkRuns(s: State): boolean {
+  const t = s.tables;
+  return t.rules.build === "suit" && t.groupMode !== 2 && !t.autoHome && !t.rankHome && s.nCells > 0;
+}
+
+/**
+ * Move m, or what replaces it when it parks a card that sits on the card it builds on (not a
+ * base card): the manoeuvre that parks the whole run it ends (from the head that does not sit on
+ * the card it builds on), or -1 when there are fewer free flippers than cards in that run.
+ */
+export function parkWhole(s: State, m: number, free: number): number {
+  const to = (m >> 5) & 31;
+  const c = m & 31;
+  if (to < CELL0 || to >= FOUNDATION || c >= CELL0) return m;
+  const len = s.len[c]!;
+  const b = c * COLUMN_CAP;
+  const buildOn = s.tables.buildOn;
+  const rel = s.tables.rel;
+  let r = 1;
+  while (r < len && buildOn[s.cards[b + len - r]! * 52 + s.cards[b + len - r - 1]!] === 1 && rel[s.cards[b + len - r - 1]!] !== 0) r++;
+  if (r === 1) return m;
+  return r > free ? -1 : MANOEUVRE | c | ((len - r) << 4) | (CELL0 << 16);
+}
+
 /** Largest group the rules let move onto a column once `away` cards took flippers, then empty columns. */
 function capAfter(s: State, free: number, empties: number, away: number): number {
   const f = free - Math.min(free, away);
@@ -137,6 +166,10 @@ function playSteps(walk: Walker, code: number): boolean {
   const i = (code >> 4) & 63;
   const k = (code >> 10) & 63;
   const dst = (code >> 16) & 31;
+  if (dst === CELL0) {
+    while (s.len[c]! > i) if (!stash(walk, c)) return false;
+    return true;
+  }
   const j = (code >> 21) & 63;
   const card = s.cards[c * COLUMN_CAP + i]!;
   if (dst !== FOUNDATION) while (s.len[dst]! > j + 1) if (!stash(walk, dst)) return false;

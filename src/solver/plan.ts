@@ -64,10 +64,18 @@ export interface PlanStep {
   readonly eager?: boolean;
   /**
    * Horne's prune (Freecell Solver's `-sp r:tf`): a parked card goes onto the card it builds on
-   * as soon as that card is last in a column, as part of the move that made it so. Fewer
-   * positions, but a win that needs the card kept parked is missed: not with `complete`.
+   * (not a base card) as soon as that card is last in a column, as part of the move that made it
+   * so. Fewer positions; a win that needs the card kept parked is missed, unless whole runs are
+   * parked (`singleParks`): a complete entry may have it in depth-first search only, and searches
+   * without it where whole runs are not parked.
    */
   readonly horne?: boolean;
+  /**
+   * Depth-first only: park cards one by one, as the engine lists them. By default, when cards
+   * build in suit and groups may move, a card that sits on the card it builds on is parked only
+   * with its whole run, which keeps the search complete (docs/solver.md).
+   */
+  readonly singleParks?: boolean;
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
 }
@@ -132,7 +140,7 @@ const FREECELL: SolvePlan = [
  * MS 1-500 but took as much CPU time. Its racers use Horne's prune: a quarter less CPU time on
  * Seahaven Towers MS 1-500, since they win more of the deals the complete search took.
  */
-const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first").map((p) => ({ ...p, horne: true })), COMPLETE_PLAIN];
+const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first").map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }];
 
 /**
  * Eight Off: lean depth-first searches under weights that favour cards home over empty columns
@@ -145,7 +153,7 @@ const EIGHT_OFF: SolvePlan = [
   { ...leanDfs("lean-home-and-flippers", 5000, [20, 16, 8, 4, 4], [600, 6000]), horne: true },
   staticDfs(200),
   leanDfs("lean-unburied", 100, [15, 10, 5, 5, 10], [100]),
-  { ...COMPLETE_PLAIN, slice: [50, 1500] },
+  { ...COMPLETE_PLAIN, slice: [50, 1500], horne: true },
 ];
 /**
  * Penguin and its variants: nearly a sequence, each racer's first turn its whole budget; found
@@ -157,7 +165,7 @@ const PENGUIN: SolvePlan = [
   staticDfs(500),
   { ...leanDfs("lean-home-flippers", 3000, [20, 12, 10, 3, 0], [3000]), horne: true },
   patient(300, [50, 200]),
-  { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500] },
+  { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500], horne: true },
 ];
 
 /**
@@ -169,7 +177,7 @@ const PENGUIN: SolvePlan = [
 const BAKERS: SolvePlan = [
   // Its one turn is its whole budget; the complete search then runs alone.
   leanDfs("lean-home-heavy", 300, [25, 12, 12, 2, 6], [300]),
-  { ...COMPLETE, name: "dfs-complete-static", order: "static" },
+  { ...COMPLETE, name: "dfs-complete-static", order: "static", horne: true },
 ];
 
 /**
@@ -220,6 +228,6 @@ export function checkPlan(plan: SolvePlan): void {
     }
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
     if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
-    if ((p.lean || p.eager || p.horne) && p.complete) bad("a lean, eager or horne search cannot be complete");
+    if ((p.lean || p.eager || (p.horne && p.strategy === "best-first")) && p.complete) bad("a lean, eager or best-first horne search cannot be complete");
   }
 }

@@ -288,7 +288,8 @@ export class Walker {
 
   /** Whether a card that may be built on p is parked after the change. */
   #kidParked(p: number): boolean {
-    for (let i = p * 2; p !== NO_CARD && i < p * 2 + 2; i++) {
+    if (p === NO_CARD || this.s.tables.rel[p] === 0) return false;
+    for (let i = p * 2; i < p * 2 + 2; i++) {
       const at = this.where[this.kids[i]!]!;
       if (at <= -2 || (at >= 0 && (at >> 6 === this.#c ? (at & 63) >= this.#from : at >> 6 === this.#t && (at & 63) > this.#j))) return true;
     }
@@ -300,7 +301,7 @@ export class Walker {
     const targets = this.s.tables.targets;
     for (let i = y * 2; i < y * 2 + 2 && targets[i]! >= 0; i++) {
       const at = this.where[targets[i]!]!;
-      if (at >= 0 && at >> 6 !== this.#c && at >> 6 !== this.#t && (at & 63) === this.s.len[at >> 6]! - 1) return true;
+      if (at >= 0 && at >> 6 !== this.#c && at >> 6 !== this.#t && (at & 63) === this.s.len[at >> 6]! - 1 && this.s.tables.rel[targets[i]!] !== 0) return true;
     }
     return false;
   }
@@ -499,9 +500,11 @@ export class Walker {
       const y = s.cells[i]!;
       if (y === NO_CARD) continue;
       for (let j = y * 2; j < y * 2 + 2; j++) {
-        if (s.tables.targets[j]! < 0) break;
-        const at = this.where[s.tables.targets[j]!]!;
-        if (at >= 0 && (at & 63) === s.len[at >> 6]! - 1) {
+        const p = s.tables.targets[j]!;
+        if (p < 0) break;
+        const at = this.where[p]!;
+        // Never onto a base card (Penguin's wrap), which may have to go home first.
+        if (at >= 0 && (at & 63) === s.len[at >> 6]! - 1 && s.tables.rel[p] !== 0) {
           this.apply(makeMove(CELL0 + i, at >> 6, 1, y));
           moved = true;
           break;

@@ -152,8 +152,10 @@ describe("manoeuvres", () => {
       for (let i = 0; i < t.nCells; i++) {
         const y = t.cells[i]!;
         for (let j = 0; j < 2 && y !== 255 && t.tables.targets[y * 2 + j]! >= 0; j++) {
-          const at = w.where[t.tables.targets[y * 2 + j]!]!;
-          if (at >= 0 && (at & 63) === t.len[at >> 6]! - 1) return false;
+          const p = t.tables.targets[y * 2 + j]!;
+          const at = w.where[p]!;
+          // (Never onto a base card: under Penguin's wrap it may have to go home first.)
+          if (at >= 0 && (at & 63) === t.len[at >> 6]! - 1 && t.tables.rel[p] !== 0) return false;
         }
       }
       return true;
