@@ -71,3 +71,8 @@ done
 for n in 10 30 100 300; do
   for b in guided-greedy-$n-f5-1-1000 guided-safety-root-$n-f5-1-1000 greedy-f5-1-1000 lookahead-f5-1-1000 results/train-safety/safety-links-scratch-last-f5-1-1000.csv; do pair guided-safety-root-links-$n-f5-1-1000 $b; done
 done
+# The links network at the root with 5 flippers, deals 1001-10000.
+for n in 10 30 100 300; do
+  for b in guided-greedy-$n-f5-1001-10000 results/train-safety/greedy-f5-1001-10000.csv results/train-safety/lookahead-f5-1001-10000.csv results/train-safety/safety-links-scratch-last-f5-1001-10000.csv; do pair guided-safety-root-links-$n-f5-1001-10000 $b; done
+done
+pair guided-safety-root-links-10-f5-1001-10000 guided-greedy-30-f5-1001-10000
