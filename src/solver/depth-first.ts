@@ -68,12 +68,14 @@ export class DepthFirst {
    * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false, complete = false) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.plain = order !== "score" && order !== "manoeuvre";
-    this.walk = new Walker(start, w, eager, horne);
-    this.table = new StateTable(maxStates, shared);
     this.runs = !lean && !singleParks && parkRuns(start);
+    // Horne's prune keeps a complete search complete only where whole runs are parked
+    // (docs/solver.md, "Whole runs parked"); elsewhere a complete search goes without it.
+    this.walk = new Walker(start, w, eager, horne && (!complete || this.runs));
+    this.table = new StateTable(maxStates, shared);
   }
   /** A card that sits on the card it builds on is parked only with its whole run (parkWhole). */
   private readonly runs: boolean;

@@ -18,7 +18,6 @@ import { moveToString } from "../engine/notation.js";
 import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
-import { parkRuns } from "./manoeuvre.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "./plan.js";
 import { LONG_LINE, shortenedWin } from "./shorten.js";
 
@@ -132,14 +131,8 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
   }
   return step.strategy === "best-first"
     ? new BestFirst(position, budget, step.weights, step, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, horneHere(position, step), step.singleParks);
+    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete);
 }
-
-/**
- * Horne's prune keeps a complete search complete only where whole runs are parked (docs/solver.md,
- * "Whole runs parked"); elsewhere a complete entry searches without it.
- */
-const horneHere = (position: State, step: PlanStep): boolean | undefined => step.horne && (!step.complete || (!step.singleParks && parkRuns(position)));
 
 /** Keeps the small searches of a finished solve for the next one. */
 function putBack(racers: readonly Racer[]): void {
