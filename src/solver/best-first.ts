@@ -133,7 +133,7 @@ export class BestFirst {
 
   /** The winning line after run() returned "solved" (once: it is played again on the search's walker). */
   line(): number[] {
-    const tail = Array.from(this.walk.path.subarray(0, this.walk.pathLen));
+    const tail = this.walk.moves();
     if (this.#winFrom < 0) return tail;
     const chain: number[] = [];
     for (let i = this.#winFrom; i >= 0; i = this.#parent[i]!) chain.push(i);
@@ -145,7 +145,7 @@ export class BestFirst {
       const i = chain[j]!;
       for (let k = this.#stepAt[i]!; k < this.#stepAt[i + 1]!; k++) this.#step(walk, this.#steps[k]!);
     }
-    return Array.from(walk.path.subarray(0, walk.pathLen)).concat(tail);
+    return walk.moves().concat(tail);
   }
 
   /** Plays one stored step: an engine move, or a manoeuvre stored without being played (always playable: walker.peekManoeuvre). */

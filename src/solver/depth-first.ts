@@ -39,6 +39,20 @@ function moveClass(s: State, m: number): number {
   return onParent ? 8 : 45 + count;
 }
 
+/**
+ * A manoeuvre's class (manoeuvre.ts), on moveClass's scale: a card home under the cards in the
+ * way, just below a card home at once; a run onto the card it builds on, in the middle (a longer
+ * run higher); each card that must go out of the way costs a step. Tuned on Penguin and Eight Off
+ * MS 1001-2000.
+ */
+function manoeuvreClass(s: State, code: number): number {
+  const c = code & 15;
+  const k = (code >> 10) & 63;
+  const dst = (code >> 16) & 31;
+  const away = s.len[c]! - ((code >> 4) & 63) - k + (dst < CELL0 ? s.len[dst]! - 1 - ((code >> 21) & 63) : 0);
+  return dst === FOUNDATION ? 95 - away : 60 + k - away;
+}
+
 // Scratch for one expand() call at a time, shared by every search (a plan starts several).
 const SCRATCH = new Int32Array(MAX_MOVES);
 const KIDS = new Int32Array(MAX_MOVES);
@@ -222,18 +236,19 @@ export class DepthFirst {
     KIDS[j] = m;
   }
 
-  /** expand() without scoring: every child in the engine's order. */
+  /** expand() without scoring: the children in the engine's order, or by move class (with manoeuvres among them in `static-manoeuvre`). */
   private expandPlain(): boolean | null {
     const s = this.walk.s;
     const n = generateMoves(s, SCRATCH);
     const firstEmpty = firstEmptyColumn(s);
     let k = 0;
-    const rank = this.order === "static";
+    const rank = this.order !== "engine";
     this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
     const free = this.runs ? s.freeCells() : 0;
     for (let i = 0; i < n; i++) {
       const m = SCRATCH[i]!;
       if (mirroredEmptyMove(m, firstEmpty)) continue;
+      if (this.lean && leftOut(s, m)) continue;
       // Listed in the place of the single park it replaces, and ranked as that park.
       const kid = this.runs ? parkWhole(s, m, free) : m;
       if (kid === -1) continue;
@@ -242,6 +257,11 @@ export class DepthFirst {
         continue;
       }
       this.insertKid(k++, kid, moveClass(s, m));
+    }
+    if (this.order === "static-manoeuvre" && hasManoeuvres(s)) {
+      // Played only when their turn comes, and skipped then if seen.
+      const e = listManoeuvres(s, SCRATCH, this.walk.where);
+      for (let i = 0; i < e; i++) this.insertKid(k++, SCRATCH[i]!, manoeuvreClass(s, SCRATCH[i]!));
     }
     return this.pushFrame(k, this.walk.pathLen);
   }
@@ -271,6 +291,6 @@ export class DepthFirst {
 
   /** The winning line after run() returned "solved". */
   line(): number[] {
-    return Array.from(this.walk.path.subarray(0, this.walk.pathLen));
+    return this.walk.moves();
   }
 }

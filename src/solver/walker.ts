@@ -397,6 +397,13 @@ export class Walker {
     this.locateAll();
   }
 
+  /** The moves since the walk's origin as a plain array (a loop: Array.from on a typed array walks an iterator). */
+  moves(): number[] {
+    const out = new Array<number>(this.pathLen);
+    for (let i = 0; i < out.length; i++) out[i] = this.path[i]!;
+    return out;
+  }
+
   /** Starts over from `start`, a position of the same rules: as a new walker would, without allocating. */
   restart(start: State): void {
     this.s.copyFrom(start);

@@ -16,16 +16,20 @@ const STRATEGIES: readonly PlanStep[] = [
   { name: "dfs-manoeuvre", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", complete: true },
   { name: "dfs-manoeuvre-jittered", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", jitter: 10, seed: 3, complete: true },
   { name: "dfs-static-jittered", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", jitter: 20, seed: 1, complete: true },
+  // Manoeuvres only add children, so the class order with them is complete too.
+  { name: "dfs-static-manoeuvre", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", complete: true },
   // Horne's prune stays exact in depth-first search where whole runs are parked (suit building);
   // under FreeCell's alternate colours the search leaves it out.
   { name: "dfs-engine-order-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", horne: true, complete: true },
   { name: "dfs-static-order-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true, complete: true },
+  { name: "dfs-static-manoeuvre-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", horne: true, complete: true },
 ];
 // Lean entries leave single moves into a flipper out: never complete.
 const LEAN: readonly PlanStep[] = [
   { name: "lean-dfs", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", lean: true },
   { name: "lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true },
   { name: "lean-dfs-jittered", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, jitter: 10, seed: 2 },
+  { name: "lean-dfs-classes", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", lean: true },
 ];
 
 // Eager entries send every card next on its foundation home at once: never complete either.
@@ -40,6 +44,8 @@ const HORNE: readonly PlanStep[] = [
   { name: "horne-lean-dfs", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, horne: true },
   { name: "horne-best-first", strategy: "best-first", weights: W, meta: true, horne: true },
   { name: "horne-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true },
+  // The racer of the Penguin and Eight Off plans.
+  { name: "horne-lean-dfs-classes", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", lean: true, horne: true },
 ];
 
 type Case = readonly [label: string, start: () => State, winnable: boolean];
@@ -99,12 +105,14 @@ describe("lean, eager and horne searches", () => {
     expect(eager.states).toBeLessThan(proof.states);
   });
 
-  it("a lean, eager or best-first horne entry cannot be marked complete, and turn lists must hold positive integers", () => {
+  it("a lean, eager or best-first horne entry cannot be marked complete, turn lists must hold positive integers, and orders are named", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
     expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(/eager.*cannot be complete/);
     expect(() => solve(s, { plan: [{ ...STRATEGIES[0]!, horne: true }] })).toThrow(/horne.*cannot be complete/);
     for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
+    const order = "classes" as PlanStep["order"];
+    expect(() => solve(s, { plan: [{ ...LEAN[0]!, order }] })).toThrow("plan lean-dfs: order must be one of score, manoeuvre, engine, static, static-manoeuvre, got classes");
   });
 
   it("a jittered search depends on its seed alone: the same seed repeats it, other seeds search differently", () => {
