@@ -152,30 +152,19 @@ const FREECELL: SolvePlan = [
 const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean-best-first").map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }];
 
 /**
- * Eight Off: lean depth-first search in move-class order wins 98 % of the deals within 300
- * positions; a lean scored search under weights that favour cards home over empty columns wins
- * most of the rest; the complete search starts early, in short turns. The scored racers came
- * from simulated races on MS 1001-3000 (docs/solver.md); the class-order racer replaced two of
- * them and two smaller ones, measured on MS 1001-2000 (a quarter less CPU time).
+ * Penguin and its variants, and Eight Off: the class-order racer alone, then the complete search.
+ * On Penguin it wins all but 3-4 of 1,000 deals within 5,000 positions, and with fewer flippers
+ * it runs dry fast on the lost deals. It replaced plans of four and five racers found by
+ * simulated races (docs/solver.md): measured on MS 1-2000, 6-16 % less CPU time on Penguin and
+ * 4-8 % on Eight Off, a quarter less on Penguin with 5 flippers and half with 3.
  */
-const EIGHT_OFF: SolvePlan = [
-  classDfs("lean-classes", 300),
-  { ...leanDfs("lean-home-and-flippers", 5000, [20, 16, 8, 4, 4], [600, 6000]), horne: true },
-  { ...COMPLETE_PLAIN, slice: [50, 1500], horne: true },
-];
+const CLASSES_THEN_COMPLETE: SolvePlan = [classDfs("lean-classes", 5000), { ...COMPLETE_PLAIN, slice: [1], horne: true }];
 /**
- * Penguin and its variants: nearly a sequence, each racer's first turn its whole budget; found
- * the same way as Eight Off's plan, on MS 1001-3000, then its first racer (a scored lean search)
- * replaced by the class-order one, measured on MS 1001-2000 (a fifth less CPU time). Horne's
- * prune in the first and third racers (in all of them: fewer positions, more CPU time).
+ * Penguin with the base cards sent home as they are uncovered, which has no manoeuvres (so no
+ * class-order racer): depth-first search in move-class order, then the complete search, in
+ * short turns.
  */
-const PENGUIN: SolvePlan = [
-  classDfs("lean-classes", 200),
-  staticDfs(500),
-  { ...leanDfs("lean-home-flippers", 3000, [20, 12, 10, 3, 0], [3000]), horne: true },
-  patient(300, [50, 200]),
-  { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500], horne: true },
-];
+const BEAK_HOME: SolvePlan = [staticDfs(500), { ...COMPLETE_PLAIN, slice: [1, 1000, 200, 1500] }];
 
 /**
  * Baker's Game (and kings-only Baker's Game): a short lean depth-first search, then the
@@ -200,9 +189,11 @@ export const PLANS = {
   /** Baker's Game and kings-only Baker's Game (FreeCell's layout, suit building). */
   bakers: BAKERS,
   /** Eight Off (its deal layout). */
-  eightOff: EIGHT_OFF,
+  eightOff: CLASSES_THEN_COMPLETE,
   /** Penguin and its variants. */
-  penguin: PENGUIN,
+  penguin: CLASSES_THEN_COMPLETE,
+  /** Penguin with its beak sent home (`penguin-beak-home`). */
+  beakHome: BEAK_HOME,
   /**
    * Greedy best-first first, for lines to learn from rather than speed: behaviour cloning's
    * teacher under suit building (the lean racers' lines wander and are harder to imitate).
@@ -213,7 +204,7 @@ export const PLANS = {
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
   if (rules.build === "alternate-color") return PLANS.alternate;
-  if (rules.base === "beak") return PLANS.penguin;
+  if (rules.base === "beak") return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;
 }

@@ -159,7 +159,7 @@ describe("plans", () => {
     }
   });
 
-  it("the plans of Baker's Game, Eight Off and Penguin give exact verdicts on their known deals", () => {
+  it("the plans of Baker's Game, Eight Off and Penguin (beak home too) give exact verdicts on their known deals", () => {
     // Eight Off #465 and Penguin MS #616 are the only lost deals of MS 1-500 and MS 1-1000
     // (Freecell Solver's exhaustive search agrees on Eight Off's).
     const cases: readonly (readonly [SolvePlan, Case])[] = [
@@ -172,6 +172,7 @@ describe("plans", () => {
       [PLANS.penguin, ["Penguin #616", ms("penguin", 616), false]],
       [PLANS.penguin, ["Penguin seed 71", () => deal(resolveRules("penguin"), 71), false]],
       [PLANS.penguin, ["Penguin, 5 flippers, #1", ms("penguin", 1, 5), true]],
+      [PLANS.beakHome, ["Penguin, beak home, #1", ms("penguin-beak-home", 1), true]],
     ];
     for (const [plan, [label, start, winnable]] of cases) {
       const s = start();
