@@ -110,7 +110,7 @@ const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanSte
   racer("dfs-static", budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice });
 /**
  * Lean depth-first search in move-class order with manoeuvres among the children and Horne's
- * prune: no child is scored or looked up before its turn, so it costs about a third less per
+ * prune: no child is scored or looked up before its turn, so it costs about a quarter less per
  * position than the scored lean racers, and on Penguin and Eight Off it wins nearly as many deals
  * within a few hundred positions (in the spirit of Freecell Solver's random-dfs soft threads).
  */
@@ -155,8 +155,8 @@ const SUIT: SolvePlan = [...FREECELL.slice(0, -1).filter((p) => p.name !== "lean
  * Penguin and its variants, and Eight Off: the class-order racer alone, then the complete search.
  * On Penguin it wins all but 3-4 of 1,000 deals within 5,000 positions, and with fewer flippers
  * it runs dry fast on the lost deals. It replaced plans of four and five racers found by
- * simulated races (docs/solver.md): measured on MS 1-2000, 6-16 % less CPU time on Penguin and
- * 4-8 % on Eight Off, a quarter less on Penguin with 5 flippers and half with 3.
+ * simulated races (docs/solver.md): a quarter less CPU time on Penguin MS 1-2000, 13-21 % less
+ * on Eight Off, 31 % less on Penguin with 5 flippers; the same verdicts.
  */
 const CLASSES_THEN_COMPLETE: SolvePlan = [classDfs("lean-classes", 5000), { ...COMPLETE_PLAIN, slice: [1], horne: true }];
 /**
