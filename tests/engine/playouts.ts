@@ -9,6 +9,7 @@ import {
   FOUNDATION,
   generateMoves,
   isLegal,
+  makeMove,
   MAX_MOVES,
   moveAutoHome,
   moveCount,
@@ -16,6 +17,7 @@ import {
   moveTo,
   moveToEmpty,
   moveToString,
+  NO_CARD,
   parseMove,
   undoMove,
   type Move,
@@ -91,6 +93,13 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
         const k = generateMoves(s, one, from);
         const want = moves.filter((m) => moveFrom(m) === from);
         if (k !== want.length || want.some((m, i) => one[i] !== m)) fail("moves from one source differ from the full list's", s, String(from));
+        // The source's card sent home (isLegal reads moves home on their own): legal exactly when listed.
+        const card = from >= CELL0 ? s.cells[from - CELL0]! : s.column(from).at(-1);
+        if (card !== undefined && card !== NO_CARD)
+          for (let f = 0; f < 4; f++) {
+            const home = makeMove(from, FOUNDATION, 1, card) | (s.tables.rankHome ? f << 23 : 0);
+            if (isLegal(s, home) !== moves.includes(home)) fail("isLegal disagrees with the list on a move home", s, `${from} ${card} ${f}`);
+          }
       }
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
