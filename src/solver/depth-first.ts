@@ -43,8 +43,8 @@ function moveClass(s: State, m: number): number {
  * A manoeuvre's class (manoeuvre.ts), on moveClass's scale: a card home under the cards in the
  * way, just below a card home at once; a run onto the card it builds on, in the middle (a longer
  * run higher); each card that must go out of the way costs a step. The best of a few variants on
- * Penguin and Eight Off MS 1-1000; a random search over these numbers and moveClass's (MS
- * 1001-1500) found none clearly better.
+ * Penguin MS 1-1000 and Eight Off MS 1-500; a random search over these numbers and moveClass's
+ * (MS 1001-1500) found none clearly better.
  */
 function manoeuvreClass(s: State, code: number): number {
   const c = code & 15;
