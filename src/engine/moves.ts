@@ -332,12 +332,9 @@ const scratch = new Int32Array(MAX_MOVES);
 export function isLegal(s: State, m: Move): boolean {
   const from = m & 31;
   if (from >= CELL0 + s.nCells) return false;
-  // A move home is the one move generateMoves lists from homeMoves for its source's card (about
-  // half of a solver line's moves); rank foundations and base cards carried home take the long way.
-  if (((m >> 5) & 31) === FOUNDATION && !s.tables.rankHome && !s.tables.autoHome) {
-    const card = from >= CELL0 ? s.cells[from - CELL0]! : s.len[from]! > 0 ? s.cards[from * COLUMN_CAP + s.len[from]! - 1]! : NO_CARD;
-    return card !== NO_CARD && homeMoves(s, from, card, scratch, 0, 0) === 1 && scratch[0] === m;
-  }
+  // A move home is the one homeMove lists for its source (about half of a solver line's moves);
+  // rank foundations, where a card may have more than one, take the long way.
+  if (((m >> 5) & 31) === FOUNDATION && !s.tables.rankHome) return homeMove(s, from) === m;
   const n = generateMoves(s, scratch, from);
   for (let i = 0; i < n; i++) if (scratch[i] === m) return true;
   return false;
