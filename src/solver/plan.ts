@@ -12,8 +12,9 @@ import type { Rules } from "../engine/rules.js";
  * sequence, cards above the next foundation cards.
  */
 export type Weights = readonly [number, number, number, number, number];
-/** Depth-first move orders (depth-first.ts). */
-export type DfsOrder = "score" | "engine" | "static" | "manoeuvre" | "static-manoeuvre";
+/** Depth-first move orders (depth-first.ts), as checkPlan names them. */
+const DFS_ORDERS = ["score", "manoeuvre", "engine", "static", "static-manoeuvre"] as const;
+export type DfsOrder = (typeof DFS_ORDERS)[number];
 
 export type Strategy = "depth-first" | "best-first";
 
@@ -208,8 +209,6 @@ export function defaultPlan(rules: Rules): SolvePlan {
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;
 }
-
-const DFS_ORDERS: readonly DfsOrder[] = ["score", "manoeuvre", "engine", "static", "static-manoeuvre"];
 
 /** The integer fields of a plan entry, with their least value. */
 const INTEGERS = [["budget", 1, "a positive"], ["jitter", 0, "a non-negative"], ["seed", -Infinity, "an"]] as const;
