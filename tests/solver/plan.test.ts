@@ -184,6 +184,19 @@ describe("plans", () => {
     }
   });
 
+  it("FreeCell deals that every short racer misses are solved at the default budget", () => {
+    // Every MS deal 1-32000 but #11982 can be won. On these two the racers with budgets of a few
+    // thousand positions all fail, and the complete search alone spent its 2,000,000 positions
+    // without finding the win; the patient best-first racer's larger budget finds it.
+    for (const n of [10824, 30359]) {
+      const s = dealMs(resolveRules("freecell"), n);
+      const r = solve(s);
+      expect(r.result, `#${n}`).toBe("solved");
+      if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
+      expect(r.states, `#${n}`).toBeLessThan(200_000);
+    }
+  });
+
   it("a race never stores more positions than maxStates", () => {
     const s = dealMs(resolveRules("freecell"), 11982);
     for (const maxStates of [1, 7, 999, 5000]) expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
