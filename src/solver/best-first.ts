@@ -14,7 +14,7 @@
 import { generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
-import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, playManoeuvre } from "./manoeuvre.js";
+import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, playManoeuvre } from "./manoeuvre.js";
 import { CanonicalKey } from "./canonical.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
@@ -150,8 +150,8 @@ export class BestFirst {
 
   /** Plays one stored step: an engine move, or a manoeuvre stored without being played (always playable: walker.peekManoeuvre). */
   #step(walk: Walker, m: number): void {
-    if ((m & MANOEUVRE) === 0) walk.apply(m);
-    else if (!playManoeuvre(walk, m)) throw new Error("solver bug: a manoeuvre stored unplayed cannot be played");
+    if (!isManoeuvre(walk.s, m)) walk.apply(m);
+    else if (!playManoeuvre(walk, m)) throw new Error("solver bug: unplayable manoeuvre");
   }
 
   /** Children of node `id` (the walker stands on it, path empty). Null: keep going. */

@@ -8,7 +8,7 @@
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { fmix32 } from "./canonical.js";
-import { hasManoeuvres, leftOut, listManoeuvres, MANOEUVRE, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
+import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -133,7 +133,7 @@ export class DepthFirst {
       this.fNext[f] = next + 1;
       const m = this.pool[next]!;
       let r: number;
-      if ((m & MANOEUVRE) !== 0) {
+      if (isManoeuvre(walk.s, m)) {
         if (!playManoeuvre(walk, m)) {
           walk.undoTo(this.fPath[f]!);
           continue;

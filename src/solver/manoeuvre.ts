@@ -5,7 +5,7 @@
  * - a card that is next on its foundation goes home, or
  * - a run (a column's cards in build order, as long as it goes) goes onto the card it builds
  *   on, wherever that card lies in another column.
- * A manoeuvre is one int (bit 30 set, so it never equals an engine move of these rules):
+ * A manoeuvre is one int with bit 30 set (see isManoeuvre):
  * bits 0-3 source column, 4-9 depth of the card or run head, 10-15 cards moved, 16-20
  * destination (a column or FOUNDATION), 21-26 depth of the card it goes onto.
  * Only for rules where the engine's single moves say everything (no base cards carried home,
@@ -17,6 +17,13 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { Walker } from "./walker.js";
 
 export const MANOEUVRE = 1 << 30;
+
+/**
+ * Whether a search step is a manoeuvre rather than an engine move. Engine moves of the rules that
+ * have manoeuvres never set bit 30; under penguin-beak-home, which has none, it is part of the
+ * move (the suit of a base card the move sends home), so there it means nothing.
+ */
+export const isManoeuvre = (s: State, m: number): boolean => (m & MANOEUVRE) !== 0 && !s.tables.autoHome;
 
 /** Whether these rules can have manoeuvres at all. */
 export function hasManoeuvres(s: State): boolean {

@@ -3,6 +3,7 @@ import { deal, dealMs } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
 import { defaultPlan, PLANS, replayWins, solve, type PlanStep, type SolvePlan } from "../../src/solver/index.js";
+import { bruteForce } from "./brute.js";
 
 // Every strategy of the plans, each run alone as a complete search.
 const W = [20, 8, 16, 6, 6] as const;
@@ -195,6 +196,25 @@ describe("plans", () => {
       if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
       expect(r.states, `#${n}`).toBeLessThan(200_000);
     }
+  });
+
+  it("penguin-beak-home: a move that sends base cards home is never taken for a manoeuvre", () => {
+    // Such a move may set bit 30 (the suit of a base card it sends home), the bit that marks a
+    // manoeuvre under other rules. Read as manoeuvres, these moves made #36 look lost, and made
+    // #994 end in a line that did not replay (the default plan's depth-first searches, and the
+    // teacher plan's best-first search when it rebuilds its line).
+    for (const n of [36, 994]) {
+      const s = dealMs(resolveRules("penguin-beak-home"), n);
+      for (const plan of [PLANS.beakHome, PLANS.teacher]) {
+        const r = solve(s, { plan });
+        expect(r.result, `#${n}`).toBe("solved");
+        if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
+      }
+    }
+    // A lost deal stays lost, and the naive breadth-first search agrees.
+    const lost = dealMs(resolveRules("penguin-beak-home"), 1223);
+    expect(solve(lost).result).toBe("unsolvable");
+    expect(bruteForce(lost, 1_000_000)).toBe("unsolvable");
   });
 
   it("a race never stores more positions than maxStates", () => {
