@@ -18,17 +18,17 @@ import type { Walker } from "./walker.js";
 
 export const MANOEUVRE = 1 << 30;
 
-/**
- * Whether a search step is a manoeuvre rather than an engine move. Engine moves of the rules that
- * have manoeuvres never set bit 30; under penguin-beak-home, which has none, it is part of the
- * move (the suit of a base card the move sends home), so there it means nothing.
- */
-export const isManoeuvre = (s: State, m: number): boolean => (m & MANOEUVRE) !== 0 && !s.tables.autoHome;
-
 /** Whether these rules can have manoeuvres at all. */
 export function hasManoeuvres(s: State): boolean {
   return !s.tables.autoHome && !s.tables.rankHome && s.nCells > 0;
 }
+
+/**
+ * Whether a search step is a manoeuvre rather than an engine move: bit 30 marks one only where
+ * the rules have manoeuvres. Their engine moves never set it; under penguin-beak-home, which has
+ * none, it is part of the move (the suit of a base card the move sends home).
+ */
+export const isManoeuvre = (s: State, m: number): boolean => (m & MANOEUVRE) !== 0 && hasManoeuvres(s);
 
 /**
  * A single move into a flipper from a column of two cards or more: what a `lean` search leaves
