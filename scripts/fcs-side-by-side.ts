@@ -25,7 +25,7 @@ import { NO_CARD, rankOf, RANKS, suitOf, SUITS } from "../src/engine/card.js";
 import { formatFcsBoard } from "../src/engine/board.js";
 import { dealMs } from "../src/engine/deal.js";
 import { applyMove, CELL0, moveCard, moveTo, moveToEmpty, type Move } from "../src/engine/moves.js";
-import { resolveRules } from "../src/engine/rules.js";
+import { resolveRules, type RuleOverrides, type Rules } from "../src/engine/rules.js";
 import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
@@ -36,8 +36,10 @@ import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
 const HARNESS = fileURLToPath(new URL("./fcs/fcs-batch", import.meta.url));
 const BUILD = "gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm";
 
-type SetName = "freecell" | "bakers-game" | "eight-off" | "seahaven-towers" | "penguin";
+type SetName = "freecell" | "bakers-game" | "eight-off" | "seahaven-towers" | "penguin" | "kings-only-bakers-game";
+/** The five sets of the default run; kings-only Baker's Game only when asked for. */
 const SET_NAMES: readonly SetName[] = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"];
+const ALL_SETS: readonly SetName[] = [...SET_NAMES, "kings-only-bakers-game"];
 
 /** Penguin as Freecell Solver plays it: kings-only Baker's Game on relabelled ranks (see `penguinBoard`). */
 const PENGUIN_GAME = ["--game", "ko_bakers_game", "--freecells-num", "7", "--stacks-num", "7", "--sequence-move", "unlimited"];
@@ -52,6 +54,8 @@ interface Setting {
 }
 interface DealSet {
   readonly preset: string;
+  /** Options changed from the preset, so that both solvers play the same game. */
+  readonly overrides?: RuleOverrides;
   readonly full: number;
   readonly settings: readonly Setting[];
   /**
@@ -98,8 +102,29 @@ function suitGame(game: string, order: readonly string[]): Setting[] {
   return order.map((name) => all.find((x) => x.name === name)!);
 }
 
+/** Single-card moves over every position of FreeCell (no Horne's prune: with two parents a card may have to stay parked). */
+const FREECELL_ATOMIC = ["--method", "soft-dfs", "-to", "01ABCDE"];
+
 const SETS: Readonly<Record<SetName, DealSet>> = {
-  freecell: { preset: "freecell", full: 1000, chosen: 1, settings: [{ name: "lg", exhaustive: false, args: () => ["-l", "lg"] }] },
+  freecell: {
+    preset: "freecell",
+    full: 1000,
+    chosen: 1,
+    settings: [
+      { name: "lg", exhaustive: false, args: () => ["-l", "lg"] },
+      // For fewer cells, where deals are lost: exact, but a lost deal's proof may need far more memory.
+      { name: "lg-then-atomic", exhaustive: true, args: () => ["-l", "lg", "-ni", ...FREECELL_ATOMIC] },
+    ],
+  },
+  "kings-only-bakers-game": {
+    preset: "kings-only-bakers-game",
+    // Freecell Solver moves at most free cells + 1 cards as a group where only kings may fill
+    // an empty column; the preset's supermove counts empty columns too, an easier game.
+    overrides: { groupMove: "free-cells" },
+    full: 1000,
+    chosen: 1,
+    settings: suitGame("ko_bakers_game", ["meta-then-atomic", "atomic", "eo", "eo-then-atomic", "meta"]),
+  },
   "bakers-game": { preset: "bakers-game", full: 1000, chosen: 1, settings: suitGame("bakers_game", ["meta-then-atomic", "atomic", "atomic-no-horne", "meta", "lg", "as", "as-then-atomic", "eo-then-atomic"]) },
   "eight-off": {
     preset: "eight-off",
@@ -131,7 +156,8 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
 };
 
 const OPTIONS = {
-  sets: { type: "list", default: SET_NAMES, choices: SET_NAMES, help: "deal sets to measure" },
+  sets: { type: "list", default: SET_NAMES, choices: ALL_SETS, help: "deal sets to measure" },
+  cells: { type: "int", default: 0, min: 0, max: 8, help: "free cells (Penguin: flippers) for every set, in both solvers (0 = each set's own)" },
   deals: { type: "int", default: 0, min: 0, max: 1_000_000, help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)" },
   settings: {
     type: "string",
@@ -212,9 +238,26 @@ interface OursRun {
   wrapWins: Set<number>;
 }
 
+/**
+ * Freecell Solver's options with `cells` free cells: after each `--game` (which sets its own
+ * count), in place of a count already given, or first when no game is named (FreeCell).
+ */
+function withCells(args: readonly string[], cells: number): string[] {
+  if (cells === 0) return [...args];
+  const out: string[] = args.includes("--game") ? [] : ["--freecells-num", String(cells)];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--freecells-num") {
+      i++;
+      continue;
+    }
+    out.push(args[i]!);
+    if (args[i] === "--game") out.push(args[++i]!, "--freecells-num", String(cells));
+  }
+  return out;
+}
+
 /** One pass of `solve()` over MS deals 1…n, timed per deal as bench/solver.bench.ts does. */
-function runOurs(preset: string, n: number, penguin: boolean): OursRun {
-  const rules = resolveRules(preset);
+function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
   const counts = { solved: 0, unsolvable: 0, unknown: 0 };
   const verdicts: Verdict[] = [];
   const wrapWins = new Set<number>();
@@ -311,8 +354,7 @@ function disagreements(ours: OursRun, fcs: FcsRun, fcsExhaustive: boolean): { de
  * Freecell Solver's lines for deals 1…n, each replayed through the engine: counts by outcome
  * and the first few deals whose line breaks a rule (or does not end won).
  */
-function replaySet(dir: string, preset: string, penguin: boolean, args: string[], n: number) {
-  const rules = resolveRules(preset);
+function replaySet(dir: string, rules: Rules, penguin: boolean, args: string[], n: number) {
   // Standard notation leaves a run's length out; with kings-only columns it follows from the
   // position, with any card allowed into an empty column it may not, so only those sets replay.
   if (rules.emptyColumn !== "below-base") return undefined;
@@ -358,13 +400,14 @@ await exitOnUsageError("fcs-side-by-side", async () => {
   }
   checkDealer();
   // Warm the JIT as the solver bench does, so the first deal's compile time is not counted.
-  for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(resolveRules(SETS[name].preset), n));
+  const rulesOf = (name: SetName): Rules => resolveRules(SETS[name].preset, { ...SETS[name].overrides, ...(args.cells ? { cells: args.cells } : {}) });
+  for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(rulesOf(name), n));
   const dir = mkdtempSync(join(tmpdir(), "fcs-side-by-side-"));
   try {
     for (const name of sets) {
       const set = SETS[name];
       const n = args.deals || set.full;
-      const rules = resolveRules(set.preset);
+      const rules = rulesOf(name);
       const penguin = name === "penguin";
       const file = join(dir, `${name}.boards`);
       let text = "";
@@ -373,13 +416,13 @@ await exitOnUsageError("fcs-side-by-side", async () => {
         text += `#board ${d}\n${penguin ? penguinBoard(s) : formatFcsBoard(s)}`;
       }
       writeFileSync(file, text);
-      const first = runOurs(set.preset, n, penguin);
-      const again = runOurs(set.preset, n, penguin);
+      const first = runOurs(rules, n, penguin);
+      const again = runOurs(rules, n, penguin);
       const settings = args.settings === "all" ? set.settings : args.settings === "default" ? set.settings.slice(0, set.chosen) : set.settings.filter((x) => named.includes(x.name));
       for (const setting of settings) {
         let fcs: FcsRun;
         try {
-          fcs = runFcs(args.harness, args["fcs-max-mb"], file, setting.args(), n);
+          fcs = runFcs(args.harness, args["fcs-max-mb"], file, withCells(setting.args(), args.cells), n);
         } catch (e) {
           // One setting running out of memory should not lose the others' figures.
           if (e instanceof UsageError) throw e;
@@ -391,6 +434,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
         const row = {
           set: name,
           deals: n,
+          cells: rules.cells,
           ours: {
             cpuSeconds: round(first.cpuSeconds, 3),
             againCpuSeconds: round(again.cpuSeconds, 3),
@@ -406,7 +450,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           fcs: {
             version: fcs.version,
             setting: setting.name,
-            args: setting.shown ?? setting.args().join(" "),
+            args: setting.shown ?? withCells(setting.args(), args.cells).join(" "),
             exhaustive: setting.exhaustive,
             cpuSeconds: round(fcs.cpuSeconds, 3),
             processCpuSeconds: round(fcs.processCpuSeconds, 3),
@@ -419,7 +463,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           againRatio: round(again.cpuSeconds / fcs.cpuSeconds, 2),
           disagreements: dis,
         };
-        const replay = args.replay > 0 ? replaySet(dir, set.preset, penguin, setting.args(), Math.min(args.replay, n)) : undefined;
+        const replay = args.replay > 0 ? replaySet(dir, rules, penguin, withCells(setting.args(), args.cells), Math.min(args.replay, n)) : undefined;
         if (replay && (replay.illegal || replay["not-won"]))
           process.stderr.write(`REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`);
         process.stdout.write(JSON.stringify(replay ? { ...row, replay } : row) + "\n");
