@@ -95,7 +95,10 @@ const W_EVEN: Weights = [10, 10, 10, 5, 5];
 const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
 /** Best-first, greedy: its lines stay close to greedy play. */
 const BEST = racer("best-first", 40_000, { strategy: "best-first", weights: [20, 8, 16, 6, 6] });
-const DFS_1 = racer("dfs-1", 40_000, { strategy: "depth-first", weights: WEIGHT_SETS[1]! });
+/** A depth-first racer, by default with the complete search's weights. */
+const dfs = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget" | "strategy" | "weights"> & { weights?: Weights }): PlanStep =>
+  racer(name, budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, ...step });
+const DFS_1 = dfs("dfs-1", 40_000, { weights: WEIGHT_SETS[1]! });
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
 /**
@@ -105,10 +108,10 @@ const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weig
 const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
 const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly number[]): PlanStep =>
-  racer(name, budget, { strategy: "depth-first", weights, order: "manoeuvre", lean: true, slice });
+  dfs(name, budget, { weights, order: "manoeuvre", lean: true, slice });
 /** Depth-first search in move-class order; by default its first turn is its whole budget. */
 const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanStep =>
-  racer("dfs-static", budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static", slice });
+  dfs("dfs-static", budget, { order: "static", slice });
 /**
  * Lean depth-first search in move-class order with manoeuvres among the children and Horne's
  * prune: no child is scored or looked up before its turn, so it costs about a quarter less per
@@ -116,7 +119,7 @@ const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanSte
  * within a few hundred positions (in the spirit of Freecell Solver's random-dfs soft threads).
  */
 const classDfs = (name: string, budget: number): PlanStep =>
-  racer(name, budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, order: "static-manoeuvre", lean: true, horne: true, slice: [budget] });
+  dfs(name, budget, { order: "static-manoeuvre", lean: true, horne: true, slice: [budget] });
 /** Patient lean best-first search with manoeuvres. */
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
@@ -130,18 +133,19 @@ const patient = (budget: number, slice: readonly number[]): PlanStep =>
  * (each strategy's own count per deal, and its measured cost per position) on MS 1-3000,
  * checked by measurement (docs/solver.md); a turn of 1 position is in effect a pause.
  */
-const FREECELL: SolvePlan = [
+const freecell = (patience: number): SolvePlan => [
   { ...staticDfs(1500, [100, 150, 1]), eager: true },
   leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [200, 300, 1]),
   // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
   // search alone found their wins in up to 1.4 million positions and left two undecided.
-  patient(50_000, [3000, 1, 50, 300]),
+  patient(patience, [3000, 1, 50, 300]),
   leanDfs("lean-empty-columns", 500, [10, 19, 40, 1, 3], [200]),
   leanDfs("lean-more-flippers", 500, [10, 23, 12, 3, 7], [1, 100, 1]),
   racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 1] }),
   leanDfs("lean-flippers-only", 2000, [8, 30, 8, 1, 4], [400, 1]),
   { ...COMPLETE, slice: [1, 300] },
 ];
+const FREECELL = freecell(50_000);
 
 /**
  * Suit building without a plan of its own (Seahaven Towers among them): FreeCell's racers but
@@ -194,6 +198,12 @@ const BAKERS: SolvePlan = [
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
+  /**
+   * FreeCell-like with fewer than 4 cells: the same, but patient best-first may store 200,000
+   * positions, since the hard wins need longer searches there and the complete search wanders
+   * (docs/solver.md). With 4 cells the larger budget took one deal over a second.
+   */
+  fewerCells: freecell(200_000),
   /** Seahaven Towers and the other suit-building rule sets without a plan of their own. */
   suit: SUIT,
   /** Baker's Game and kings-only Baker's Game (FreeCell's layout, suit building). */
@@ -213,7 +223,7 @@ export const PLANS = {
 
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
-  if (rules.build === "alternate-color") return PLANS.alternate;
+  if (rules.build === "alternate-color") return rules.cells < 4 ? PLANS.fewerCells : PLANS.alternate;
   if (rules.base === "beak") return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;

@@ -198,6 +198,18 @@ describe("plans", () => {
     }
   });
 
+  it("FreeCell with fewer than 4 cells gets its own plan, which wins #209 with 3 cells", () => {
+    // The published fewest-cells list wins #209 with 2 cells. With 3 cells the 4-cell plan left
+    // it undecided after 2,000,000 positions; its patient racer needs about 160,000.
+    expect(defaultPlan(resolveRules("freecell"))).toBe(PLANS.alternate);
+    for (const cells of [0, 1, 2, 3]) expect(defaultPlan(resolveRules("freecell", { cells })), `${cells} cells`).toBe(PLANS.fewerCells);
+    const s = dealMs(resolveRules("freecell", { cells: 3 }), 209);
+    const r = solve(s);
+    expect(r.result).toBe("solved");
+    if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+    expect(r.states).toBeLessThan(400_000);
+  });
+
   it("penguin-beak-home: a move that sends base cards home is never taken for a manoeuvre", () => {
     // Such a move may set bit 30 (the suit of a base card it sends home), the bit that marks a
     // manoeuvre under other rules. Read as manoeuvres, these moves made #36 look lost, and made
