@@ -157,7 +157,8 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
 
 const OPTIONS = {
   sets: { type: "list", default: SET_NAMES, choices: ALL_SETS, help: "deal sets to measure" },
-  cells: { type: "int", default: 0, min: 0, max: 8, help: "free cells (Penguin: flippers) for every set, in both solvers (0 = each set's own)" },
+  // -1 rather than 0 for "not given": 0 cells is a rule set of its own.
+  cells: { type: "int", default: -1, min: -1, max: 8, help: "free cells (Penguin: flippers) for every set, in both solvers (-1: each set's own)" },
   deals: { type: "int", default: 0, min: 0, max: 1_000_000, help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)" },
   settings: {
     type: "string",
@@ -243,7 +244,7 @@ interface OursRun {
  * count), in place of a count already given, or first when no game is named (FreeCell).
  */
 function withCells(args: readonly string[], cells: number): string[] {
-  if (cells === 0) return [...args];
+  if (cells < 0) return [...args];
   const out: string[] = args.includes("--game") ? [] : ["--freecells-num", String(cells)];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--freecells-num") {
@@ -400,7 +401,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
   }
   checkDealer();
   // Warm the JIT as the solver bench does, so the first deal's compile time is not counted.
-  const rulesOf = (name: SetName): Rules => resolveRules(SETS[name].preset, { ...SETS[name].overrides, ...(args.cells ? { cells: args.cells } : {}) });
+  const rulesOf = (name: SetName): Rules => resolveRules(SETS[name].preset, { ...SETS[name].overrides, ...(args.cells >= 0 ? { cells: args.cells } : {}) });
   for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(rulesOf(name), n));
   const dir = mkdtempSync(join(tmpdir(), "fcs-side-by-side-"));
   try {
