@@ -169,7 +169,7 @@ export class BestFirst {
       if (mirroredEmptyMove(m, firstEmpty)) continue;
       if (this.opt.lean && leftOut(s, m)) continue;
       const ranked = rank ? this.#prio[id]! + Math.round(this.#moveScore[i]!) : undefined;
-      // Most children are scored and looked up without being played (walker.peek).
+      // Most children are scored and looked up without being played (walker.peek, then #peeked).
       const r = walk.peek(m) ? this.#peeked(id, m, ranked) : (walk.apply(m), walk.autoplayAfter(m), this.#child(id, ranked));
       if (r !== null) return r;
     }
@@ -201,6 +201,7 @@ export class BestFirst {
   /** child() for the position move m leads to, known from walker.peek without playing m (it cannot be won). */
   #peeked(id: number, m: number, ranked?: number): RunEnd | null {
     const walk = this.walk;
+    walk.key.peek(m);
     const r = this.table.add(walk.key.peekLo, walk.key.peekHi);
     if (r === FULL) return "max-states";
     if (r !== PRESENT) {
@@ -215,7 +216,7 @@ export class BestFirst {
   #manoeuvres(id: number): RunEnd | null {
     const walk = this.walk;
     if (!hasManoeuvres(walk.s)) return null;
-    const n = listManoeuvres(walk.s, SCRATCH, walk.where);
+    const n = listManoeuvres(walk, SCRATCH);
     for (let i = 0; i < n; i++) {
       // Most are stored without being played (their key and score read off the manoeuvre), and played when expanded.
       if (walk.peekManoeuvre(SCRATCH[i]!, true)) {

@@ -76,9 +76,9 @@ export class DepthFirst {
   private frames = 0;
 
   /**
-   * `score`: children are tried best first by the walker's score (each child is played out and
-   * looked up once to score it); `manoeuvre`: the same, with the manoeuvres (manoeuvre.ts) among
-   * the children. `engine`: in the engine's order, looked up only when entered, which costs
+   * `score`: children are tried best first by the walker's score (each child is scored when
+   * listed, most of them without being played, and looked up at its turn); `manoeuvre`: the
+   * same, with the manoeuvres (manoeuvre.ts) among the children. `engine`: in the engine's order, looked up only when entered, which costs
    * about half as much per node; order does not matter to a search that has to visit every node
    * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
@@ -139,11 +139,11 @@ export class DepthFirst {
           continue;
         }
         r = this.table.add(walk.key.keyLo, walk.key.keyHi);
-      } else if (this.plain && walk.peekKey(m)) {
-        // Unscored orders list children without looking them up: when a child's key can be read
-        // off its move (no safe foundation move follows it), it is stored, or skipped as seen,
-        // before it is played. (Scored children were looked up when listed; checking them again
-        // costs more than it saves.)
+      } else if (walk.peekKey(m)) {
+        // Most children are listed without being looked up: when a child's key can be read off
+        // its move (no safe foundation move follows it), it is stored, or skipped as seen, before
+        // it is played. Looking it up here rather than when listed visits the same nodes in the
+        // same order, and most listed children are never reached.
         r = this.table.add(walk.key.peekLo, walk.key.peekHi);
         if (r === PRESENT) continue;
         walk.apply(m);
@@ -192,9 +192,10 @@ export class DepthFirst {
         walk.undoTo(here);
         continue;
       }
-      // Most children are scored and looked up without being played (a move that sends no card home cannot win).
+      // Most children are scored without being played (a move that sends no card home cannot
+      // win), and looked up only if run() reaches them.
       if (walk.peek(m)) {
-        if (!this.table.has(walk.key.peekLo, walk.key.peekHi)) this.insertKid(k++, m, walk.peekScore);
+        this.insertKid(k++, m, walk.peekScore);
         continue;
       }
       walk.apply(m);
@@ -206,7 +207,7 @@ export class DepthFirst {
       walk.undoTo(here);
     }
     if (this.order === "manoeuvre" && hasManoeuvres(s)) {
-      const e = listManoeuvres(s, SCRATCH, walk.where);
+      const e = listManoeuvres(walk, SCRATCH);
       for (let i = 0; i < e; i++) {
         const m = SCRATCH[i]!;
         // Most are scored without being played: run() plays one when its turn comes, and skips it if seen by then.
@@ -261,7 +262,7 @@ export class DepthFirst {
     }
     if (this.order === "static-manoeuvre" && hasManoeuvres(s)) {
       // Played only when their turn comes, and skipped then if seen.
-      const e = listManoeuvres(s, SCRATCH, this.walk.where);
+      const e = listManoeuvres(this.walk, SCRATCH);
       for (let i = 0; i < e; i++) this.insertKid(k++, SCRATCH[i]!, manoeuvreClass(s, SCRATCH[i]!));
     }
     return this.pushFrame(k, this.walk.pathLen);

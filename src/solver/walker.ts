@@ -118,12 +118,14 @@ export class Walker {
    * playing it, when that is simple: m sends no card home and uncovers none that would go home
    * at once, under suit foundations (the score's count of cards out of sequence then changes
    * only in the two columns, read off their sequence lengths). False: play the move to find out.
+   * The child's key is key.peek(m) (left out here: the depth-first search looks a child up only
+   * on entry).
    */
   peek(m: Move): boolean {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (to === FOUNDATION || m >>> 25 !== 0 || s.tables.rankHome || this.#unparksAfter(m)) return false;
+    if (!this.peekKey(m, false)) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     let free = this.free;
@@ -134,7 +136,6 @@ export class Walker {
     if (from >= CELL0) free++;
     else {
       if (rest === 0) empty++;
-      else if (this.homeSafe(from, rest)) return false;
       out += this.loose(from, rest, Math.min(this.runOf[from]!, rest)) - this.outOf[from]!;
     }
     // A run lands on the card it builds on: the column's sequence grows if the column was all one.
@@ -152,7 +153,6 @@ export class Walker {
       if (at >> 6 === to) bury += k;
       else if (at >> 6 === from && (at & 63) < rest) bury -= k;
     }
-    this.key.peek(m);
     this.peekScore = this.sum(free, empty, out, bury);
     return true;
   }
@@ -160,13 +160,13 @@ export class Walker {
   /**
    * The key of the child that move m leads to (key.peekLo/peekHi), without playing it, when no
    * safe foundation move follows m: it sends no card home and uncovers none that would go home
-   * at once. Suit foundations (CanonicalKey.peek). False: play the move to find out.
+   * at once. Suit foundations (CanonicalKey.peek). False: play the move to find out. `withKey`
+   * false: only whether it could be read off (what peek needs).
    */
-  peekKey(m: Move): boolean {
+  peekKey(m: Move, withKey = true): boolean {
     const from = m & 31;
-    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m)) return false;
-    if (from < CELL0 && this.homeSafe(from, this.s.len[from]! - ((m >> 10) & 63))) return false;
-    this.key.peek(m);
+    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0)) return false;
+    if (withKey) this.key.peek(m);
     return true;
   }
 
@@ -328,7 +328,7 @@ export class Walker {
   }
 
   /** Whether the last card of column c, were it n cards long, is next on its foundation and safe to send there (autoplay would). */
-  private homeSafe(c: number, n: number): boolean {
+  homeSafe(c: number, n: number): boolean {
     const s = this.s;
     const card = n > 0 ? s.cards[c * COLUMN_CAP + n - 1]! : NO_CARD;
     return card !== NO_CARD && this.next(card) && safeHome(s, this.builders, card);
@@ -461,16 +461,24 @@ export class Walker {
   }
 
   /**
-   * Safe foundation moves after move m from a position that had none left. Foundations are
-   * unchanged unless m went home (or carried base cards home with it), so otherwise the only new
-   * candidate is the card m uncovered.
+   * Safe foundation moves (and under `horne` parked cards' moves) after move m from a position
+   * that had none left. Foundations are unchanged unless m went home (or carried base cards home
+   * with it), so otherwise the only new candidate is the card m uncovered.
    */
   autoplayAfter(m: Move): void {
+    const s = this.s;
     const from = m & 31;
-    if (!this.horne && ((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
-      if (from >= CELL0 || !this.homeSafe(from, this.s.len[from]!)) return;
-    }
-    this.autoplay();
+    const to = (m >> 5) & 31;
+    const n = from < CELL0 ? s.len[from]! : 0;
+    // Under `horne` a parked card can only leave for a card that m left last in a column (the
+    // one it uncovered or the one it moved there), or be the card m parked.
+    if (
+      to === FOUNDATION ||
+      (m >>> 25) & 3 ||
+      this.homeSafe(from, n) ||
+      (this.horne && (this.#unparks(-1, 0, -1, 0, n > 0 ? s.cards[from * COLUMN_CAP + n - 1]! : NO_CARD, to < CELL0 ? s.cards[to * COLUMN_CAP + s.len[to]! - 1]! : NO_CARD) || (to >= CELL0 && this.#onLast(s.cells[to - CELL0]!))))
+    )
+      this.autoplay();
   }
 
   /**

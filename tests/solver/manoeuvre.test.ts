@@ -8,6 +8,7 @@ import { BestFirst } from "../../src/solver/best-first.js";
 import { hasManoeuvres, listManoeuvres, MANOEUVRE, playManoeuvre } from "../../src/solver/manoeuvre.js";
 import { replayWins, solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
+import { position } from "../engine/position.js";
 
 /** Plays the walker's path from `from` through the engine; true when every move is legal. */
 function replays(from: State, walk: Walker): boolean {
@@ -39,7 +40,7 @@ describe("manoeuvres", () => {
         // Positions along a seeded random walk from the deal.
         for (let step = 0; step < 25; step++) {
           const walk = new Walker(s, weights);
-          const k = listManoeuvres(s, codes, walk.where);
+          const k = listManoeuvres(walk, codes);
           for (let i = 0; i < k; i++) {
             const code = codes[i]!;
             const c = code & 15;
@@ -99,7 +100,7 @@ describe("manoeuvres", () => {
       const s = dealMs(resolveRules(preset), n);
       for (const m of r.moves) {
         const walk = new Walker(s, weights);
-        const k = listManoeuvres(walk.s, codes, walk.where);
+        const k = listManoeuvres(walk, codes);
         for (let i = 0; i < k; i++) {
           const code = codes[i]!;
           const seen = walk.peekManoeuvre(code, true) ? walk.peekScore : null;
@@ -177,7 +178,7 @@ describe("manoeuvres", () => {
           const here = walk.pathLen;
           for (let i = 0; i < k; i++) {
             const m = moves[i]!;
-            const seen = walk.peek(m) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+            const seen = walk.peek(m) ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore]) : null;
             const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
             walk.apply(m);
             walk.autoplayAfter(m);
@@ -189,7 +190,7 @@ describe("manoeuvres", () => {
             if (key) expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
             walk.undoTo(here);
           }
-          const e = listManoeuvres(walk.s, codes, walk.where);
+          const e = listManoeuvres(walk, codes);
           for (let i = 0; i < e; i++) {
             const seen = walk.peekManoeuvre(codes[i]!, true) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
             if (playManoeuvre(walk, codes[i]!)) {
@@ -210,6 +211,22 @@ describe("manoeuvres", () => {
     expect(count.manoeuvres).toBeGreaterThan(200);
     expect(count.manoeuvresRefused).toBeGreaterThan(200);
     expect(count.unparked).toBeGreaterThan(50);
+  });
+
+  it("leave out a run that would go home on the way, which could not be finished", () => {
+    // Baker's Game: the hearts up to the ten are home, so the jack goes home once the king on it moves.
+    const s = position(resolveRules("bakers-game"), "A", ["QH", "KS JH KH"]);
+    const walk = new Walker(s, [20, 12, 20, 3, 3]);
+    const codes = new Int32Array(MAX_MOVES);
+    const home = MANOEUVRE | 1 | (1 << 4) | (1 << 10) | (FOUNDATION << 16);
+    const ontoQueen = MANOEUVRE | 1 | (1 << 4) | (1 << 10) | (0 << 16) | (0 << 21);
+    expect(Array.from(codes.subarray(0, listManoeuvres(walk, codes)))).toEqual([home]);
+    // The jack onto the queen: the jack goes home as soon as the king is parked, so it fails.
+    expect(playManoeuvre(walk, ontoQueen)).toBe(false);
+    walk.undoTo(0);
+    // The jack home instead: then every card left follows it (safe foundation moves), a win.
+    expect(playManoeuvre(walk, home)).toBe(true);
+    expect(walk.s.isWon()).toBe(true);
   });
 
   it("are not offered where a move can carry cards home or name its foundation", () => {

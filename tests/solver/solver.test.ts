@@ -161,7 +161,7 @@ describe("search machinery", () => {
         for (let t = 0; t < 3; t++) {
           const m = ms[rand(ms.length)]!;
           // peek() reads the child's key and score off the move; when it does, they must be the played child's.
-          const seen = walk.peek(m) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+          const seen = walk.peek(m) ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore]) : null;
           // peekKey() reads only the key, on any rules, when no safe foundation move follows m.
           const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
           walk.apply(m);
