@@ -8,6 +8,7 @@
  *
  *   gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm
  *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts                       # the five full sets
+ *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --rounds 5            # medians of 5 rounds in turns
  *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100
  *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
  *
@@ -168,6 +169,7 @@ const OPTIONS = {
   harness: { type: "string", default: HARNESS, help: "path of the built fcs-batch" },
   "fcs-max-mb": { type: "int", default: 4096, min: 64, max: 1 << 20, help: "address-space cap of each Freecell Solver run, in MB" },
   replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
+  rounds: { type: "int", default: 1, min: 1, max: 50, help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)" },
 } as const;
 
 /** A card on Freecell Solver's board after relabelling ranks so the base rank is the ace. */
@@ -226,6 +228,13 @@ function mainThreadMs(): number {
   }
 }
 const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;
+/** The median of a list (the lower middle one of an even count). */
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
+/** The run whose figure is the median: its other figures (worst deal, verdicts) come with it. */
+function medianRun<T>(runs: readonly T[], by: (x: T) => number): T {
+  return [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1]!;
+}
+const spread = (xs: readonly number[]): [number, number] => [round(Math.min(...xs), 3), round(Math.max(...xs), 3)];
 
 type Verdict = "solved" | "unsolvable" | "unknown";
 interface OursRun {
@@ -418,18 +427,32 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       }
       writeFileSync(file, text);
       const first = runOurs(rules, n, penguin);
-      const again = runOurs(rules, n, penguin);
       const settings = args.settings === "all" ? set.settings : args.settings === "default" ? set.settings.slice(0, set.chosen) : set.settings.filter((x) => named.includes(x.name));
-      for (const setting of settings) {
-        let fcs: FcsRun;
-        try {
-          fcs = runFcs(args.harness, args["fcs-max-mb"], file, withCells(setting.args(), args.cells), n);
-        } catch (e) {
-          // One setting running out of memory should not lose the others' figures.
-          if (e instanceof UsageError) throw e;
-          process.stdout.write(JSON.stringify({ set: name, deals: n, fcs: { setting: setting.name, error: (e as Error).message } }) + "\n");
+      // Rounds in turns, ours then each setting's, so that the machine's slow spells fall on both.
+      const agains: OursRun[] = [];
+      const fcsRuns = settings.map((): FcsRun[] => []);
+      const failed = settings.map((): string | undefined => undefined);
+      for (let r = 0; r < args.rounds; r++) {
+        agains.push(runOurs(rules, n, penguin));
+        settings.forEach((setting, i) => {
+          if (failed[i] !== undefined) return;
+          try {
+            fcsRuns[i]!.push(runFcs(args.harness, args["fcs-max-mb"], file, withCells(setting.args(), args.cells), n));
+          } catch (e) {
+            // One setting running out of memory should not lose the others' figures.
+            if (e instanceof UsageError) throw e;
+            failed[i] = (e as Error).message;
+          }
+        });
+      }
+      const again = medianRun(agains, (x) => x.cpuSeconds);
+      for (const [i, setting] of settings.entries()) {
+        if (failed[i] !== undefined) {
+          process.stdout.write(JSON.stringify({ set: name, deals: n, fcs: { setting: setting.name, error: failed[i] } }) + "\n");
           continue;
         }
+        const runs = fcsRuns[i]!;
+        const fcs = medianRun(runs, (x) => x.cpuSeconds);
         const dis = disagreements(first, fcs, setting.exhaustive);
         for (const x of dis) process.stderr.write(`DISAGREEMENT ${name} deal ${x.deal}: ours ${x.ours}, Freecell Solver (${setting.name}) ${x.fcs}: ${x.note}\n`);
         const row = {
@@ -462,6 +485,15 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           },
           ratio: round(first.cpuSeconds / fcs.cpuSeconds, 2),
           againRatio: round(again.cpuSeconds / fcs.cpuSeconds, 2),
+          ...(args.rounds > 1
+            ? {
+                rounds: args.rounds,
+                // Each side's fastest and slowest round, and the median of the rounds' own ratios.
+                againCpuSecondsRange: spread(agains.map((x) => x.cpuSeconds)),
+                fcsCpuSecondsRange: spread(runs.map((x) => x.cpuSeconds)),
+                pairedAgainRatio: round(median(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds)), 2),
+              }
+            : {}),
           disagreements: dis,
         };
         const replay = args.replay > 0 ? replaySet(dir, rules, penguin, withCells(setting.args(), args.cells), Math.min(args.replay, n)) : undefined;
