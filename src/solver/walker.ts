@@ -461,24 +461,16 @@ export class Walker {
   }
 
   /**
-   * Safe foundation moves (and under `horne` parked cards' moves) after move m from a position
-   * that had none left. Foundations are unchanged unless m went home (or carried base cards home
-   * with it), so otherwise the only new candidate is the card m uncovered.
+   * Safe foundation moves after move m from a position that had none left. Foundations are
+   * unchanged unless m went home (or carried base cards home with it), so otherwise the only new
+   * candidate is the card m uncovered.
    */
   autoplayAfter(m: Move): void {
-    const s = this.s;
     const from = m & 31;
-    const to = (m >> 5) & 31;
-    const n = from < CELL0 ? s.len[from]! : 0;
-    // Under `horne` a parked card can only leave for a card that m left last in a column (the
-    // one it uncovered or the one it moved there), or be the card m parked.
-    if (
-      to === FOUNDATION ||
-      (m >>> 25) & 3 ||
-      this.homeSafe(from, n) ||
-      (this.horne && (this.#unparks(-1, 0, -1, 0, n > 0 ? s.cards[from * COLUMN_CAP + n - 1]! : NO_CARD, to < CELL0 ? s.cards[to * COLUMN_CAP + s.len[to]! - 1]! : NO_CARD) || (to >= CELL0 && this.#onLast(s.cells[to - CELL0]!))))
-    )
-      this.autoplay();
+    if (!this.horne && ((m >> 5) & 31) !== FOUNDATION && ((m >>> 25) & 3) === 0) {
+      if (from >= CELL0 || !this.homeSafe(from, this.s.len[from]!)) return;
+    }
+    this.autoplay();
   }
 
   /**
