@@ -44,7 +44,8 @@ export function leftOut(s: State, m: number): boolean {
  * Writes the manoeuvres of the walker's position that need at least one card moved out of the
  * way into `out` (the ones that need none are engine moves) and returns how many. Left out: a
  * run whose last card would go home as soon as the cards above it are gone (playManoeuvre could
- * not finish it: about one manoeuvre played in twenty, on Seahaven Towers one in four).
+ * not finish it: 4-6 % of the manoeuvres played on Penguin, Eight Off and Baker's Game, 11 % on
+ * Seahaven Towers, 14 % on FreeCell).
  */
 export function listManoeuvres(walk: Walker, out: Int32Array): number {
   const s = walk.s;
