@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { median } from "../experiments/lib/median.js";
 
 const ENTRIES = { "penguin-gym": "../dist/src/index.js", "penguin-gym/train": "../dist/src/train/index.js" } as const;
 const RUNS = 5;
@@ -16,8 +17,6 @@ function measure(url: string): [number, number] {
   const code = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(url)}); const u = process.cpuUsage(c); console.log(JSON.stringify([performance.now() - t, (u.user + u.system) / 1000]));`;
   return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" })) as [number, number];
 }
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 export default async function importBench(): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};

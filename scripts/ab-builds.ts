@@ -18,6 +18,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UsageError } from "../src/errors.js";
 import type { State } from "../src/engine/state.js";
+import { median } from "../experiments/lib/median.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
 const SETS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"] as const;
@@ -45,7 +46,6 @@ async function load(root: string): Promise<Build> {
   return { solve: search.solve, deal: (n, preset) => deal.dealMs(rules.resolveRules(preset), n) };
 }
 
-const median = (xs: readonly number[]): number => [...xs].sort((p, q) => p - q)[(xs.length - 1) >> 1]!;
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** One pass of a build over its boards: CPU seconds, and each deal's positions and verdict. */
@@ -85,7 +85,6 @@ await exitOnUsageError("ab-builds", async () => {
   }
   if (!o.a) throw new UsageError("--a: give the root of the first build (a directory with dist/)");
   const a = await load(o.a);
-  // The same directory twice is one module set: a control of a against itself then needs no b.
   const b = await load(o.b);
   for (const preset of o.sets) {
     const n = o.deals || (preset === "eight-off" || preset === "seahaven-towers" ? 500 : 1000);

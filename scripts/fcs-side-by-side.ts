@@ -30,6 +30,7 @@ import { resolveRules, type RuleOverrides, type Rules } from "../src/engine/rule
 import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
+import { median } from "../experiments/lib/median.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 import { presetWithout } from "./fcs/presets.js";
 import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
@@ -228,8 +229,6 @@ function mainThreadMs(): number {
   }
 }
 const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;
-/** The median of a list (the lower middle one of an even count). */
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
 /** The run whose figure is the median: its other figures (worst deal, verdicts) come with it. */
 function medianRun<T>(runs: readonly T[], by: (x: T) => number): T {
   return [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1]!;

@@ -78,9 +78,9 @@ export class DepthFirst {
   /**
    * `score`: children are tried best first by the walker's score (each child is scored when
    * listed, most of them without being played, and looked up at its turn); `manoeuvre`: the
-   * same, with the manoeuvres (manoeuvre.ts) among the children. `engine`: in the engine's order, looked up only when entered, which costs
-   * about half as much per node; order does not matter to a search that has to visit every node
-   * anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
+   * same, with the manoeuvres (manoeuvre.ts) among the children. `engine`: in the engine's
+   * order, looked up only when entered, which costs about half as much per node; order does not
+   * matter to a search that has to visit every node anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
   constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false, complete = false) {

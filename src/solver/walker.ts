@@ -125,7 +125,7 @@ export class Walker {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (!this.peekKey(m, false)) return false;
+    if (!this.#readable(m)) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     let free = this.free;
@@ -160,14 +160,18 @@ export class Walker {
   /**
    * The key of the child that move m leads to (key.peekLo/peekHi), without playing it, when no
    * safe foundation move follows m: it sends no card home and uncovers none that would go home
-   * at once. Suit foundations (CanonicalKey.peek). False: play the move to find out. `withKey`
-   * false: only whether it could be read off (what peek needs).
+   * at once. Suit foundations (CanonicalKey.peek). False: play the move to find out.
    */
-  peekKey(m: Move, withKey = true): boolean {
-    const from = m & 31;
-    if (((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0)) return false;
-    if (withKey) this.key.peek(m);
+  peekKey(m: Move): boolean {
+    if (!this.#readable(m)) return false;
+    this.key.peek(m);
     return true;
+  }
+
+  /** Whether the child of move m can be read off the move (peek, peekKey: the conditions above). */
+  #readable(m: Move): boolean {
+    const from = m & 31;
+    return !(((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0));
   }
 
   /**
