@@ -23,7 +23,7 @@ interface Args extends RuleArgs {
   quiet: boolean;
 }
 
-export const DATASET_NUMBERS: Readonly<Record<string, NumberSpec>> = {
+const DATASET_NUMBERS: Readonly<Record<string, NumberSpec>> = {
   deals: { describe: "training deals to label", default: 1000, min: 1, max: 10_000_000, int: true },
   "deal-start": { describe: "first training deal seed (held-out seeds 1–10000 are refused)", default: TRAIN_DEAL_START, min: 10_001, max: 2 ** 31 - 1, int: true },
   "shard-deals": { describe: "deals per shard", default: 20, min: 1, max: 100_000, int: true },

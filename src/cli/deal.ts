@@ -26,7 +26,7 @@ export interface DealJson {
 }
 
 /** The JSON form of a position (also used by tests and other tools). */
-export function dealJson(s: State): DealJson {
+function dealJson(s: State): DealJson {
   const top = (f: number): string | null => (s.found[f] ? cardToString(s.foundationTop(f)) : null);
   const rank = s.tables.rankHome;
   const foundations = Object.fromEntries([...SUITS].map((ch, f) => [rank ? String(f + 1) : ch, top(f)]));

@@ -125,7 +125,7 @@ export function mergeShardTexts(files: readonly { name: string; text: string }[]
  * such names, every shard of the run must be there: a missing first or last shard leaves no gap
  * between the files given, so only the names can show it.
  */
-export function checkShardSet(inputs: readonly string[]): void {
+function checkShardSet(inputs: readonly string[]): void {
   const labels = inputs.map((p) => ({ p, m: /shard-(\d+)-of-(\d+)/.exec(basename(p)) }));
   const named = labels.filter((l) => l.m);
   if (named.length === 0) return;

@@ -15,7 +15,7 @@ import { UsageError } from "../errors.js";
 import { KiB, readTextFile } from "../util/read.js";
 
 /** A board is under 1 KiB of text; 64 KiB leaves room for comments and still refuses junk at once. */
-export const MAX_BOARD_BYTES = 64 * KiB;
+const MAX_BOARD_BYTES = 64 * KiB;
 const MAX_STATES_RANGE = { min: 1, max: MAX_STATES_LIMIT, integer: true } as const;
 const TIMEOUT_RANGE = { min: 1, max: 86_400_000 } as const;
 import type { State } from "../engine/state.js";

@@ -20,7 +20,7 @@ interface WebArgs extends RuleArgs {
   ms?: number;
 }
 
-export const DEFAULT_PORT = 8765;
+const DEFAULT_PORT = 8765;
 
 export const webCommand: CommandModule<object, WebArgs> = {
   command: "web",

@@ -38,7 +38,7 @@ import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 import { columnChar } from "./notation.js";
 
-export const BOARD_MAGIC = "penguin-board 1";
+const BOARD_MAGIC = "penguin-board 1";
 
 interface Layout {
   base: number;

@@ -44,7 +44,7 @@ export function seededDeck(seed: Seed): Card[] {
 }
 
 /** Base rank of a deal: the beak's rank (first card dealt) or the ace. */
-export function baseRankFor(rules: Rules, deck: readonly Card[]): number {
+function baseRankFor(rules: Rules, deck: readonly Card[]): number {
   return rules.base === "beak" ? rankOf(deck[0]!) : 0;
 }
 

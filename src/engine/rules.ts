@@ -54,7 +54,7 @@ export const FOUNDATION_RULES: readonly FoundationRule[] = ["suit", "rank"];
 export const DEAL_LAYOUTS: readonly DealLayout[] = ["penguin", "penguin-beak-home", "freecell", "eight-off", "seahaven", "stalactites"];
 
 /** Columns each layout deals into; the rules' `columns` must match. */
-export const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
+const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
   penguin: 7,
   "penguin-beak-home": 7,
   freecell: 8,
@@ -63,7 +63,7 @@ export const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
   stalactites: 8,
 };
 /** Cards a layout deals straight into cells, so it needs at least this many. */
-export const LAYOUT_CELL_CARDS: Readonly<Record<DealLayout, number>> = {
+const LAYOUT_CELL_CARDS: Readonly<Record<DealLayout, number>> = {
   penguin: 0,
   "penguin-beak-home": 0,
   freecell: 0,

@@ -35,8 +35,8 @@ export const ZOBRIST_HI = new Uint32Array(ALL_KEYS);
     ZOBRIST_HI[i] = next();
   }
 }
-export const CELL_KEY = KEYS;
-export const FOUNDATION_KEY = KEYS + 52;
+const CELL_KEY = KEYS;
+const FOUNDATION_KEY = KEYS + 52;
 
 /**
  * Facts derived once per rule set and base rank, shared by every clone: the hot paths read these

@@ -25,7 +25,7 @@ import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 
 /** Split ids per (column, empty column) pair for the usual rule shapes (runs of at most 13 cards). */
-export const SPLIT_SIZES = 12;
+const SPLIT_SIZES = 12;
 const FLIPPERS = "abcdefgh";
 
 export class ActionCodec {

@@ -35,10 +35,10 @@ import { runLength } from "../engine/moves.js";
 import { BUILD_RULES, EMPTY_COLUMN_RULES, type Rules } from "../engine/rules.js";
 import { COLUMN_CAP, MAX_CELLS, type State } from "../engine/state.js";
 
-export const CARD_FEATURES_EXTRA = 4;
-export const COLUMN_FEATURES = 7;
-export const FLIPPER_FEATURES = 6;
-export const GLOBAL_FEATURES = 24;
+const CARD_FEATURES_EXTRA = 4;
+const COLUMN_FEATURES = 7;
+const FLIPPER_FEATURES = 6;
+const GLOBAL_FEATURES = 24;
 const INV13 = 1 / 13;
 /** Order of the group-move one-hot; spelled out so that the layout never follows a list reordering. */
 const GROUP_ORDER = ["unlimited", "supermove", "free-cells", "single"] as const;

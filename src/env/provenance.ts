@@ -77,7 +77,7 @@ export interface Sidecar {
 }
 
 /** The sidecar's text: `about` plus the runs already recorded in `previous` text and `p` if new. */
-export function sidecarText(about: Readonly<Record<string, unknown>>, p: Provenance, previous?: string): string {
+function sidecarText(about: Readonly<Record<string, unknown>>, p: Provenance, previous?: string): string {
   let runs: Provenance[] = [];
   if (previous !== undefined) {
     try {

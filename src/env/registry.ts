@@ -97,7 +97,7 @@ export function envIdForPreset(preset: string): EnvId {
 
 const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "foundations", "deal"] as const;
 const SETTING_KEYS = ["reward", "maxSteps", "truncateOnRepeat", "shuffle"] as const;
-export const ENV_OPTION_KEYS: readonly string[] = [...RULE_KEYS, ...SETTING_KEYS];
+const ENV_OPTION_KEYS: readonly string[] = [...RULE_KEYS, ...SETTING_KEYS];
 const ALLOWED_VALUES: Readonly<Record<string, string>> = {
   cells: "an integer 0..8",
   emptyColumn: EMPTY_COLUMN_RULES.join(" | "),

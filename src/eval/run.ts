@@ -23,7 +23,7 @@ export const EVAL_COLUMNS = ["deal", "rules", "agent", "won", "cards_home", "mov
  * A row's values in column order. Timed rows write milliseconds with one decimal ("3.0"),
  * untimed rows "0", so a resume can tell the two apart and refuse to mix them.
  */
-export function evalRowValues(r: EvalRow, timing = true): CsvValue[] {
+function evalRowValues(r: EvalRow, timing = true): CsvValue[] {
   return [r.deal, r.rules, r.agent, r.won, r.cardsHome, r.moves, timing ? r.ms.toFixed(1) : "0"];
 }
 

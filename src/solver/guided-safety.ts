@@ -25,7 +25,7 @@ import { GreedyOrdering, sortedFresh, type GuidedOrdering } from "./guided.js";
 const LOG_SCALE = 1000;
 const MAX_RISK = 1 - 1e-6;
 
-export class SafetyOrdering implements GuidedOrdering {
+class SafetyOrdering implements GuidedOrdering {
   calls = 0;
   readonly #sv: SafetyView;
   readonly #none = new PositionSet();
@@ -72,7 +72,7 @@ export class SafetyOrdering implements GuidedOrdering {
 }
 
 /** The network at the root, greedy inside the search. */
-export class RootSafetyOrdering implements GuidedOrdering {
+class RootSafetyOrdering implements GuidedOrdering {
   readonly #greedy = new GreedyOrdering();
   constructor(
     private readonly net: SafetyOrdering,

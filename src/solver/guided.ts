@@ -26,11 +26,11 @@ import { UsageError } from "../errors.js";
 import { BestFirst, type MoveRank } from "./best-first.js";
 import type { Weights } from "./walker.js";
 
-export const GUIDED_ORDERS = ["greedy", "safety", "safety-root"] as const;
+const GUIDED_ORDERS = ["greedy", "safety", "safety-root"] as const;
 export type GuidedOrder = (typeof GUIDED_ORDERS)[number];
-export const NODES_MAX = 100_000;
+const NODES_MAX = 100_000;
 /** What the budget counts: positions expanded (children listed), or positions stored (the solver's maxStates). */
-export const GUIDED_COUNTS = ["expanded", "stored"] as const;
+const GUIDED_COUNTS = ["expanded", "stored"] as const;
 export type GuidedCount = (typeof GUIDED_COUNTS)[number];
 /** Move scores are summed along a path as integers: greedy's in thousandths. */
 const GREEDY_SCALE = 1000;

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 export type BackendName = "tensorflow" | "wasm" | "cpu";
-export const BACKEND_NAMES: readonly BackendName[] = ["tensorflow", "wasm", "cpu"];
+const BACKEND_NAMES: readonly BackendName[] = ["tensorflow", "wasm", "cpu"];
 
 /** What a run records about the arithmetic it ran on. */
 export interface BackendInfo {
@@ -23,7 +23,7 @@ export interface BackendInfo {
 }
 
 /** Intra-op threads of native TensorFlow unless TF_NUM_INTRAOP_THREADS says otherwise. */
-export const NATIVE_THREADS = 2;
+const NATIVE_THREADS = 2;
 
 const loaded = new Map<BackendName, Promise<boolean>>();
 let chosen: Promise<BackendName> | undefined;
@@ -68,7 +68,7 @@ async function registerWasm(): Promise<boolean> {
  * Registers one backend and checks that it initialises (once per process), leaving the current
  * backend as it was; false when it cannot load here.
  */
-export function loadBackend(name: BackendName): Promise<boolean> {
+function loadBackend(name: BackendName): Promise<boolean> {
   let p = loaded.get(name);
   if (!p) {
     p = (async () => {

@@ -18,7 +18,7 @@ import type { Adam } from "./adam.js";
 import { sha256, writeAtomic } from "./files.js";
 import type { PolicyNet, NetConfig } from "./model.js";
 
-export const CHECKPOINT_VERSION = 1;
+const CHECKPOINT_VERSION = 1;
 
 /** A missing or damaged checkpoint: bad input for the CLI (one line, exit 2). */
 export class CheckpointError extends UsageError {
@@ -39,7 +39,7 @@ interface StateFile<T> {
   sha256: Record<string, string>;
 }
 
-export function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
+function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
   if (!data) return new Uint8Array(0);
   if (Array.isArray(data)) return new Uint8Array(tf.io.concatenateArrayBuffers(data));
   return new Uint8Array(data);
@@ -80,11 +80,11 @@ export function modelFromArtifacts(topology: unknown, weightSpecs: tf.io.Weights
 }
 
 /** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
-export function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
+function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
   return modelArtifacts(net.model, () => ({ penguinNet: net.config }));
 }
 
-export async function deserializeNet(json: string, weights: Uint8Array, where: string): Promise<PolicyNet> {
+async function deserializeNet(json: string, weights: Uint8Array, where: string): Promise<PolicyNet> {
   let parsed: { modelTopology: object; weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[]; userDefinedMetadata?: { penguinNet?: NetConfig } };
   try {
     parsed = JSON.parse(json);

@@ -27,7 +27,7 @@ export interface DaggerRoundResult {
 }
 
 /** First deal seed of DAgger round r (1-based): after the behaviour-cloning deals, never reused. */
-export function daggerDealStart(ctx: TrainContext, round: number): number {
+function daggerDealStart(ctx: TrainContext, round: number): number {
   return ctx.o.trainDealStart + ctx.o.trainDeals + (round - 1) * ctx.o.daggerDeals;
 }
 

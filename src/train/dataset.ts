@@ -52,9 +52,9 @@ export interface SolveLimits {
   timeoutMs: number;
 }
 
-export const CHUNK = 50;
+const CHUNK = 50;
 
-export function cacheKey(rules: Rules, limits: SolveLimits): string {
+function cacheKey(rules: Rules, limits: SolveLimits): string {
   const id = JSON.stringify({ rules, maxStates: limits.maxStates, timeoutMs: limits.timeoutMs, v: 1 });
   return `${rulesLabel(rules).replace(/[^A-Za-z0-9=,-]/g, "_")}-${sha256(id).slice(0, 10)}`;
 }

@@ -73,7 +73,7 @@ export function yargsOption(s: OptionSpec): { type: "number" | "string" | "boole
 }
 
 /** Throws a UsageError naming the option and its range unless v fits the spec; undefined passes. */
-export function checkNumber(flag: string, v: unknown, s: NumberSpec): void {
+function checkNumber(flag: string, v: unknown, s: NumberSpec): void {
   if (v !== undefined) checkRange(flag, v, range(s));
 }
 
@@ -82,7 +82,7 @@ export function checkAll(specs: Readonly<Record<string, NumberSpec>>, args: Read
 }
 
 /** The value of one option, checked and converted (sizes become number[]). */
-export function optionValue(flag: string, s: OptionSpec, v: unknown): unknown {
+function optionValue(flag: string, s: OptionSpec, v: unknown): unknown {
   if (v === undefined) return undefined;
   switch (s.type) {
     case undefined:
@@ -102,7 +102,7 @@ export function optionValue(flag: string, s: OptionSpec, v: unknown): unknown {
   }
 }
 
-export const camelCase = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const camelCase = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
  * The options object of a spec from parsed arguments: every value checked (ranges, choices,

@@ -23,7 +23,7 @@ export interface PlayOptions {
   recordActions?: boolean;
 }
 
-export const PLAY_DEFAULTS: PlayOptions = { maxSteps: 1000, repeatGuard: true, sample: false, batch: 250 };
+const PLAY_DEFAULTS: PlayOptions = { maxSteps: 1000, repeatGuard: true, sample: false, batch: 250 };
 
 export interface GameResult {
   seed: number;

@@ -15,7 +15,7 @@ import { guardActions, PositionSet } from "../agents/position-set.js";
 import { CheckpointError } from "./checkpoint.js";
 import { Rng } from "./rng.js";
 
-export function makeVecEnv(ctx: TrainContext): VecEnv {
+function makeVecEnv(ctx: TrainContext): VecEnv {
   const r = ctx.rules;
   return new VecEnv(ctx.o.envs, envIdForPreset(r.preset), {
     cells: r.cells,

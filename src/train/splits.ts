@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../errors.js";
 
-export const HELD_OUT = { from: 1, to: 10_000 } as const;
+const HELD_OUT = { from: 1, to: 10_000 } as const;
 /** Default first seed of labelling deals (`penguin dataset`) and of the safety network's data. */
 export const TRAIN_DEAL_START = 1_000_000;
 /** Default first seed of the safety network's validation deals (below the training deals, above the held-out ones). */
@@ -27,7 +27,7 @@ export function checkOutsideHeldOut(what: string, from: number, count: number): 
 }
 
 /** Refuses two ranges that share a seed. */
-export function checkDisjoint(a: string, aFrom: number, aCount: number, b: string, bFrom: number, bCount: number): void {
+function checkDisjoint(a: string, aFrom: number, aCount: number, b: string, bFrom: number, bCount: number): void {
   if (aCount > 0 && bCount > 0 && aFrom <= bFrom + bCount - 1 && bFrom <= aFrom + aCount - 1)
     throw new UsageError(`${a} seeds ${aFrom}–${aFrom + aCount - 1} overlap ${b} seeds ${bFrom}–${bFrom + bCount - 1}`);
 }

@@ -8,11 +8,6 @@ export function stopRequested(): boolean {
   return requested;
 }
 
-/** For tests and embedders: ask the running loop to stop (or clear the request). */
-export function requestStop(on = true): void {
-  requested = on;
-}
-
 /** Installs the handlers; returns a function that removes them. */
 export function stopOnSignals(say: (line: string) => void): () => void {
   const handler = (sig: NodeJS.Signals): void => {

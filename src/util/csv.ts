@@ -20,7 +20,7 @@ export interface CsvRecord {
 const OPTIONS = { relax_column_count: true, record_delimiter: "\n", skip_empty_lines: false } as const;
 
 /** Longest line accepted; longer ones mean the file is not a CSV of this project. */
-export const MAX_CSV_LINE = MiB;
+const MAX_CSV_LINE = MiB;
 
 /** Fields of each line (no line endings in `lines`); throws Error with csv-parse's reason. */
 function parseLines(lines: readonly string[]): string[][] {

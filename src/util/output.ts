@@ -130,7 +130,7 @@ function writeAll(fd: number, data: Uint8Array): void {
 let tempCounter = 0;
 
 /** A temp file beside `path` that no other process (pid) and no other call (counter) picks. */
-export function tempPathFor(path: string): string {
+function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${++tempCounter}.tmp`;
 }
 

@@ -35,7 +35,7 @@ export function isWrapper(args: readonly string[]): boolean {
 }
 
 /** The wrapper processes directly above this one (closest first). */
-export function wrapperChain(): number[] {
+function wrapperChain(): number[] {
   const chain: number[] = [];
   for (let pid = process.ppid; pid > 1 && chain.length < 8; pid = parentOf(pid)) {
     const cmdline = readProc(pid, "cmdline");

@@ -24,7 +24,7 @@ export function prepareReplayDir(dir: string): void {
   checkOutputDir(dir);
 }
 
-export function replayFileName(dealLabel: string): string {
+function replayFileName(dealLabel: string): string {
   return `${dealLabel.replace(/[^0-9A-Za-z-]/g, "-")}.html`;
 }
 

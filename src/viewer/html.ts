@@ -7,7 +7,7 @@ import type { ReplayData } from "./page/replay-data.js";
 import type { PlayData } from "./page/play-data.js";
 import { pageScript } from "./bundle.js";
 
-export const escapeHtml = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** JSON that is safe inside a <script> element (no "</script>", no "<!--"). */
 function scriptJson(value: unknown): string {

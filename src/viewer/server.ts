@@ -23,7 +23,7 @@ import { beakOf, dealName } from "./record.js";
 /** Largest request body read (a board is about 300 bytes). */
 const MAX_BODY = 16 * 1024;
 /** Solver budget per hint: decides a Penguin position in well under a second. */
-export const HINT_STATES = 500_000;
+const HINT_STATES = 500_000;
 
 const RULE_KEYS = ["rules", "cells", "empty", "group-move", "build", "base", "deal"] as const;
 const DEAL_KEYS = ["seed", "ms"] as const;
@@ -48,7 +48,7 @@ function ruleQuery(q: RuleQuery): RuleQuery {
 }
 
 /** A deal for the page from query parameters, checked like the command line's options. */
-export function dealFor(q: RuleQuery): DealData {
+function dealFor(q: RuleQuery): DealData {
   const allowed: readonly string[] = [...RULE_KEYS, ...DEAL_KEYS];
   for (const k of Object.keys(q)) if (!allowed.includes(k)) throw new UsageError(`unknown parameter "${k}"; allowed: ${allowed.join(", ")}`);
   const rules = rulesFromArgs(ruleArgs(q));
@@ -69,7 +69,7 @@ export function dealFor(q: RuleQuery): DealData {
 }
 
 /** The solver's next move in the position the page sends. */
-export function hintFor(body: unknown): HintAnswer {
+function hintFor(body: unknown): HintAnswer {
   const b = body as { query?: unknown; board?: unknown } | null;
   if (!b || typeof b.board !== "string" || typeof b.query !== "object" || b.query === null)
     throw new UsageError('expected {"query": {...rule options}, "board": "<board text>"}');

@@ -15,7 +15,7 @@ import { ScorerAgent, type RowScorer } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 
 /** Credit of a lost deal per card home, as a share of a win's 1 (52 cards home in a loss: 0.3). */
-export const CARD_CREDIT = 0.3 / 52;
+const CARD_CREDIT = 0.3 / 52;
 
 export interface GameResult {
   won: boolean;

@@ -19,8 +19,8 @@ import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
 
-export const FORMAT = "penguin-move-safety";
-export const FORMAT_VERSION = 1;
+const FORMAT = "penguin-move-safety";
+const FORMAT_VERSION = 1;
 
 /** `safe[:shuffle=0.2][:back=1]`, or any registered agent with options: `greedy:heuristic=tuned`, `safety:model=DIR`. */
 export interface PlayerSpec {
@@ -51,7 +51,7 @@ export function parsePlayers(text: string): PlayerSpec[] {
   return out;
 }
 
-export function playerLabel(p: PlayerSpec): string {
+function playerLabel(p: PlayerSpec): string {
   return [p.name, ...Object.entries(p.options).map(([k, v]) => `${k}=${v}`)].join(":");
 }
 
@@ -164,7 +164,7 @@ export interface DatasetOptions {
   readonly out: string;
 }
 
-export const shardName = (k: number): string => `shard-${String(k).padStart(5, "0")}`;
+const shardName = (k: number): string => `shard-${String(k).padStart(5, "0")}`;
 
 /** Reads and checks `dir/index.json` (UsageError naming the file when it is damaged). */
 export function readIndex(dir: string): DatasetIndex {

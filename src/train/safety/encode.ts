@@ -32,7 +32,7 @@ export const GLOBAL_WIDTH = 8 + ROW;
 const rel = (s: State, c: number): number => s.tables.rel[c]! * 4 + suitOf(c);
 
 /** Writes the column rows of `s` into cols[at … at + nColumns·COLUMN_WIDTH) (zeroed first). */
-export function encodeColumns(s: State, cols: Float32Array, at: number): void {
+function encodeColumns(s: State, cols: Float32Array, at: number): void {
   cols.fill(0, at, at + s.nColumns * COLUMN_WIDTH);
   locateCards(s);
   // The next card each foundation wants, by relative index (−1 when complete).
@@ -81,7 +81,7 @@ export function encodeColumns(s: State, cols: Float32Array, at: number): void {
   }
 }
 
-export function encodeFlippers(s: State, out: Float32Array, at: number): void {
+function encodeFlippers(s: State, out: Float32Array, at: number): void {
   out.fill(0, at, at + FLIPPER_WIDTH);
   let free = 0;
   for (let i = 0; i < s.nCells; i++) {
@@ -93,7 +93,7 @@ export function encodeFlippers(s: State, out: Float32Array, at: number): void {
 }
 
 /** Globals of the position after the move, then the move's scorer row (41 floats, from ActionFeatures). */
-export function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: Float32Array, at: number): void {
+function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: Float32Array, at: number): void {
   for (let f = 0; f < 4; f++) out[at + f] = s.found[f]! / 13;
   out[at + 4] = s.cardsHome() / 52;
   out[at + 5] = s.emptyColumns() / s.nColumns;

@@ -22,9 +22,9 @@ import { solve } from "../../solver/index.js";
 import { Rng } from "../rng.js";
 import { packState, PACK_STRIDE } from "../dataset.js";
 
-export const WINNABLE = 1;
-export const LOST = 0;
-export const UNKNOWN = -1;
+const WINNABLE = 1;
+const LOST = 0;
+const UNKNOWN = -1;
 
 /** Growable columns of one shard (JS arrays while filling, typed arrays when written). */
 export interface LabelBlock {

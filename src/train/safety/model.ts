@@ -40,8 +40,6 @@ export interface SafetyConfig {
 
 /** "risk": per-move loss probability (binary cross-entropy); "choice": per-position softmax over the moves. */
 export type SafetyObjective = "risk" | "choice";
-export const SAFETY_OBJECTIVES: readonly SafetyObjective[] = ["risk", "choice"];
-
 /** The bounded score of a choice network that its loss and the agent compare: 20·tanh(z/20). */
 export const squash = (z: number): number => 20 * Math.tanh(z / 20);
 
@@ -91,7 +89,7 @@ export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.atten
  * checkpoint says which by the width of its globals row.
  */
 export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards" | "links";
-export const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards", "links"];
+const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards", "links"];
 
 /** Floats per globals row for each feature set. */
 export const globalWidthOf = (f: SafetyFeatures): number =>

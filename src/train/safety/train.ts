@@ -172,7 +172,7 @@ export class TfSafety {
 }
 
 /** Plays `count` validation deals with the network at one operating point; returns wins. */
-export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: number, count: number): number {
+function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: number, count: number): number {
   const agent = new SafetyAgent(w, rules, "val", play);
   const runner = new EpisodeRunner(rules, agent);
   let wins = 0;
@@ -180,7 +180,7 @@ export function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy,
   return wins;
 }
 
-export const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
+const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
 
 /** Continues the safety run in `dir` from its saved state (config.json holds its options). */
 export async function resumeSafety(dir: string): Promise<{ best: number; dir: string }> {

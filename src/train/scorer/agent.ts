@@ -101,7 +101,7 @@ export class ScorerAgent implements Agent {
 }
 
 /** The trained network as a ScorerAgent (checks that it was trained for these rules). */
-export function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
+function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
   const codec = new ActionCodec(rules);
   if (net.config.actions !== codec.n) throw new UsageError(`the scorer ${label} was trained for ${net.config.actions} actions; these rules have ${codec.n}`);
   return new ScorerAgent(new JsScorer(net), codec, `scorer(${label})`);

@@ -16,7 +16,7 @@ import type { State } from "../../engine/state.js";
 import { FEATURES, FeatureScratch } from "../../agents/features.js";
 
 export const GREEDY_FEATURES = FEATURES.length;
-export const EXTRA_NAMES = [
+const EXTRA_NAMES = [
   "kind-foundation",
   "kind-to-flipper",
   "kind-column-to-column",
@@ -35,7 +35,7 @@ export const EXTRA_NAMES = [
   "after-moves-into-empty-columns",
 ] as const;
 /** The greedy features' potentials of the position after the move (the level, not the change), / 10. */
-export const AFTER_NAMES = FEATURES.map((f) => `after:${f.name}`);
+const AFTER_NAMES = FEATURES.map((f) => `after:${f.name}`);
 export const FEATURE_ROW_NAMES: readonly string[] = [...FEATURES.map((f) => f.name), ...EXTRA_NAMES, ...AFTER_NAMES];
 /** Width F of one action's row. */
 export const ROW = FEATURE_ROW_NAMES.length;

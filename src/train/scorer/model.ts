@@ -18,7 +18,6 @@ import { FEATURES } from "../../agents/features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../files.js";
 import { modelArtifacts, modelFromArtifacts } from "../checkpoint.js";
-import { MASKED_LOGIT } from "../masked.js";
 import { ROW } from "./features.js";
 
 export interface ScorerConfig {
@@ -75,12 +74,6 @@ export function buildScorer(config: ScorerConfig): ScorerNet {
 /** Logits [batch, k] for rows [batch, k, ROW] (k = the action space, or any subset of rows). Caller disposes. */
 export function forward(net: ScorerNet, rows: tf.Tensor3D): tf.Tensor2D {
   return tf.tidy(() => tf.squeeze(net.model.apply(rows) as tf.Tensor3D, [2]) as tf.Tensor2D);
-}
-
-/** Mean cross-entropy of the expert's action under the masked softmax, and the logits. */
-export function maskedCrossEntropy(logits: tf.Tensor2D, mask: tf.Tensor2D, oneHot: tf.Tensor2D): tf.Scalar {
-  const masked = tf.where(mask.greater(0.5), logits, tf.fill(logits.shape, MASKED_LOGIT));
-  return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(masked), oneHot), 1))) as tf.Scalar;
 }
 
 /**

@@ -12,8 +12,8 @@ import { cardToString, NO_CARD, rankOf, RANKS, SUITS, suitOf, type Card } from "
 import { columnChar } from "../../engine/notation.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 
-export const CARD_W = 56;
-export const CARD_H = 78;
+const CARD_W = 56;
+const CARD_H = 78;
 const GAP = 10;
 const PITCH = CARD_W + GAP;
 /** Vertical offset between stacked cards of a column. */
