@@ -90,6 +90,7 @@ export class DepthFirst {
     // Horne's prune keeps a complete search complete only where whole runs are parked
     // (docs/solver.md, "Whole runs parked"); elsewhere a complete search goes without it.
     this.walk = new Walker(start, w, eager, horne && (!complete || this.runs));
+    this.walk.estimate = !this.plain;
     this.table = new StateTable(maxStates, shared);
   }
   /** A card that sits on the card it builds on is parked only with its whole run (parkWhole). */

@@ -90,7 +90,6 @@ export const WEIGHT_SETS: readonly Weights[] = [
   [16, 6, 10, 3, 0],
 ];
 
-const W_EVEN: Weights = [10, 10, 10, 5, 5];
 /** A racer, storing at most `budget` positions. */
 const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
 /** Best-first, greedy: its lines stay close to greedy play. */
@@ -101,17 +100,36 @@ const dfs = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" 
 const DFS_1 = dfs("dfs-1", 40_000, { weights: WEIGHT_SETS[1]! });
 /** The complete search, scored move order: it still finds many wins on its own. */
 const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
+/** The same after the racers of FreeCell's plans: a pause, then turns of 300. */
+const COMPLETE_RACER: PlanStep = { ...COMPLETE, slice: [1, 300] };
 /**
  * The complete search in the engine's move order with larger turns: half the cost per node, for
  * rule sets where proving deals lost is most of the work.
  */
 const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
 
+/** Lean depth-first search with manoeuvres among the children, best first by score. */
 const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly number[]): PlanStep =>
   dfs(name, budget, { weights, order: "manoeuvre", lean: true, slice });
+/**
+ * The same with Horne's prune; with a `seed`, also a noise of 15 between near-ties (like Freecell
+ * Solver's random-dfs seeds).
+ */
+const horneDfs = (name: string, budget: number, weights: Weights, slice: readonly number[], seed?: number): PlanStep => ({
+  ...leanDfs(name, budget, weights, slice),
+  horne: true,
+  ...(seed && { jitter: 15, seed }),
+});
+/** Lean weights: free flippers first; more flippers; empty columns; flippers only. */
+const FLIPPERS: Weights = [10, 17, 15, 5, 3];
+const MORE_FLIPPERS: Weights = [10, 23, 12, 3, 7];
+const EMPTY_COLUMNS: Weights = [10, 19, 40, 1, 3];
+const FLIPPERS_ONLY: Weights = [8, 30, 8, 1, 4];
 /** Depth-first search in move-class order; by default its first turn is its whole budget. */
 const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanStep =>
   dfs("dfs-static", budget, { order: "static", slice });
+/** `staticDfs` sending every next card home at once (`eager`: 3 % fewer positions on FreeCell MS 1-1000). */
+const eagerDfs = (budget: number, slice: readonly number[]): PlanStep => ({ ...staticDfs(budget, slice), eager: true });
 /**
  * Lean depth-first search in move-class order with manoeuvres among the children and Horne's
  * prune: no child is scored or looked up before its turn, so it costs about a quarter less per
@@ -124,46 +142,55 @@ const classDfs = (name: string, budget: number): PlanStep =>
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
- * FreeCell: depth-first search in move-class order (the cheapest per position), sending every
- * next card home at once (`eager`: 3 % fewer positions on MS 1-1000), wins about a third of the
- * deals within its first 100 positions; lean depth-first search with manoeuvres
- * under weights that favour free flippers wins most of the rest within 200; patient best-first
- * with manoeuvres (cheap per position) wins most of the others, and short lean racers and the
- * complete search catch the last few. Entries, budgets and turn lengths from simulated races
- * (each strategy's own count per deal, and its measured cost per position) on MS 1-3000,
- * checked by measurement (docs/solver.md); a turn of 1 position is in effect a pause.
+ * FreeCell: lean depth-first searches with manoeuvres and Horne's prune, under weights that
+ * favour free flippers (run alone, the first wins 811 of MS 1-1000 within 100 positions), three
+ * of them with noise between near-ties; one without the prune; depth-first search in move-class
+ * order; patient best-first search with manoeuvres; then the complete search. Entries, budgets
+ * and turn lengths from simulated races (each strategy's own count per deal, and its measured
+ * cost per position) on MS 1-2000, checked by measurement on MS 1-32000 (docs/solver.md); a
+ * turn of 1 position is in effect a pause.
  */
-const freecell = (patience: number): SolvePlan => [
-  { ...staticDfs(1500, [100, 150, 1]), eager: true },
-  leanDfs("lean-flippers", 1500, [10, 17, 15, 5, 3], [200, 300, 1]),
+const FREECELL: SolvePlan = [
+  horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
+  leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
+  horneDfs("lean-flippers-3", 200, FLIPPERS, [150, 75], 3),
+  horneDfs("lean-flippers-only", 500, FLIPPERS_ONLY, [150]),
+  horneDfs("lean-empty-columns", 3000, EMPTY_COLUMNS, [100, 75]),
+  horneDfs("lean-flippers-2", 500, FLIPPERS, [600, 1], 2),
+  eagerDfs(200, [200, 100, 1]),
   // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
   // search alone found their wins in up to 1.4 million positions and left two undecided.
-  patient(patience, [3000, 1, 50, 300]),
-  leanDfs("lean-empty-columns", 500, [10, 19, 40, 1, 3], [200]),
-  leanDfs("lean-more-flippers", 500, [10, 23, 12, 3, 7], [1, 100, 1]),
-  racer("lean-best-first", 10_000, { strategy: "best-first", weights: W_EVEN, meta: true, lean: true, slice: [1, 4000, 1] }),
-  leanDfs("lean-flippers-only", 2000, [8, 30, 8, 1, 4], [400, 1]),
-  { ...COMPLETE, slice: [1, 300] },
+  patient(50_000, [75, 1, 1, 3000]),
+  COMPLETE_RACER,
 ];
-const FREECELL = freecell(50_000);
+/** FreeCell's racers before the plan above, the patient one storing at most `patience` positions. */
+const earlier = (patience: number): PlanStep[] => [
+  eagerDfs(1500, [100, 150, 1]),
+  leanDfs("lean-flippers", 1500, FLIPPERS, [200, 300, 1]),
+  patient(patience, [3000, 1, 50, 300]),
+  leanDfs("lean-empty-columns", 500, EMPTY_COLUMNS, [200]),
+  leanDfs("lean-more-flippers", 500, MORE_FLIPPERS, [1, 100, 1]),
+  leanDfs("lean-flippers-only", 2000, FLIPPERS_ONLY, [400, 1]),
+];
+/**
+ * FreeCell with fewer than 4 cells: FreeCell's earlier racers, the patient one storing up to
+ * 200,000 positions, since the hard wins need longer searches there and the complete search
+ * wanders (docs/solver.md). With 3 cells the plan above stored 23 % fewer positions on MS 1-2000
+ * but took as long, and #1368 about a second.
+ */
+const FEWER_CELLS: SolvePlan = [...earlier(200_000), COMPLETE_RACER];
 
 /**
- * Suit building without a plan of its own (Seahaven Towers among them): FreeCell's racers but
- * `lean-best-first` (its 10,000 positions went mostly to deals that are lost), then the
- * complete search in the engine's order, since proving deals lost is much of the work. It was
- * also the plan of Baker's Game, Eight Off and Penguin before they got their own (below;
- * docs/solver.md). A Seahaven Towers plan found the same way stored 16 % fewer positions on
- * MS 1-500 but took as much CPU time. Its racers use Horne's prune: a quarter less CPU time on
+ * Suit building without a plan of its own (Seahaven Towers among them): FreeCell's earlier racers
+ * (`earlier`, each at most 5,000 positions: under suit building many deals are lost, and a racer's
+ * budget is then spent for nothing), then the complete search in the engine's order, since
+ * proving deals lost is much of the work. It was also the plan of Baker's Game, Eight Off and
+ * Penguin before they got their own (below; docs/solver.md). A Seahaven Towers plan found the
+ * same way stored 16 % fewer positions on MS 1-500 but took as much CPU time, and FreeCell's
+ * present racers took 6 % more on MS 1-1000. Its racers use Horne's prune: a quarter less CPU time on
  * Seahaven Towers MS 1-500, since they win more of the deals the complete search took.
  */
-const SUIT: SolvePlan = [
-  // Each racer at most 5,000 positions: under suit building many deals are lost, and a racer's
-  // budget is then spent for nothing.
-  ...FREECELL.slice(0, -1)
-    .filter((p) => p.name !== "lean-best-first")
-    .map((p) => ({ ...p, horne: true, budget: Math.min(p.budget!, 5000) })),
-  { ...COMPLETE_PLAIN, horne: true },
-];
+const SUIT: SolvePlan = [...earlier(5000).map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }];
 
 /**
  * Penguin and its variants, and Eight Off: the class-order racer alone, then the complete search.
@@ -198,12 +225,8 @@ const BAKERS: SolvePlan = [
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
-  /**
-   * FreeCell-like with fewer than 4 cells: the same, but patient best-first may store 200,000
-   * positions, since the hard wins need longer searches there and the complete search wanders
-   * (docs/solver.md). With 4 cells the larger budget took one deal over a second.
-   */
-  fewerCells: freecell(200_000),
+  /** FreeCell-like with fewer than 4 cells (above). */
+  fewerCells: FEWER_CELLS,
   /** Seahaven Towers and the other suit-building rule sets without a plan of their own. */
   suit: SUIT,
   /** Baker's Game and kings-only Baker's Game (FreeCell's layout, suit building). */

@@ -125,7 +125,7 @@ export class Walker {
     const s = this.s;
     const from = m & 31;
     const to = (m >> 5) & 31;
-    if (!this.#readable(m)) return false;
+    if (!this.#readable(m, this.estimate)) return false;
     if (!this.fresh) this.score();
     const k = (m >> 10) & 63;
     let free = this.free;
@@ -153,9 +153,17 @@ export class Walker {
       if (at >> 6 === to) bury += k;
       else if (at >> 6 === from && (at & 63) < rest) bury -= k;
     }
-    this.peekScore = this.sum(free, empty, out, bury);
+    this.peekScore = this.sum(free, empty, out, bury) + (this.estimate && this.#unparksAfter(m) ? this.w[1] : 0);
     return true;
   }
+
+  /**
+   * Under `horne`, peek() and peekManoeuvre() (without a key) score a child that a parked card
+   * would follow as if it stayed parked, plus one free flipper, instead of declining it: the
+   * order of a scored depth-first search needs only a score, and such a child is played when
+   * its turn comes anyway, to be looked up.
+   */
+  estimate = false;
 
   /**
    * The key of the child that move m leads to (key.peekLo/peekHi), without playing it, when no
@@ -169,9 +177,9 @@ export class Walker {
   }
 
   /** Whether the child of move m can be read off the move (peek, peekKey: the conditions above). */
-  #readable(m: Move): boolean {
+  #readable(m: Move, parked = false): boolean {
     const from = m & 31;
-    return !(((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || this.#unparksAfter(m) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0));
+    return !(((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || (!parked && this.#unparksAfter(m)) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0));
   }
 
   /**
@@ -236,7 +244,11 @@ export class Walker {
     }
     (found[0] = f0), (found[1] = f1), (found[2] = f2), (found[3] = f3);
     if (!ok || s.cardsHome() + home === 52) return false;
-    if (this.horne && (room < 0 || this.#unparks(c, i + (run ? k : 1), run ? t : -1, j, keep > 0 ? s.cards[c * COLUMN_CAP + keep - 1]! : NO_CARD, run ? s.cards[c * COLUMN_CAP + i + k - 1]! : NO_CARD))) return false;
+    let bonus = 0;
+    if (this.horne && (room < 0 || this.#unparks(c, i + (run ? k : 1), run ? t : -1, j, keep > 0 ? s.cards[c * COLUMN_CAP + keep - 1]! : NO_CARD, run ? s.cards[c * COLUMN_CAP + i + k - 1]! : NO_CARD))) {
+      if (withKey || !this.estimate || room < 0) return false;
+      bonus = this.w[1];
+    }
     if (withKey) this.key.peekManoeuvre(c, keep, i, k, run ? t : -1, j, this.free);
     const free = Math.max(room, 0);
     const empty = this.empty + Math.min(room, 0) + (keep === 0 ? 1 : 0);
@@ -246,7 +258,7 @@ export class Walker {
       const rt = this.runOf[t]!;
       out += this.loose(t, j + 1 + k, rt > j ? j + 1 + k : rt) - this.outOf[t]!;
     }
-    this.peekScore = this.sum(free, empty, out, bury) + home * this.w[0];
+    this.peekScore = this.sum(free, empty, out, bury) + home * this.w[0] + bonus;
     return true;
   }
 

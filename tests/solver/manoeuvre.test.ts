@@ -213,6 +213,56 @@ describe("manoeuvres", () => {
     expect(count.unparked).toBeGreaterThan(50);
   });
 
+  it("under Horne's prune, a scored depth-first search ranks a child that a parked card follows without playing it: as that child without the prune, plus a free flipper", () => {
+    // Such a child is still played when its turn comes (peekKey refuses it): only its rank is estimated.
+    const weights = [20, 12, 30, 4, 5] as const;
+    const moves = new Int32Array(MAX_MOVES);
+    const codes = new Int32Array(MAX_MOVES);
+    let moved = 0;
+    let manoeuvres = 0;
+    for (const preset of ["freecell", "bakers-game", "seahaven-towers"]) {
+      for (let n = 1; n <= 3; n++) {
+        const walk = new Walker(dealMs(resolveRules(preset), n), weights, false, true);
+        walk.autoplay();
+        const next = splitmix32(n);
+        // The score of the child without the prune (a walker of the same position without it), plus one free flipper.
+        const unpruned = (play: (w: Walker) => boolean): number | null => {
+          const w = new Walker(walk.s, weights);
+          return play(w) ? w.score() + weights[1] : null;
+        };
+        for (let step = 0; step < 40; step++) {
+          const k = generateMoves(walk.s, moves);
+          if (k === 0) break;
+          for (let i = 0; i < k; i++) {
+            const m = moves[i]!;
+            walk.estimate = false;
+            if (walk.peek(m)) continue;
+            walk.estimate = true;
+            if (!walk.peek(m)) continue;
+            moved++;
+            expect(walk.peekKey(m)).toBe(false);
+            expect(walk.peekScore).toBe(unpruned((w) => (w.apply(m), w.autoplayAfter(m), true)));
+          }
+          const e = listManoeuvres(walk, codes);
+          for (let i = 0; i < e; i++) {
+            walk.estimate = false;
+            if (walk.peekManoeuvre(codes[i]!)) continue;
+            walk.estimate = true;
+            if (!walk.peekManoeuvre(codes[i]!)) continue;
+            manoeuvres++;
+            expect(walk.peekManoeuvre(codes[i]!, true)).toBe(false);
+            expect(walk.peekScore).toBe(unpruned((w) => playManoeuvre(w, codes[i]!)));
+          }
+          const m = moves[next() % k]!;
+          walk.apply(m);
+          walk.autoplayAfter(m);
+        }
+      }
+    }
+    expect(moved).toBeGreaterThan(50);
+    expect(manoeuvres).toBeGreaterThan(50);
+  });
+
   it("leave out a run that would go home on the way, which could not be finished", () => {
     // Baker's Game: the hearts up to the ten are home, so the jack goes home once the king on it moves.
     const s = position(resolveRules("bakers-game"), "A", ["QH", "KS JH KH"]);
