@@ -142,22 +142,25 @@ const classDfs = (name: string, budget: number): PlanStep =>
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
- * FreeCell: lean depth-first searches with manoeuvres and Horne's prune, under weights that
- * favour free flippers (run alone, the first wins 811 of MS 1-1000 within 100 positions), three
- * of them with noise between near-ties; one without the prune; depth-first search in move-class
- * order; patient best-first search with manoeuvres; then the complete search. Entries, budgets
- * and turn lengths from simulated races (each strategy's own count per deal, and its measured
- * cost per position) on MS 1-2000, checked by measurement on MS 1-32000 (docs/solver.md); a
- * turn of 1 position is in effect a pause.
+ * FreeCell: depth-first search in move-class order first (100 positions, then 100 more); then
+ * lean depth-first searches with manoeuvres and Horne's prune, under weights that favour free
+ * flippers (run alone, the first wins 811 of MS 1-1000 within 100 positions), two of them with
+ * noise between near-ties, and one without the prune; patient best-first search with
+ * manoeuvres; then the complete search. The racers after the first, their budgets and turns
+ * from simulated races (each strategy's own count per deal, and its measured cost per
+ * position) on MS 1-2000; all checked by measurement on MS 1-32000 and on variants
+ * (docs/solver.md). A turn of 1 position is in effect a pause.
  */
 const FREECELL: SolvePlan = [
+  // Cheapest per position: it wins a third of the deals within 100 positions, and most deals of
+  // easier variants (more cells, longer group moves), where the scored racers cost more than they save.
+  eagerDfs(200, [100, 100, 1]),
   horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
   leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
   horneDfs("lean-flippers-3", 200, FLIPPERS, [150, 75], 3),
   horneDfs("lean-flippers-only", 500, FLIPPERS_ONLY, [150]),
   horneDfs("lean-empty-columns", 3000, EMPTY_COLUMNS, [100, 75]),
   horneDfs("lean-flippers-2", 500, FLIPPERS, [600, 1], 2),
-  eagerDfs(200, [200, 100, 1]),
   // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
   // search alone found their wins in up to 1.4 million positions and left two undecided.
   patient(50_000, [75, 1, 1, 3000]),
@@ -173,10 +176,11 @@ const earlier = (patience: number): PlanStep[] => [
   leanDfs("lean-flippers-only", 2000, FLIPPERS_ONLY, [400, 1]),
 ];
 /**
- * FreeCell with fewer than 4 cells: FreeCell's earlier racers, the patient one storing up to
- * 200,000 positions, since the hard wins need longer searches there and the complete search
- * wanders (docs/solver.md). With 3 cells the plan above stored 23 % fewer positions on MS 1-2000
- * but took as long, and #1368 about a second.
+ * FreeCell with fewer than 4 cells, or with single-card moves: FreeCell's earlier racers, the
+ * patient one storing up to 200,000 positions, since with fewer cells the hard wins need longer
+ * searches and the complete search wanders (docs/solver.md). With 3 cells the plan above
+ * stored fewer positions on MS 1-2000 but took as long, and #1368 about a second; with
+ * single-card moves it took a quarter longer.
  */
 const FEWER_CELLS: SolvePlan = [...earlier(200_000), COMPLETE_RACER];
 
@@ -225,7 +229,7 @@ const BAKERS: SolvePlan = [
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
-  /** FreeCell-like with fewer than 4 cells (above). */
+  /** FreeCell-like with fewer than 4 cells or single-card moves (above). */
   fewerCells: FEWER_CELLS,
   /** Seahaven Towers and the other suit-building rule sets without a plan of their own. */
   suit: SUIT,
@@ -246,7 +250,7 @@ export const PLANS = {
 
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
-  if (rules.build === "alternate-color") return rules.cells < 4 ? PLANS.fewerCells : PLANS.alternate;
+  if (rules.build === "alternate-color") return rules.cells < 4 || rules.groupMove === "single" ? PLANS.fewerCells : PLANS.alternate;
   if (rules.base === "beak") return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;

@@ -198,11 +198,13 @@ describe("plans", () => {
     }
   });
 
-  it("FreeCell with fewer than 4 cells gets its own plan, which wins #209 with 3 cells", () => {
+  it("FreeCell with fewer than 4 cells or single-card moves gets its own plan, which wins #209 with 3 cells", () => {
     // The published fewest-cells list wins #209 with 2 cells. With 3 cells the 4-cell plan left
     // it undecided after 2,000,000 positions; its patient racer needs about 160,000.
     expect(defaultPlan(resolveRules("freecell"))).toBe(PLANS.alternate);
     for (const cells of [0, 1, 2, 3]) expect(defaultPlan(resolveRules("freecell", { cells })), `${cells} cells`).toBe(PLANS.fewerCells);
+    expect(defaultPlan(resolveRules("freecell", { groupMove: "single" }))).toBe(PLANS.fewerCells);
+    expect(defaultPlan(resolveRules("freecell", { cells: 5, groupMove: "free-cells" }))).toBe(PLANS.alternate);
     const s = dealMs(resolveRules("freecell", { cells: 3 }), 209);
     const r = solve(s);
     expect(r.result).toBe("solved");
