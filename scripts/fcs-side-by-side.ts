@@ -11,6 +11,8 @@
  *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --rounds 5            # medians of 5 rounds in turns
  *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100
  *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
+ *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size  # where the time goes, easy deals and hard apart
+ *   npx tsx scripts/fcs-side-by-side.ts --rounds 5 --warm-up 5            # compiled code only (see docs/benchmarks.md)
  *
  * `--replay N` replays Freecell Solver's lines (kings-only sets) through the engine
  * (scripts/fcs/replay.ts); `--settings` picks candidates by name (docs/solver.md lists them).
@@ -171,6 +173,8 @@ const OPTIONS = {
   "fcs-max-mb": { type: "int", default: 4096, min: 64, max: 1 << 20, help: "address-space cap of each Freecell Solver run, in MB" },
   replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
   rounds: { type: "int", default: 1, min: 1, max: 50, help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)" },
+  "warm-up": { type: "int", default: 0, min: 0, max: 50, help: "after the first run, solve the set this many more times unmeasured before the rounds (V8 keeps compiling for several passes: the rounds then measure compiled code)" },
+  "by-size": { type: "flag", help: "also print, per setting, the deals grouped by the positions our solver stored, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)" },
 } as const;
 
 /** A card on Freecell Solver's board after relabelling ranks so the base rank is the ace. */
@@ -245,6 +249,9 @@ interface OursRun {
   worst: { deal: number; ms: number; positions: number };
   verdicts: Verdict[];
   wrapWins: Set<number>;
+  /** Per deal (index deal − 1): CPU milliseconds and positions stored. */
+  dealMs: number[];
+  dealPositions: number[];
 }
 
 /**
@@ -275,6 +282,8 @@ function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
   let worst = { deal: 0, ms: -1, positions: 0 };
   let solving = 0;
   let main = 0;
+  const msByDeal: number[] = [];
+  const positionsByDeal: number[] = [];
   for (let d = 1; d <= n; d++) {
     const start = dealMs(rules, d);
     const t = cpuMs();
@@ -286,6 +295,8 @@ function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
     counts[r.result]++;
     verdicts.push(r.result);
     positions += r.states;
+    msByDeal.push(ms);
+    positionsByDeal.push(r.states);
     if (ms > worst.ms) worst = { deal: d, ms, positions: r.states };
     if (penguin && r.result === "solved") lines.set(d, r.moves);
   }
@@ -293,7 +304,34 @@ function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
   const cpuSeconds = solving / 1000;
   // Checked after the timed loop, so the check's cost is not counted as solving.
   for (const [d, moves] of lines) if (usesWrapOntoBase(dealMs(rules, d), moves)) wrapWins.add(d);
-  return { cpuSeconds, mainThreadSeconds: main / 1000, positions, counts, worst: { ...worst, ms: round(worst.ms, 1) }, verdicts, wrapWins };
+  return { cpuSeconds, mainThreadSeconds: main / 1000, positions, counts, worst: { ...worst, ms: round(worst.ms, 1) }, verdicts, wrapWins, dealMs: msByDeal, dealPositions: positionsByDeal };
+}
+
+/** Upper ends of the `--by-size` groups, in positions our solver stored for a deal. */
+const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
+
+/**
+ * Deals grouped by the positions our solver stored for them, with each solver's CPU time on each
+ * group (per deal, the median over the rounds; the groups' sums of those medians): where the
+ * time goes, for easy and hard deals apart.
+ */
+function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
+  const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number => median(runs.map((r) => f(r)[d]!));
+  const n = ours[0]!.dealPositions.length;
+  return SIZES.map((top, k) => {
+    const low = k === 0 ? 0 : SIZES[k - 1]!;
+    let deals = 0, oursMs = 0, fcsMs = 0, positions = 0, iterations = 0;
+    for (let d = 0; d < n; d++) {
+      const p = ours[0]!.dealPositions[d]!;
+      if (p < low || p >= top) continue;
+      deals++;
+      positions += p;
+      oursMs += perDeal(ours, (r) => r.dealMs, d);
+      fcsMs += perDeal(fcs, (r) => r.dealMs, d);
+      iterations += perDeal(fcs, (r) => r.dealIterations, d);
+    }
+    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, deals, oursMs: round(oursMs, 1), fcsMs: round(fcsMs, 1), ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null, ourPositions: positions, fcsIterations: iterations };
+  }).filter((b) => b.deals > 0);
 }
 
 type FcsVerdict = "solved" | "unsolved-exhaustive" | "intractable-limit";
@@ -306,6 +344,9 @@ interface FcsRun {
   worst: { deal: number; ms: number; iterations: number };
   verdicts: FcsVerdict[];
   version: string;
+  /** Per deal (index deal − 1): milliseconds of its solve and iterations. */
+  dealMs: number[];
+  dealIterations: number[];
 }
 
 function runFcs(harness: string, maxMb: number, boardsFile: string, args: string[], n: number): FcsRun {
@@ -319,11 +360,15 @@ function runFcs(harness: string, maxMb: number, boardsFile: string, args: string
   const counts = { solved: 0, "unsolved-exhaustive": 0, "intractable-limit": 0 };
   let worst = { deal: 0, ms: -1, iterations: 0 };
   let total: Record<string, string> = {};
+  const dealMs: number[] = [];
+  const dealIterations: number[] = [];
   for (const line of p.stdout.split("\n")) {
     const f = line.split("\t");
     if (f[0] === "board") {
       const [deal, verdict, iters, ms] = [Number(f[1]), f[2] as FcsVerdict, Number(f[3]), Number(f[4])];
       verdicts[deal - 1] = verdict;
+      dealMs[deal - 1] = ms;
+      dealIterations[deal - 1] = iters;
       counts[verdict]++;
       if (ms > worst.ms) worst = { deal, ms: round(ms, 1), iterations: iters };
     } else if (f[0] === "total") total = Object.fromEntries(f.slice(1).map((kv) => kv.split("=") as [string, string]));
@@ -338,6 +383,8 @@ function runFcs(harness: string, maxMb: number, boardsFile: string, args: string
     worst,
     verdicts,
     version: total.version ?? "?",
+    dealMs,
+    dealIterations,
   };
 }
 
@@ -426,6 +473,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       }
       writeFileSync(file, text);
       const first = runOurs(rules, n, penguin);
+      for (let w = 0; w < args["warm-up"]; w++) runOurs(rules, n, penguin);
       const settings = args.settings === "all" ? set.settings : args.settings === "default" ? set.settings.slice(0, set.chosen) : set.settings.filter((x) => named.includes(x.name));
       // Rounds in turns, ours then each setting's, so that the machine's slow spells fall on both.
       const agains: OursRun[] = [];
@@ -487,6 +535,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           ...(args.rounds > 1
             ? {
                 rounds: args.rounds,
+                warmUpPasses: args["warm-up"],
                 // Each side's fastest and slowest round, and the median of the rounds' own ratios.
                 againCpuSecondsRange: spread(agains.map((x) => x.cpuSeconds)),
                 fcsCpuSecondsRange: spread(runs.map((x) => x.cpuSeconds)),
@@ -499,6 +548,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
         if (replay && (replay.illegal || replay["not-won"]))
           process.stderr.write(`REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`);
         process.stdout.write(JSON.stringify(replay ? { ...row, replay } : row) + "\n");
+        if (args["by-size"]) for (const b of bySize(agains, runs)) process.stdout.write(JSON.stringify({ set: name, setting: setting.name, ...b }) + "\n");
       }
     }
   } finally {
