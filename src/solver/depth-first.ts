@@ -8,7 +8,7 @@
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { fmix32 } from "./canonical.js";
-import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
+import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, listPurposeful, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -58,6 +58,7 @@ function manoeuvreClass(s: State, code: number): number {
 const SCRATCH = new Int32Array(MAX_MOVES);
 const KIDS = new Int32Array(MAX_MOVES);
 const SCORES = new Int32Array(MAX_MOVES);
+const RANKS = new Int32Array(MAX_MOVES);
 
 /** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
 const MAX_POOL = 1 << 25;
@@ -239,9 +240,20 @@ export class DepthFirst {
     KIDS[j] = m;
   }
 
-  /** expand() without scoring: the children in the engine's order, or by move class (with manoeuvres among them in `static-manoeuvre`). */
+  /**
+   * expand() without scoring: the children in the engine's order, or by move class (with
+   * manoeuvres among them in `static-manoeuvre`), or only those with a purpose, by class
+   * (`purpose`: listPurposeful).
+   */
   private expandPlain(): boolean | null {
     const s = this.walk.s;
+    // (Without manoeuvres in the rules, it lists as `static` does.)
+    if (this.order === "purpose" && hasManoeuvres(s)) {
+      const n = listPurposeful(this.walk, SCRATCH, RANKS);
+      this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
+      for (let i = 0; i < n; i++) this.insertKid(i, SCRATCH[i]!, RANKS[i]!);
+      return this.pushFrame(n, this.walk.pathLen);
+    }
     const n = generateMoves(s, SCRATCH);
     const firstEmpty = firstEmptyColumn(s);
     let k = 0;

@@ -7,7 +7,8 @@
  *   on, wherever that card lies in another column.
  * A manoeuvre is one int with bit 30 set (see isManoeuvre):
  * bits 0-3 source column, 4-9 depth of the card or run head, 10-15 cards moved, 16-20
- * destination (a column or FOUNDATION), 21-26 depth of the card it goes onto.
+ * destination (a column or FOUNDATION), 21-26 depth of the card it goes onto. The purpose
+ * order (listPurposeful) adds one more kind, a parked card into an empty column (VIA_EMPTY).
  * Only for rules where the engine's single moves say everything (no base cards carried home,
  * suit foundations).
  */
@@ -17,6 +18,13 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { Walker } from "./walker.js";
 
 export const MANOEUVRE = 1 << 30;
+/**
+ * Bit 28: a parked card goes into the first empty column, then a run onto it at once (bits 0-15
+ * the run as above, 16-20 the parked card's flipper; Freecell Solver's move "j"). With bit 27
+ * too, what goes onto it is another parked card (bits 0-3 its flipper).
+ */
+export const VIA_EMPTY = 1 << 28;
+const FROM_FLIPPER = 1 << 27;
 
 /** Whether these rules can have manoeuvres at all. */
 export function hasManoeuvres(s: State): boolean {
@@ -49,14 +57,12 @@ export function leftOut(s: State, m: number): boolean {
  */
 export function listManoeuvres(walk: Walker, out: Int32Array): number {
   const s = walk.s;
-  const at = walk.where;
   let n = 0;
   const free = s.freeCells();
   const empties = s.tables.emptyMode === 1 ? s.emptyColumns() : 0;
   const room = free + empties;
   if (room === 0) return 0;
   const cards = s.cards;
-  const buildOn = s.tables.buildOn;
   const fc = s.tables.foundationCard;
   for (let c = 0; c < s.nColumns; c++) {
     const len = s.len[c]!;
@@ -68,29 +74,159 @@ export function listManoeuvres(walk: Walker, out: Int32Array): number {
       out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16);
       break;
     }
-    // Runs, bottom up; each onto the card it builds on in another column. A run with more than
-    // `room` cards above it cannot be cleared: start at the run holding the deepest card that can.
-    let i0 = Math.max(0, len - 1 - room);
-    while (i0 > 0 && buildOn[cards[b + i0]! * 52 + cards[b + i0 - 1]!] === 1) i0--;
-    for (let i = i0; i < len; ) {
-      let e = i;
-      while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
-      const head = cards[b + i]!;
-      const k = e - i + 1;
-      for (let j = 0; j < 2; j++) {
-        const t = s.tables.targets[head * 2 + j]!;
-        if (t < 0) break;
-        const loc = at[t]!;
-        const ds = loc >> 6;
-        if (loc < 0 || ds === c) continue;
-        const depth = loc & 63;
-        const away = s.len[ds]! - 1 - depth + (len - 1 - e);
-        // (The card it goes onto is not safe to send home while the run's head is in play.)
-        if (away === 0 || away > room || k > capAfter(s, free, empties, away) || (e < len - 1 && walk.homeSafe(c, e + 1))) continue;
+    n = listRuns(walk, c, out, n, null, free, empties, 0);
+  }
+  return n;
+}
+
+/** Classes of listPurposeful's steps, higher first (Freecell Solver's order in its fastest soft thread). */
+const HOME = 100;
+const INTO_EMPTY = 93;
+const UNPARK = 90;
+const RUN_TO_EMPTY = 85;
+const HOME_DEEP = 80;
+const RUN = 71;
+const RUN_DEEP = 70;
+
+/**
+ * The steps of a search that makes only moves with a purpose (the order `purpose`), each with its
+ * class in `rank`: a card home (from the top of a column or a flipper, or from deeper with the
+ * cards above it parked); a parked card onto the card it builds on at the top of a column; a
+ * parked card into an empty column with a run (or another parked card) onto it at once; a run,
+ * from its head that does not sit on the card it builds on, onto that card in another column (the
+ * cards above either parked first). Nothing is parked for its own sake, no run goes to an empty
+ * column alone and no built sequence is broken, so the search is not complete. Single moves are
+ * written as engine moves, so their keys can be read off them; the rest as manoeuvres.
+ */
+export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array): number {
+  const s = walk.s;
+  const at = walk.where;
+  const t = s.tables;
+  const free = s.freeCells();
+  const open = s.emptyColumns();
+  const empties = t.emptyMode === 1 ? open : 0;
+  const room = free + empties;
+  let n = 0;
+  for (let f = 0; f < 4; f++) {
+    const card = t.foundationCard[f * 14 + s.found[f]!]!;
+    const loc = card === NO_CARD ? -1 : at[card]!;
+    if (loc === -1) continue;
+    if (loc <= -2) {
+      const m = homeMove(s, CELL0 - 2 - loc);
+      if (m >= 0) (rank[n] = HOME), (out[n++] = m);
+      continue;
+    }
+    const c = loc >> 6;
+    const d = loc & 63;
+    const away = s.len[c]! - 1 - d;
+    if (away === 0) {
+      const m = homeMove(s, c);
+      if (m >= 0) (rank[n] = HOME), (out[n++] = m);
+    } else if (away <= room) (rank[n] = HOME_DEEP), (out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16));
+  }
+  for (let f = 0; f < s.nCells; f++) {
+    const x = s.cells[f]!;
+    if (x === NO_CARD) continue;
+    for (let j = 0; j < 2; j++) {
+      const p = t.targets[x * 2 + j]!;
+      if (p < 0) break;
+      const loc = at[p]!;
+      if (loc < 0 || (loc & 63) !== s.len[loc >> 6]! - 1) continue;
+      (rank[n] = UNPARK), (out[n++] = makeMove(CELL0 + f, loc >> 6, 1, x));
+    }
+    if (open > 0) n = listIntoEmpty(walk, f, x, out, rank, n, free, open);
+  }
+  for (let c = 0; c < s.nColumns; c++) n = listRuns(walk, c, out, n, rank, free, empties, open);
+  return n;
+}
+
+/**
+ * After the n steps already in `out`: the runs of column c, bottom up, each onto the card it
+ * builds on in another column, the cards above either parked first (a run with more than `room`
+ * cards above it cannot be cleared: start at the run holding the deepest card that can). With
+ * `rank` (the purpose order), also those that need nothing parked, as engine moves, and the top
+ * run into the first empty column.
+ */
+function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number, open: number): number {
+  const s = walk.s;
+  const at = walk.where;
+  const cards = s.cards;
+  const t = s.tables;
+  const buildOn = t.buildOn;
+  const room = free + empties;
+  const len = s.len[c]!;
+  const b = c * COLUMN_CAP;
+  let i0 = Math.max(0, len - 1 - room);
+  while (i0 > 0 && buildOn[cards[b + i0]! * 52 + cards[b + i0 - 1]!] === 1) i0--;
+  for (let i = i0; i < len; ) {
+    let e = i;
+    while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+    const head = cards[b + i]!;
+    const k = e - i + 1;
+    for (let j = 0; j < 2; j++) {
+      const p = t.targets[head * 2 + j]!;
+      if (p < 0) break;
+      const loc = at[p]!;
+      const ds = loc >> 6;
+      if (loc < 0 || ds === c) continue;
+      const depth = loc & 63;
+      const away = s.len[ds]! - 1 - depth + (len - 1 - e);
+      // (The card it goes onto is not safe to send home while the run's head is in play.)
+      if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (e < len - 1 && walk.homeSafe(c, e + 1))) continue;
+      if (away === 0) (rank![n] = RUN), (out[n++] = makeMove(c, ds, k, head));
+      else {
+        if (rank) rank[n] = RUN_DEEP;
         out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
       }
-      i = e + 1;
     }
+    // The top run into the first empty column (as much of it as may move there), unless it is the whole column.
+    if (rank && e === len - 1 && i > 0 && open > 0) {
+      let d = 0;
+      while (s.len[d] !== 0) d++;
+      const moved = Math.min(k, groupCap(s, d));
+      const first = cards[b + len - moved]!;
+      if (moved >= 1 && (t.emptyMode === 1 || (t.emptyMode === 0 && t.rel[first] === 12))) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
+    }
+    i = e + 1;
+  }
+  return n;
+}
+
+/**
+ * After the n steps already in `out`: parked card x (flipper f) into the first empty column, with
+ * a run whose head builds on it (the cards above the run parked first) or another parked card
+ * onto it at once.
+ */
+function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank: Int32Array, n: number, free: number, open: number): number {
+  const s = walk.s;
+  const t = s.tables;
+  if (!(t.emptyMode === 1 || (t.emptyMode === 0 && t.rel[x] === 12))) return n;
+  const at = walk.where;
+  const cards = s.cards;
+  const buildOn = t.buildOn;
+  const builders = walk.kids;
+  for (let j = 0; j < 2; j++) {
+    const y = builders[x * 2 + j]!;
+    if (y === NO_CARD) continue;
+    const loc = at[y]!;
+    if (loc <= -2) {
+      (rank[n] = INTO_EMPTY), (out[n++] = MANOEUVRE | FROM_FLIPPER | VIA_EMPTY | (-2 - loc) | (1 << 10) | (f << 16));
+      continue;
+    }
+    if (loc < 0) continue;
+    const c = loc >> 6;
+    const i = loc & 63;
+    const len = s.len[c]!;
+    const b = c * COLUMN_CAP;
+    if (i > 0 && buildOn[y * 52 + cards[b + i - 1]!] === 1) continue;
+    let e = i;
+    while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+    const k = e - i + 1;
+    const above = len - 1 - e;
+    // The parked card leaves its flipper first, and its column is then no longer empty.
+    const left = t.emptyMode === 1 ? open - 1 : 0;
+    if (above > free + 1 + left || k > capAfter(s, free + 1, left, above)) continue;
+    (rank[n] = INTO_EMPTY), (out[n++] = MANOEUVRE | VIA_EMPTY | c | (i << 4) | (k << 10) | (f << 16));
   }
   return n;
 }
@@ -173,6 +309,7 @@ export function playManoeuvre(walk: Walker, code: number): boolean {
 }
 
 function playSteps(walk: Walker, code: number): boolean {
+  if (code & VIA_EMPTY) return playUnpark(walk, code);
   const s = walk.s;
   const c = code & 15;
   const i = (code >> 4) & 63;
@@ -195,6 +332,32 @@ function playSteps(walk: Walker, code: number): boolean {
   if (onto < 0 || (dst !== FOUNDATION && (s.tables.buildOn[card * 52 + onto] !== 1 || k > groupCap(s, dst)))) return false;
   const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, k, card);
   if (m < 0) return false;
+  walk.apply(m);
+  walk.autoplayAfter(m);
+  return true;
+}
+
+/** Plays a VIA_EMPTY manoeuvre (see playSteps). */
+function playUnpark(walk: Walker, code: number): boolean {
+  const s = walk.s;
+  const f = (code >> 16) & 31;
+  const x = s.cells[f]!;
+  let d = 0;
+  while (d < s.nColumns && s.len[d] !== 0) d++;
+  if (x === NO_CARD || d === s.nColumns) return false;
+  const c = code & 15;
+  const i = (code >> 4) & 63;
+  const k = (code >> 10) & 63;
+  const parked = (code & FROM_FLIPPER) !== 0;
+  const y = parked ? s.cells[c]! : s.cards[c * COLUMN_CAP + i]!;
+  const m0 = makeMove(CELL0 + f, d, 1, x, true);
+  walk.apply(m0);
+  walk.autoplayAfter(m0);
+  if (!parked) while (s.len[c]! > i + k) if (!stash(walk, c)) return false;
+  const m = parked ? makeMove(CELL0 + c, d, 1, y) : makeMove(c, d, k, y);
+  // Still there, and still in reach (a safe foundation move on the way could have taken a card).
+  if (parked ? s.cells[c] !== y : s.len[c] !== i + k || s.cards[c * COLUMN_CAP + i] !== y || k > groupCap(s, d)) return false;
+  if (s.len[d] !== 1 || s.cards[d * COLUMN_CAP] !== x || s.tables.buildOn[y * 52 + x] !== 1) return false;
   walk.apply(m);
   walk.autoplayAfter(m);
   return true;

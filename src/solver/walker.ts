@@ -23,8 +23,8 @@ export class Walker {
   private readonly builders: Uint8Array;
   /** The key saved by hold(), and the path length it belongs to (-1: none). */
   private readonly held: Uint32Array;
-  /** The cards that may be built on each card (buildersOf): a parked card's way out, under `horne`. */
-  private readonly kids: Uint8Array;
+  /** The cards that may be built on each card (buildersOf): a parked card's way out, under `horne`. Read only. */
+  readonly kids: Uint8Array;
   private heldAt = -1;
   /** Bit c set: column c changed since hold() (only those need their key words back). */
   private sinceHeld = 0;

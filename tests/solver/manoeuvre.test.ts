@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { cardToString, NO_CARD } from "../../src/engine/card.js";
 import { dealMs } from "../../src/engine/deal.js";
 import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../src/engine/moves.js";
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { BestFirst } from "../../src/solver/best-first.js";
-import { hasManoeuvres, listManoeuvres, MANOEUVRE, playManoeuvre } from "../../src/solver/manoeuvre.js";
+import { hasManoeuvres, listManoeuvres, listPurposeful, MANOEUVRE, playManoeuvre, VIA_EMPTY } from "../../src/solver/manoeuvre.js";
 import { replayWins, solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
 import { position } from "../engine/position.js";
@@ -283,5 +284,78 @@ describe("manoeuvres", () => {
     expect(hasManoeuvres(dealMs(resolveRules("penguin-beak-home"), 1))).toBe(false);
     expect(hasManoeuvres(dealMs(resolveRules("stalactites"), 1))).toBe(false);
     expect(hasManoeuvres(dealMs(resolveRules("penguin"), 1))).toBe(true);
+  });
+});
+
+describe("steps with a purpose (the `purpose` order)", () => {
+  it("list only legal engine moves, and manoeuvres that play as legal engine moves; a parked card goes into an empty column with its run on it", () => {
+    const next = splitmix32(77);
+    const codes = new Int32Array(MAX_MOVES);
+    const ranks = new Int32Array(MAX_MOVES);
+    const moves = new Int32Array(MAX_MOVES);
+    let engine = 0;
+    let played = 0;
+    let intoEmpty = 0;
+    for (const preset of ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"]) {
+      for (let n = 1; n <= 8; n++) {
+        const s = dealMs(resolveRules(preset), n);
+        for (let step = 0; step < 60; step++) {
+          const walk = new Walker(s, [20, 12, 20, 3, 3]);
+          const k = listPurposeful(walk, codes, ranks);
+          for (let i = 0; i < k; i++) {
+            const code = codes[i]!;
+            if (!(code & MANOEUVRE)) {
+              engine++;
+              expect(isLegal(s, code), `${preset} #${n}: engine move ${code}`).toBe(true);
+              continue;
+            }
+            if (!playManoeuvre(walk, code)) {
+              walk.undoTo(0);
+              continue;
+            }
+            played++;
+            expect(replays(s, walk)).toBe(true);
+            if (code & VIA_EMPTY) {
+              intoEmpty++;
+              // The parked card now heads a column of its own, with the card that builds on it next.
+              const x = s.cells[(code >> 16) & 31]!;
+              const w = walk.s;
+              const col = Array.from({ length: w.nColumns }, (_, c) => c).find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === x);
+              expect(col, `${preset} #${n}: the parked card heads a column`).toBeDefined();
+              expect(w.len[col!]).toBeGreaterThanOrEqual(2);
+              expect(s.tables.buildOn[w.cards[col! * COLUMN_CAP + 1]! * 52 + x]).toBe(1);
+            }
+            walk.undoTo(0);
+          }
+          const m = generateMoves(s, moves);
+          if (m === 0) break;
+          applyMove(s, moves[next() % m]!);
+        }
+      }
+    }
+    expect(engine).toBeGreaterThan(1000);
+    expect(played).toBeGreaterThan(200);
+    expect(intoEmpty).toBeGreaterThan(5);
+  });
+
+  it("a parked card into an empty column, with the run that builds on it from under another card", () => {
+    // FreeCell: the nine of hearts is parked; the eight of spades and seven of diamonds lie under
+    // the queen of clubs, and four columns are empty. (The six of clubs stays in play, so the
+    // seven of diamonds does not go home by itself once uncovered.)
+    const s = position(resolveRules("freecell"), "A", ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"], ["9H"]);
+    const walk = new Walker(s, [20, 12, 20, 3, 3]);
+    const codes = new Int32Array(MAX_MOVES);
+    const ranks = new Int32Array(MAX_MOVES);
+    // (The eight of clubs, under the seven, could go onto it too.)
+    const into = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks))).filter((c) => c & VIA_EMPTY && (c & 15) === 1);
+    expect(into).toHaveLength(1);
+    expect(playManoeuvre(walk, into[0]!)).toBe(true);
+    expect(replays(s, walk)).toBe(true);
+    const w = walk.s;
+    const col = [4, 5, 6, 7].find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === s.cells[0]);
+    expect(col).toBeDefined();
+    expect(Array.from(w.cards.subarray(col! * COLUMN_CAP, col! * COLUMN_CAP + w.len[col!]!)).map(cardToString)).toEqual(["9H", "8S", "7D"]);
+    // The queen of clubs was parked on the way, where the nine was.
+    expect(Array.from(w.cells.subarray(0, w.nCells)).map((c) => (c === NO_CARD ? "-" : cardToString(c)))).toEqual(["QC", "-", "-", "-"]);
   });
 });

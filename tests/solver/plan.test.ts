@@ -47,6 +47,9 @@ const HORNE: readonly PlanStep[] = [
   { name: "horne-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true },
   // The racer of the Penguin and Eight Off plans.
   { name: "horne-lean-dfs-classes", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", lean: true, horne: true },
+  // FreeCell's second racer: only moves with a purpose, so never complete with or without the prune.
+  { name: "horne-purpose", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "purpose", horne: true, jitter: 10, seed: 1 },
+  { name: "purpose", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "purpose" },
 ];
 
 type Case = readonly [label: string, start: () => State, winnable: boolean];
@@ -106,14 +109,15 @@ describe("lean, eager and horne searches", () => {
     expect(eager.states).toBeLessThan(proof.states);
   });
 
-  it("a lean, eager or best-first horne entry cannot be marked complete, turn lists must hold positive integers, and orders are named", () => {
+  it("a lean, eager, purpose-order or best-first horne entry cannot be marked complete, turn lists must hold positive integers, and orders are named", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
     expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(/eager.*cannot be complete/);
     expect(() => solve(s, { plan: [{ ...STRATEGIES[0]!, horne: true }] })).toThrow(/horne.*cannot be complete/);
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, order: "purpose" }] })).toThrow(/purpose-order.*cannot be complete/);
     for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
     const order = "classes" as PlanStep["order"];
-    expect(() => solve(s, { plan: [{ ...LEAN[0]!, order }] })).toThrow("plan lean-dfs: order must be one of score, manoeuvre, engine, static, static-manoeuvre, got classes");
+    expect(() => solve(s, { plan: [{ ...LEAN[0]!, order }] })).toThrow("plan lean-dfs: order must be one of score, manoeuvre, engine, static, static-manoeuvre, purpose, got classes");
   });
 
   it("a jittered search depends on its seed alone: the same seed repeats it, other seeds search differently", () => {
