@@ -157,7 +157,8 @@ const FREECELL: SolvePlan = [
   // Cheapest per position: it wins a third of the deals within 100 positions, and most deals of
   // easier variants (more cells, longer group moves), where the scored racers cost more than they save.
   eagerDfs(200, [100, 100, 1]),
-  purposeDfs(600, [250, 150]),
+  // Eager too: 6-8 % fewer positions and 7-10 % less CPU time on MS 1-5000.
+  { ...purposeDfs(600, [250, 150]), eager: true },
   horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
   leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
   horneDfs("lean-flippers-3", 200, FLIPPERS, [150, 75], 3),
