@@ -159,8 +159,7 @@ function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int
   let i0 = Math.max(0, len - 1 - room);
   while (i0 > 0 && buildOn[cards[b + i0]! * 52 + cards[b + i0 - 1]!] === 1) i0--;
   for (let i = i0; i < len; ) {
-    let e = i;
-    while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+    const e = runEnd(s, c, i);
     const head = cards[b + i]!;
     const k = e - i + 1;
     for (let j = 0; j < 2; j++) {
@@ -185,7 +184,7 @@ function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int
       while (s.len[d] !== 0) d++;
       const moved = Math.min(k, groupCap(s, d));
       const first = cards[b + len - moved]!;
-      if (moved >= 1 && (t.emptyMode === 1 || (t.emptyMode === 0 && t.rel[first] === 12))) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
+      if (moved >= 1 && fillsEmpty(s, first)) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
     }
     i = e + 1;
   }
@@ -200,7 +199,7 @@ function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int
 function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank: Int32Array, n: number, free: number, open: number): number {
   const s = walk.s;
   const t = s.tables;
-  if (!(t.emptyMode === 1 || (t.emptyMode === 0 && t.rel[x] === 12))) return n;
+  if (!fillsEmpty(s, x)) return n;
   const at = walk.where;
   const cards = s.cards;
   const buildOn = t.buildOn;
@@ -219,8 +218,7 @@ function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank
     const len = s.len[c]!;
     const b = c * COLUMN_CAP;
     if (i > 0 && buildOn[y * 52 + cards[b + i - 1]!] === 1) continue;
-    let e = i;
-    while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+    const e = runEnd(s, c, i);
     const k = e - i + 1;
     const above = len - 1 - e;
     // The parked card leaves its flipper first, and its column is then no longer empty.
@@ -274,8 +272,24 @@ function capAfter(s: State, free: number, empties: number, away: number): number
  * that card fill one (any card, or under kings-only rules a card of the last rank).
  */
 function fitsEmpty(s: State, c: number, card: number): boolean {
+  return s.len[c]! >= 2 && fillsEmpty(s, card);
+}
+
+/** Whether the rules let `card` fill an empty column: any card, or under kings-only rules a card of the last rank. */
+function fillsEmpty(s: State, card: number): boolean {
   const mode = s.tables.emptyMode;
-  return s.len[c]! >= 2 && (mode === 1 || (mode === 0 && s.tables.rel[card] === 12));
+  return mode === 1 || (mode === 0 && s.tables.rel[card] === 12);
+}
+
+/** The depth of the last card of the run that starts at depth i of column c (cards in build order). */
+function runEnd(s: State, c: number, i: number): number {
+  const cards = s.cards;
+  const buildOn = s.tables.buildOn;
+  const b = c * COLUMN_CAP;
+  const len = s.len[c]!;
+  let e = i;
+  while (e + 1 < len && buildOn[cards[b + e + 1]! * 52 + cards[b + e]!] === 1) e++;
+  return e;
 }
 
 /** Moves the last card of column c to the first free flipper, else the first empty column; false if neither is legal. */
