@@ -59,6 +59,11 @@ const SCRATCH = new Int32Array(MAX_MOVES);
 const KIDS = new Int32Array(MAX_MOVES);
 const SCORES = new Int32Array(MAX_MOVES);
 const RANKS = new Int32Array(MAX_MOVES);
+/**
+ * The last child of a purpose-order node: its runs onto their cards, listed only when the search
+ * is back at the node with all else tried (a manoeuvre from column 15, which no rule set has).
+ */
+const RUNS_LATER = 0x7fffffff;
 
 /** The search stack may hold at most this many move ints (4 bytes each) before it gives up. */
 const MAX_POOL = 1 << 25;
@@ -136,6 +141,11 @@ export class DepthFirst {
       const m = this.pool[next]!;
       let r: number;
       if (isManoeuvre(walk.s, m)) {
+        // The node's runs onto their cards: listed now, as a frame of their own at the same node.
+        if (m === RUNS_LATER) {
+          if (this.listPurpose(true) === null) return "max-states";
+          continue;
+        }
         if (!playManoeuvre(walk, m)) {
           walk.undoTo(this.fPath[f]!);
           continue;
@@ -248,12 +258,7 @@ export class DepthFirst {
   private expandPlain(): boolean | null {
     const s = this.walk.s;
     // (Without manoeuvres in the rules, it lists as `static` does.)
-    if (this.order === "purpose" && hasManoeuvres(s)) {
-      const n = listPurposeful(this.walk, SCRATCH, RANKS);
-      this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
-      for (let i = 0; i < n; i++) this.insertKid(i, SCRATCH[i]!, RANKS[i]!);
-      return this.pushFrame(n, this.walk.pathLen);
-    }
+    if (this.order === "purpose" && hasManoeuvres(s)) return this.listPurpose(false);
     const n = generateMoves(s, SCRATCH);
     const firstEmpty = firstEmptyColumn(s);
     let k = 0;
@@ -279,6 +284,15 @@ export class DepthFirst {
       for (let i = 0; i < e; i++) this.insertKid(k++, SCRATCH[i]!, manoeuvreClass(s, SCRATCH[i]!));
     }
     return this.pushFrame(k, this.walk.pathLen);
+  }
+
+  /** A frame of the purpose order's children: the node's runs onto their cards (`runs`), or the rest, then RUNS_LATER. */
+  private listPurpose(runs: boolean): boolean | null {
+    let n = listPurposeful(this.walk, SCRATCH, RANKS, runs);
+    this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
+    for (let i = 0; i < n; i++) this.insertKid(i, SCRATCH[i]!, RANKS[i]!);
+    if (!runs) KIDS[n++] = RUNS_LATER;
+    return this.pushFrame(n, this.walk.pathLen);
   }
 
   private pushFrame(k: number, here: number): boolean | null {

@@ -74,7 +74,7 @@ export function listManoeuvres(walk: Walker, out: Int32Array): number {
       out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16);
       break;
     }
-    n = listRuns(walk, c, out, n, null, free, empties, 0);
+    n = listRuns(walk, c, out, n, null, free, empties);
   }
   return n;
 }
@@ -97,8 +97,12 @@ const RUN_DEEP = 70;
  * cards above either parked first). Nothing is parked for its own sake, no run goes to an empty
  * column alone and no built sequence is broken, so the search is not complete. Single moves are
  * written as engine moves, so their keys can be read off them; the rest as manoeuvres.
+ * In two parts: `runs` false lists all but the runs onto their cards (classes RUN and RUN_DEEP,
+ * most of the work of listing), `runs` true only those. The search lists them only once the
+ * node's other children are done: they rank below all of those (given noise under 11), so the
+ * order is the same, and on the line to a win most nodes never need them.
  */
-export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array): number {
+export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, runs: boolean): number {
   const s = walk.s;
   const at = walk.where;
   const t = s.tables;
@@ -107,6 +111,10 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array):
   const empties = t.emptyMode === 1 ? open : 0;
   const room = free + empties;
   let n = 0;
+  if (runs) {
+    for (let c = 0; c < s.nColumns; c++) n = listRuns(walk, c, out, n, rank, free, empties);
+    return n;
+  }
   for (let f = 0; f < 4; f++) {
     const card = t.foundationCard[f * 14 + s.found[f]!]!;
     const loc = card === NO_CARD ? -1 : at[card]!;
@@ -136,7 +144,18 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array):
     }
     if (open > 0) n = listIntoEmpty(walk, f, x, out, rank, n, free, open);
   }
-  for (let c = 0; c < s.nColumns; c++) n = listRuns(walk, c, out, n, rank, free, empties, open);
+  // The top run of a column into the first empty column (as much of it as may move there), unless it is the whole column.
+  for (let c = 0; c < s.nColumns && open > 0; c++) {
+    const len = s.len[c]!;
+    let i = len - 1;
+    while (i > 0 && t.buildOn[s.cards[c * COLUMN_CAP + i]! * 52 + s.cards[c * COLUMN_CAP + i - 1]!] === 1) i--;
+    if (i <= 0) continue;
+    let d = 0;
+    while (s.len[d] !== 0) d++;
+    const moved = Math.min(len - i, groupCap(s, d));
+    const first = s.cards[c * COLUMN_CAP + len - moved]!;
+    if (moved >= 1 && fillsEmpty(s, first)) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
+  }
   return n;
 }
 
@@ -144,10 +163,9 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array):
  * After the n steps already in `out`: the runs of column c, bottom up, each onto the card it
  * builds on in another column, the cards above either parked first (a run with more than `room`
  * cards above it cannot be cleared: start at the run holding the deepest card that can). With
- * `rank` (the purpose order), also those that need nothing parked, as engine moves, and the top
- * run into the first empty column.
+ * `rank` (the purpose order), also those that need nothing parked, as engine moves.
  */
-function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number, open: number): number {
+function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number): number {
   const s = walk.s;
   const at = walk.where;
   const cards = s.cards;
@@ -177,14 +195,6 @@ function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int
         if (rank) rank[n] = RUN_DEEP;
         out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
       }
-    }
-    // The top run into the first empty column (as much of it as may move there), unless it is the whole column.
-    if (rank && e === len - 1 && i > 0 && open > 0) {
-      let d = 0;
-      while (s.len[d] !== 0) d++;
-      const moved = Math.min(k, groupCap(s, d));
-      const first = cards[b + len - moved]!;
-      if (moved >= 1 && fillsEmpty(s, first)) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
     }
     i = e + 1;
   }

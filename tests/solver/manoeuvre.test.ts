@@ -301,31 +301,37 @@ describe("steps with a purpose (the `purpose` order)", () => {
         const s = dealMs(resolveRules(preset), n);
         for (let step = 0; step < 60; step++) {
           const walk = new Walker(s, [20, 12, 20, 3, 3]);
-          const k = listPurposeful(walk, codes, ranks);
-          for (let i = 0; i < k; i++) {
-            const code = codes[i]!;
-            if (!(code & MANOEUVRE)) {
-              engine++;
-              expect(isLegal(s, code), `${preset} #${n}: engine move ${code}`).toBe(true);
-              continue;
-            }
-            if (!playManoeuvre(walk, code)) {
+          // Both parts: the steps other than runs onto their cards, then those runs.
+          for (const runs of [false, true]) {
+            const k = listPurposeful(walk, codes, ranks, runs);
+            for (let i = 0; i < k; i++) {
+              const code = codes[i]!;
+              // The runs, listed later, rank below the rest by more than the noise of 10: the order is kept.
+              if (runs) expect(ranks[i]).toBeLessThanOrEqual(71);
+              else expect(ranks[i]).toBeGreaterThanOrEqual(80);
+              if (!(code & MANOEUVRE)) {
+                engine++;
+                expect(isLegal(s, code), `${preset} #${n}: engine move ${code}`).toBe(true);
+                continue;
+              }
+              if (!playManoeuvre(walk, code)) {
+                walk.undoTo(0);
+                continue;
+              }
+              played++;
+              expect(replays(s, walk)).toBe(true);
+              if (code & VIA_EMPTY) {
+                intoEmpty++;
+                // The parked card now heads a column of its own, with the card that builds on it next.
+                const x = s.cells[(code >> 16) & 31]!;
+                const w = walk.s;
+                const col = Array.from({ length: w.nColumns }, (_, c) => c).find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === x);
+                expect(col, `${preset} #${n}: the parked card heads a column`).toBeDefined();
+                expect(w.len[col!]).toBeGreaterThanOrEqual(2);
+                expect(s.tables.buildOn[w.cards[col! * COLUMN_CAP + 1]! * 52 + x]).toBe(1);
+              }
               walk.undoTo(0);
-              continue;
             }
-            played++;
-            expect(replays(s, walk)).toBe(true);
-            if (code & VIA_EMPTY) {
-              intoEmpty++;
-              // The parked card now heads a column of its own, with the card that builds on it next.
-              const x = s.cells[(code >> 16) & 31]!;
-              const w = walk.s;
-              const col = Array.from({ length: w.nColumns }, (_, c) => c).find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === x);
-              expect(col, `${preset} #${n}: the parked card heads a column`).toBeDefined();
-              expect(w.len[col!]).toBeGreaterThanOrEqual(2);
-              expect(s.tables.buildOn[w.cards[col! * COLUMN_CAP + 1]! * 52 + x]).toBe(1);
-            }
-            walk.undoTo(0);
           }
           const m = generateMoves(s, moves);
           if (m === 0) break;
@@ -347,7 +353,7 @@ describe("steps with a purpose (the `purpose` order)", () => {
     const codes = new Int32Array(MAX_MOVES);
     const ranks = new Int32Array(MAX_MOVES);
     // (The eight of clubs, under the seven, could go onto it too.)
-    const into = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks))).filter((c) => c & VIA_EMPTY && (c & 15) === 1);
+    const into = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks, false))).filter((c) => c & VIA_EMPTY && (c & 15) === 1);
     expect(into).toHaveLength(1);
     expect(playManoeuvre(walk, into[0]!)).toBe(true);
     expect(replays(s, walk)).toBe(true);
