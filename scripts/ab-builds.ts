@@ -11,7 +11,7 @@
  *   npm run build && npx tsx scripts/ab-builds.ts --a ../old --b . --sets freecell,penguin --control
  *
  * Built code only: TypeScript run through `tsx` from two directories timed 5 % apart with the
- * same source (docs/solver.md, "Latest change").
+ * same source (docs/solver.md, "Before that (3 December 2026, night)").
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -26,15 +26,20 @@ const OPTIONS = {
   a: { type: "string", default: "", help: "root of the first build (a directory with dist/src/solver/search.js)" },
   b: { type: "string", default: ".", help: "root of the second build" },
   sets: { type: "list", default: ["freecell", "penguin"], choices: SETS, help: "deal sets" },
-  deals: { type: "int", default: 0, min: 0, max: 100_000, help: "deals per set, MS 1…N (0 = 1000, or 500 for Eight Off and Seahaven)" },
+  deals: { type: "int", default: 0, min: 0, max: 100_000, help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)" },
+  from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal number" },
+  cells: { type: "int", default: -1, min: -1, max: 8, help: "free cells (-1: the preset's)" },
+  "group-move": { type: "choice", default: "preset", choices: ["preset", "unlimited", "supermove", "free-cells", "single"], help: "group-move rule" },
+  empty: { type: "choice", default: "preset", choices: ["preset", "below-base", "any", "none"], help: "which cards may fill an empty column" },
   rounds: { type: "int", default: 10, min: 3, max: 200, help: "rounds per build and set, the first two not counted" },
   control: { type: "flag", help: "also time build a against itself, as many rounds" },
 } as const;
 
 interface Build {
   solve: (s: State) => { states: number; result: string };
-  deal: (n: number, preset: string) => State;
+  deal: (n: number, preset: string, overrides: Overrides) => State;
 }
+type Overrides = Record<string, string | number>;
 
 async function load(root: string): Promise<Build> {
   const dist = resolve(root, "dist/src");
@@ -42,8 +47,8 @@ async function load(root: string): Promise<Build> {
   const url = (p: string): string => pathToFileURL(resolve(dist, p)).href;
   const search = (await import(url("solver/search.js"))) as { solve: Build["solve"] };
   const deal = (await import(url("engine/deal.js"))) as { dealMs: (r: unknown, n: number) => State };
-  const rules = (await import(url("engine/rules.js"))) as { resolveRules: (p: string) => unknown };
-  return { solve: search.solve, deal: (n, preset) => deal.dealMs(rules.resolveRules(preset), n) };
+  const rules = (await import(url("engine/rules.js"))) as { resolveRules: (p: string, o: Overrides) => unknown };
+  return { solve: search.solve, deal: (n, preset, overrides) => deal.dealMs(rules.resolveRules(preset, overrides), n) };
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -86,15 +91,21 @@ await exitOnUsageError("ab-builds", async () => {
   if (!o.a) throw new UsageError("--a: give the root of the first build (a directory with dist/)");
   const a = await load(o.a);
   const b = await load(o.b);
+  const overrides: Overrides = {};
+  if (o.cells >= 0) overrides.cells = o.cells;
+  if (o["group-move"] !== "preset") overrides.groupMove = o["group-move"];
+  if (o.empty !== "preset") overrides.emptyColumn = o.empty;
   for (const preset of o.sets) {
     const n = o.deals || (preset === "eight-off" || preset === "seahaven-towers" ? 500 : 1000);
-    const boardsOf = (x: Build): State[] => Array.from({ length: n }, (_, i) => x.deal(i + 1, preset));
+    const boardsOf = (x: Build): State[] => Array.from({ length: n }, (_, i) => x.deal(o.from + i, preset, overrides));
     const ba = boardsOf(a);
     const bb = boardsOf(b);
     const ab = race(a, ba, b, bb, o.rounds);
     const same = ab.last.x.states.every((v, i) => v === ab.last.y.states[i] && ab.last.x.verdicts[i] === ab.last.y.verdicts[i]);
     const row: Record<string, unknown> = {
       set: preset,
+      ...overrides,
+      from: o.from,
       deals: n,
       rounds: o.rounds,
       aCpuSeconds: round3(ab.x),

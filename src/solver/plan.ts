@@ -142,22 +142,42 @@ const purposeDfs = (budget: number, slice: readonly number[] = [budget]): PlanSt
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
- * FreeCell: depth-first search in move-class order first (100 positions, then 100 more); then
- * the purpose-order racer (250 positions, then 150: with it the plan took 12-22 % less CPU time
- * on MS 1-5000 and 22-33 % less with 5 or 6 cells or other group-move rules); then
- * lean depth-first searches with manoeuvres and Horne's prune, under weights that favour free
- * flippers (run alone, the first wins 811 of MS 1-1000 within 100 positions), two of them with
- * noise between near-ties, and one without the prune; patient best-first search with
- * manoeuvres; then the complete search. The racers after the first, their budgets and turns
- * from simulated races (each strategy's own count per deal, and its measured cost per
- * position) on MS 1-2000; all checked by measurement on MS 1-32000 and on variants
- * (docs/solver.md). A turn of 1 position is in effect a pause.
+ * FreeCell: searches that make only moves with a purpose first, restarted with other noise: the
+ * first without noise (180 positions), the second with its own (270); then a lean scored search
+ * under weights that favour free flippers, with noise (100); the purpose order once more, given
+ * the most room (turns of 500, up to 4,000); lean depth-first searches with Horne's prune for the
+ * deals that all of those miss; patient best-first search with manoeuvres; then the complete
+ * search. A search that runs dry of moves with a purpose early is often lost in a detour its
+ * first moves committed it to, and a restart with other noise gets out of it: each purpose
+ * search wins most of the deals alone, but the ones it needs long for differ. Budgets and turns
+ * from simulated races (each search's own count per deal and its measured cost per position, on
+ * MS 1-4000, checked on MS 4001-6000), then measured (docs/solver.md). A turn of 1 position is in
+ * effect a pause.
  */
 const FREECELL: SolvePlan = [
-  // Cheapest per position: it wins a third of the deals within 100 positions, and most deals of
-  // easier variants (more cells, longer group moves), where the scored racers cost more than they save.
+  { ...purposeDfs(500, [180, 1]), jitter: 0, eager: true },
+  { ...purposeDfs(650, [270, 1]), name: "purpose-4", seed: 4, eager: true },
+  horneDfs("lean-flippers-2", 130, FLIPPERS, [100], 2),
+  // Move-class order wins a few deals that every other racer misses: #8166 in 607 positions,
+  // where without it the complete search took 839,590 (1.3-1.8 s).
   eagerDfs(200, [100, 100, 1]),
-  // Eager too: 6-8 % fewer positions and 7-10 % less CPU time on MS 1-5000.
+  { ...purposeDfs(4000, [500]), name: "purpose-1", eager: true },
+  horneDfs("lean-flippers-3", 360, FLIPPERS, [60, 1], 3),
+  horneDfs("lean-empty-columns", 140, EMPTY_COLUMNS, [700]),
+  // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
+  // search alone found their wins in up to 1.4 million positions and left two undecided.
+  patient(50_000, [75, 1, 1, 3000]),
+  COMPLETE_RACER,
+];
+/**
+ * FreeCell-like rules where not every card may fill an empty column (kings only, or none): the
+ * plan FreeCell had before the one above, which leads with depth-first search in move-class order
+ * (100 positions, then 100 more) and the purpose order second. The plan above took 34 % more CPU
+ * time on kings-only FreeCell MS 1-1000: the purpose order moves into empty columns only on its
+ * way to a purpose, and there few cards can.
+ */
+const FREECELL_KINGS: SolvePlan = [
+  eagerDfs(200, [100, 100, 1]),
   { ...purposeDfs(600, [250, 150]), eager: true },
   horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
   leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
@@ -165,8 +185,6 @@ const FREECELL: SolvePlan = [
   horneDfs("lean-flippers-only", 500, FLIPPERS_ONLY, [150]),
   horneDfs("lean-empty-columns", 3000, EMPTY_COLUMNS, [100, 75]),
   horneDfs("lean-flippers-2", 500, FLIPPERS, [600, 1], 2),
-  // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
-  // search alone found their wins in up to 1.4 million positions and left two undecided.
   patient(50_000, [75, 1, 1, 3000]),
   COMPLETE_RACER,
 ];
@@ -233,6 +251,8 @@ const BAKERS: SolvePlan = [
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */
   alternate: FREECELL,
+  /** FreeCell-like where only kings, or no cards, fill an empty column (above). */
+  kingsOnly: FREECELL_KINGS,
   /** FreeCell-like with fewer than 4 cells or single-card moves (above). */
   fewerCells: FEWER_CELLS,
   /** Seahaven Towers and the other suit-building rule sets without a plan of their own. */
@@ -254,7 +274,7 @@ export const PLANS = {
 
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
-  if (rules.build === "alternate-color") return rules.cells < 4 || rules.groupMove === "single" ? PLANS.fewerCells : PLANS.alternate;
+  if (rules.build === "alternate-color") return rules.cells < 4 || rules.groupMove === "single" ? PLANS.fewerCells : rules.emptyColumn === "any" ? PLANS.alternate : PLANS.kingsOnly;
   if (rules.base === "beak") return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;

@@ -202,6 +202,15 @@ describe("plans", () => {
     }
   });
 
+  it("FreeCell #8166, which the purpose-order searches miss, falls to the move-class search within a few hundred positions", () => {
+    // Without the class-order racer the plan ran to its complete search here: 839,590 positions, over a second.
+    const s = dealMs(resolveRules("freecell"), 8166);
+    const r = solve(s);
+    expect(r).toMatchObject({ result: "solved", by: "dfs-static" });
+    if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+    expect(r.states).toBeLessThan(2000);
+  });
+
   it("FreeCell with fewer than 4 cells or single-card moves gets its own plan, which wins #209 with 3 cells", () => {
     // The published fewest-cells list wins #209 with 2 cells. With 3 cells the 4-cell plan left
     // it undecided after 2,000,000 positions; its patient racer needs about 160,000.
@@ -209,6 +218,7 @@ describe("plans", () => {
     for (const cells of [0, 1, 2, 3]) expect(defaultPlan(resolveRules("freecell", { cells })), `${cells} cells`).toBe(PLANS.fewerCells);
     expect(defaultPlan(resolveRules("freecell", { groupMove: "single" }))).toBe(PLANS.fewerCells);
     expect(defaultPlan(resolveRules("freecell", { cells: 5, groupMove: "free-cells" }))).toBe(PLANS.alternate);
+    for (const emptyColumn of ["below-base", "none"] as const) expect(defaultPlan(resolveRules("freecell", { emptyColumn })), emptyColumn).toBe(PLANS.kingsOnly);
     const s = dealMs(resolveRules("freecell", { cells: 3 }), 209);
     const r = solve(s);
     expect(r.result).toBe("solved");
