@@ -328,16 +328,65 @@ function moveRun(s: State, from: number, to: number, count: number): void {
 }
 
 const scratch = new Int32Array(MAX_MOVES);
-/** True when `m` is among the legal moves now (slow path: user input, replays, tests). */
+/** True when `m` is among the legal moves now (user input, replays of every solver line, tests). */
 export function isLegal(s: State, m: Move): boolean {
   const from = m & 31;
   if (from >= CELL0 + s.nCells) return false;
   // A move home is the one homeMove lists for its source (about half of a solver line's moves);
   // rank foundations, where a card may have more than one, take the long way.
   if (((m >> 5) & 31) === FOUNDATION && !s.tables.rankHome) return homeMove(s, from) === m;
-  const n = generateMoves(s, scratch, from);
-  for (let i = 0; i < n; i++) if (scratch[i] === m) return true;
-  return false;
+  // Moves that carry base cards home or name a rank foundation: checked against the list.
+  if (s.tables.autoHome || s.tables.rankHome) {
+    const n = generateMoves(s, scratch, from);
+    for (let i = 0; i < n; i++) if (scratch[i] === m) return true;
+    return false;
+  }
+  return listed(s, m);
+}
+
+/**
+ * Whether generateMoves would list move m (not a move home; rules without base cards carried
+ * home or rank foundations), read off the position without listing: the tests hold it to the
+ * list on every rule set. A third of the cost of listing the source's moves, and every solver
+ * line is checked this way.
+ */
+function listed(s: State, m: Move): boolean {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  const k = (m >> 10) & 63;
+  const card = (m >> 16) & 63;
+  const toEmpty = (m >> 22) & 1;
+  // Nothing but those fields: no foundation, no base cards (bits 23-31).
+  if (m >>> 23 !== 0 || k === 0 || to === from) return false;
+  const t = s.tables;
+  const nCols = s.nColumns;
+  if (from >= nCols && from < CELL0) return false;
+  if (to >= CELL0) {
+    // Into the lowest free flipper, a column's last card.
+    if (to >= CELL0 + s.nCells || from >= CELL0 || k !== 1 || toEmpty !== 0 || s.cells[to - CELL0] !== NO_CARD) return false;
+    for (let i = 0; i < to - CELL0; i++) if (s.cells[i] === NO_CARD) return false;
+    return s.len[from]! > 0 && s.top(from) === card;
+  }
+  if (to >= nCols) return false;
+  const dstLen = s.len[to]!;
+  if (toEmpty !== (dstLen === 0 ? 1 : 0)) return false;
+  const dstTop = dstLen === 0 ? NO_CARD : s.cards[to * COLUMN_CAP + dstLen - 1]!;
+  const onTop = dstLen > 0 && (t.targets[card * 2] === dstTop || t.targets[card * 2 + 1] === dstTop);
+  const fills = dstLen === 0 && t.emptyMode !== 2;
+  if (from >= CELL0) {
+    if (k !== 1 || s.cells[from - CELL0] !== card || card === NO_CARD) return false;
+    return onTop || (fills && (t.emptyMode === 1 || t.rel[card] === 12));
+  }
+  const len = s.len[from]!;
+  if (k > len || s.cards[from * COLUMN_CAP + len - k] !== card) return false;
+  // The k cards must be in build order, and no more than the rules let move there.
+  const b = from * COLUMN_CAP;
+  for (let i = len - k + 1; i < len; i++) if (t.buildOn[s.cards[b + i]! * 52 + s.cards[b + i - 1]!] !== 1) return false;
+  if (k > groupCap(s, to)) return false;
+  if (dstLen > 0) return onTop;
+  // Into an empty column: never the whole column; kings-only, just the run from the card of the last rank.
+  if (!fills || k === len) return false;
+  return t.emptyMode === 1 || k === 13 - t.rel[s.cards[b + len - 1]!]!;
 }
 
 /** All legal moves as a fresh array (convenience; hot paths use generateMoves). */

@@ -101,11 +101,28 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
             if (isLegal(s, home) !== moves.includes(home)) fail("isLegal disagrees with the list on a move home", s, `${from} ${card} ${f}`);
           }
       }
+      // Every move of one source (in turn) that the int can say: each destination, counts with
+      // their head card, either empty-column bit: legal exactly when listed (isLegal reads most
+      // moves off the position without the list).
+      if (step % 4 === 0) {
+        const from = (g + step / 4) % (CELL0 + s.nCells);
+        if (from < s.nColumns || from >= CELL0) {
+          const col = from < CELL0 ? s.column(from) : [];
+          for (let to = 0; to <= FOUNDATION; to++)
+            for (let k = 1; k <= (from < CELL0 ? Math.min(col.length, 6) : 1); k++) {
+              const card = from < CELL0 ? col[col.length - k]! : s.cells[from - CELL0]!;
+              for (const empty of [false, true]) {
+                const m = makeMove(from, to, k, card, empty);
+                if (isLegal(s, m) !== moves.includes(m)) fail("isLegal disagrees with the list", s, `${from}>${to} x${k} card ${card} empty ${empty}`);
+              }
+            }
+        }
+      }
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         if (!isLegal(s, m)) fail("generated move not isLegal", s, engineKeys[i]!);
         // Another source, destination, count or card: legal exactly when listed.
-        for (const other of [m ^ 1, m ^ (1 << 5), m ^ (1 << 10), m ^ (1 << 16), m ^ (3 << 10)])
+        for (const other of [m ^ 1, m ^ (1 << 5), m ^ (1 << 10), m ^ (1 << 16), m ^ (3 << 10), m ^ (1 << 22), m ^ (1 << 23), m ^ (1 << 25)])
           if (isLegal(s, other) !== moves.includes(other)) fail("isLegal disagrees with the list", s, `${engineKeys[i]!} changed to ${other}`);
         if (parseMove(moveToString(m, s), s) !== m) fail("notation round trip (with position)", s, moveToString(m, s));
         // Without the position the text differs only for moves into an empty column or onto a rank foundation.
