@@ -74,7 +74,7 @@ export function listManoeuvres(walk: Walker, out: Int32Array): number {
       out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16);
       break;
     }
-    n = listRuns(walk, c, out, n, null, free, empties);
+    n = listRuns(walk, c, c + 1, out, n, null, free, empties);
   }
   return n;
 }
@@ -112,8 +112,7 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
   const room = free + empties;
   let n = 0;
   if (runs) {
-    for (let c = 0; c < s.nColumns; c++) n = listRuns(walk, c, out, n, rank, free, empties);
-    return n;
+    return listRuns(walk, 0, s.nColumns, out, 0, rank, free, empties);
   }
   for (let f = 0; f < 4; f++) {
     const card = t.foundationCard[f * 14 + s.found[f]!]!;
@@ -160,43 +159,49 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
 }
 
 /**
- * After the n steps already in `out`: the runs of column c, bottom up, each onto the card it
- * builds on in another column, the cards above either parked first (a run with more than `room`
- * cards above it cannot be cleared: start at the run holding the deepest card that can). With
- * `rank` (the purpose order), also those that need nothing parked, as engine moves.
+ * After the n steps already in `out`: the runs of columns c0 to c1 - 1, each column bottom up,
+ * each run onto the card it builds on in another column, the cards above either parked first (a
+ * run with more than `room` cards above it cannot be cleared: start at the run holding the
+ * deepest card that can). With `rank` (the purpose order), also those that need nothing parked,
+ * as engine moves.
  */
-function listRuns(walk: Walker, c: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number): number {
+function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number): number {
   const s = walk.s;
   const at = walk.where;
   const cards = s.cards;
+  const lens = s.len;
   const t = s.tables;
   const buildOn = t.buildOn;
+  const targets = t.targets;
   const room = free + empties;
-  const len = s.len[c]!;
-  const b = c * COLUMN_CAP;
-  let i0 = Math.max(0, len - 1 - room);
-  while (i0 > 0 && buildOn[cards[b + i0]! * 52 + cards[b + i0 - 1]!] === 1) i0--;
-  for (let i = i0; i < len; ) {
-    const e = runEnd(s, c, i);
-    const head = cards[b + i]!;
-    const k = e - i + 1;
-    for (let j = 0; j < 2; j++) {
-      const p = t.targets[head * 2 + j]!;
-      if (p < 0) break;
-      const loc = at[p]!;
-      const ds = loc >> 6;
-      if (loc < 0 || ds === c) continue;
-      const depth = loc & 63;
-      const away = s.len[ds]! - 1 - depth + (len - 1 - e);
-      // (The card it goes onto is not safe to send home while the run's head is in play.)
-      if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (e < len - 1 && walk.homeSafe(c, e + 1))) continue;
-      if (away === 0) (rank![n] = RUN), (out[n++] = makeMove(c, ds, k, head));
-      else {
-        if (rank) rank[n] = RUN_DEEP;
-        out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
+  for (let c = c0; c < c1; c++) {
+    const len = lens[c]!;
+    const b = c * COLUMN_CAP;
+    let i = Math.max(0, len - 1 - room);
+    while (i > 0 && buildOn[cards[b + i]! * 52 + cards[b + i - 1]!] === 1) i--;
+    while (i < len) {
+      const e = runEnd(s, c, i);
+      const head = cards[b + i]!;
+      const k = e - i + 1;
+      const above = len - 1 - e;
+      for (let j = head * 2, end = j + 2; j < end; j++) {
+        const p = targets[j]!;
+        if (p < 0) break;
+        const loc = at[p]!;
+        const ds = loc >> 6;
+        if (loc < 0 || ds === c) continue;
+        const depth = loc & 63;
+        const away = lens[ds]! - 1 - depth + above;
+        // (The card it goes onto is not safe to send home while the run's head is in play.)
+        if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (above > 0 && walk.homeSafe(c, e + 1))) continue;
+        if (away === 0) (rank![n] = RUN), (out[n++] = makeMove(c, ds, k, head));
+        else {
+          if (rank) rank[n] = RUN_DEEP;
+          out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
+        }
       }
+      i = e + 1;
     }
-    i = e + 1;
   }
   return n;
 }
