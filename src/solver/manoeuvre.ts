@@ -13,9 +13,9 @@
  * suit foundations).
  */
 import { NO_CARD } from "../engine/card.js";
-import { CELL0, FOUNDATION, groupCap, homeMove, makeMove } from "../engine/moves.js";
+import { CELL0, FOUNDATION, groupCap, homeMove, makeMove, runLength } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
-import type { Walker } from "./walker.js";
+import { firstEmptyColumn, type Walker } from "./walker.js";
 
 export const MANOEUVRE = 1 << 30;
 /**
@@ -143,15 +143,15 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
     }
     if (open > 0) n = listIntoEmpty(walk, f, x, out, rank, n, free, open);
   }
+  if (open === 0) return n;
   // The top run of a column into the first empty column (as much of it as may move there), unless it is the whole column.
-  for (let c = 0; c < s.nColumns && open > 0; c++) {
+  const d = firstEmptyColumn(s);
+  const cap = groupCap(s, d);
+  for (let c = 0; c < s.nColumns; c++) {
     const len = s.len[c]!;
-    let i = len - 1;
-    while (i > 0 && t.buildOn[s.cards[c * COLUMN_CAP + i]! * 52 + s.cards[c * COLUMN_CAP + i - 1]!] === 1) i--;
-    if (i <= 0) continue;
-    let d = 0;
-    while (s.len[d] !== 0) d++;
-    const moved = Math.min(len - i, groupCap(s, d));
+    const run = runLength(s, c);
+    if (run === len) continue;
+    const moved = Math.min(run, cap);
     const first = s.cards[c * COLUMN_CAP + len - moved]!;
     if (moved >= 1 && fillsEmpty(s, first)) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
   }
