@@ -87,6 +87,8 @@ const RUN_TO_EMPTY = 85;
 const HOME_DEEP = 80;
 const RUN = 71;
 const RUN_DEEP = 70;
+/** Listed after the runs, and tried after them at equal noise. */
+const KING_ALONE = 71;
 
 /**
  * The steps of a search that makes only moves with a purpose (the order `purpose`), each with its
@@ -94,11 +96,12 @@ const RUN_DEEP = 70;
  * cards above it parked); a parked card onto the card it builds on at the top of a column; a
  * parked card into an empty column with a run (or another parked card) onto it at once; a run,
  * from its head that does not sit on the card it builds on, onto that card in another column (the
- * cards above either parked first). Nothing is parked for its own sake, no run goes to an empty
+ * cards above either parked first); where only the last rank fills an empty column, a parked card
+ * of that rank into one alone. Nothing is parked for its own sake, no run goes to an empty
  * column alone and no built sequence is broken, so the search is not complete. Single moves are
  * written as engine moves, so their keys can be read off them; the rest as manoeuvres.
  * In two parts: `runs` false lists all but the runs onto their cards (classes RUN and RUN_DEEP,
- * most of the work of listing), `runs` true only those. The search lists them only once the
+ * most of the work of listing, and KING_ALONE), `runs` true only those. The search lists them only once the
  * node's other children are done: they rank below all of those (given noise under 11), so the
  * order is the same, and on the line to a win most nodes never need them.
  */
@@ -112,7 +115,17 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
   const room = free + empties;
   let n = 0;
   if (runs) {
-    return listRuns(walk, 0, s.nColumns, out, 0, rank, free, empties);
+    n = listRuns(walk, 0, s.nColumns, out, 0, rank, free, empties);
+    // Where only a card of the last rank may fill an empty column, such a card in a flipper has
+    // nowhere else to go: into the first empty column alone (Freecell Solver's test 7).
+    if (t.emptyMode === 0 && open > 0) {
+      const d = firstEmptyColumn(s);
+      for (let f = 0; f < s.nCells; f++) {
+        const x = s.cells[f]!;
+        if (x !== NO_CARD && t.rel[x] === 12) (rank[n] = KING_ALONE), (out[n++] = makeMove(CELL0 + f, d, 1, x, true));
+      }
+    }
+    return n;
   }
   for (let f = 0; f < 4; f++) {
     const card = t.foundationCard[f * 14 + s.found[f]!]!;

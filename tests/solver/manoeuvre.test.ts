@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cardToString, NO_CARD } from "../../src/engine/card.js";
 import { dealMs } from "../../src/engine/deal.js";
-import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, MAX_MOVES } from "../../src/engine/moves.js";
+import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, MAX_MOVES, moveCard, moveFrom, moveToEmpty } from "../../src/engine/moves.js";
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
@@ -363,5 +363,32 @@ describe("steps with a purpose (the `purpose` order)", () => {
     expect(Array.from(w.cards.subarray(col! * COLUMN_CAP, col! * COLUMN_CAP + w.len[col!]!)).map(cardToString)).toEqual(["9H", "8S", "7D"]);
     // The queen of clubs was parked on the way, where the nine was.
     expect(Array.from(w.cells.subarray(0, w.nCells)).map((c) => (c === NO_CARD ? "-" : cardToString(c)))).toEqual(["QC", "-", "-", "-"]);
+  });
+
+  it("a parked card of the last rank into an empty column alone, only where no other card may fill one", () => {
+    const codes = new Int32Array(MAX_MOVES);
+    const ranks = new Int32Array(MAX_MOVES);
+    /** The engine moves of a flipper card into an empty column that the purpose order lists, as "card column". */
+    const alone = (s: State): string[] => {
+      const walk = new Walker(s, [20, 12, 20, 3, 3]);
+      const out: string[] = [];
+      for (const runs of [false, true]) {
+        const k = listPurposeful(walk, codes, ranks, runs);
+        for (let i = 0; i < k; i++) {
+          const m = codes[i]!;
+          if (m & MANOEUVRE || moveFrom(m) < CELL0 || !moveToEmpty(m)) continue;
+          expect(isLegal(s, m)).toBe(true);
+          out.push(`${cardToString(moveCard(m))} ${(m >> 5) & 31}`);
+        }
+      }
+      return out;
+    };
+    // Penguin with the fives as base: the fours are the last rank, and fill empty columns. The
+    // four of hearts is parked with nothing to build on it in play; columns 3 to 6 are empty.
+    expect(alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C"], ["4H", "3H"]))).toEqual(["4H 3"]);
+    // A parked card that is not of the last rank stays parked.
+    expect(alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C", "4H"], ["3H"]))).toEqual([]);
+    // FreeCell: any card fills an empty column, so none goes there alone.
+    expect(alone(position(resolveRules("freecell"), "A", ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"], ["9H"]))).toEqual([]);
   });
 });
