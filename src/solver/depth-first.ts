@@ -89,7 +89,7 @@ export class DepthFirst {
    * matter to a search that has to visit every node anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false, complete = false) {
+  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false, complete = false, private readonly emptyFrom = 0) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.plain = order !== "score" && order !== "manoeuvre";
     this.runs = !lean && !singleParks && parkRuns(start);
@@ -288,7 +288,8 @@ export class DepthFirst {
 
   /** A frame of the purpose order's children: the node's runs onto their cards (`runs`), or the rest, then RUNS_LATER. */
   private listPurpose(runs: boolean): boolean | null {
-    let n = listPurposeful(this.walk, SCRATCH, RANKS, runs);
+    // (Depth in frames: each node on the path, and once more while its runs are tried.)
+    let n = listPurposeful(this.walk, SCRATCH, RANKS, runs, this.frames >= this.emptyFrom);
     this.nodeMix = this.walk.key.keyLo ^ this.seedMix;
     for (let i = 0; i < n; i++) this.insertKid(i, SCRATCH[i]!, RANKS[i]!);
     if (!runs) KIDS[n++] = RUNS_LATER;

@@ -103,9 +103,10 @@ const KING_ALONE = 71;
  * In two parts: `runs` false lists all but the runs onto their cards (classes RUN and RUN_DEEP,
  * most of the work of listing, and KING_ALONE), `runs` true only those. The search lists them only once the
  * node's other children are done: they rank below all of those (given noise under 11), so the
- * order is the same, and on the line to a win most nodes never need them.
+ * order is the same, and on the line to a win most nodes never need them. `toEmpty` false leaves
+ * out the top runs into an empty column (PlanStep.emptyFrom).
  */
-export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, runs: boolean): number {
+export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, runs: boolean, toEmpty = true): number {
   const s = walk.s;
   const at = walk.where;
   const t = s.tables;
@@ -156,7 +157,7 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
     }
     if (open > 0) n = listIntoEmpty(walk, f, x, out, rank, n, free, open);
   }
-  if (open === 0) return n;
+  if (open === 0 || !toEmpty) return n;
   // The top run of a column into the first empty column (as much of it as may move there), unless it is the whole column.
   const d = firstEmptyColumn(s);
   const cap = groupCap(s, d);

@@ -141,7 +141,7 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
   }
   return step.strategy === "best-first"
     ? new BestFirst(position, budget, step.weights, step, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete);
+    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete, step.emptyFrom);
 }
 
 /** Keeps the small searches of a finished solve for the next one. */

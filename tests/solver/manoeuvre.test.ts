@@ -296,6 +296,7 @@ describe("steps with a purpose (the `purpose` order)", () => {
     let engine = 0;
     let played = 0;
     let intoEmpty = 0;
+    let toEmpty = 0;
     for (const preset of ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"]) {
       for (let n = 1; n <= 8; n++) {
         const s = dealMs(resolveRules(preset), n);
@@ -304,6 +305,12 @@ describe("steps with a purpose (the `purpose` order)", () => {
           // Both parts: the steps other than runs onto their cards, then those runs.
           for (const runs of [false, true]) {
             const k = listPurposeful(walk, codes, ranks, runs);
+            // Without runs into an empty column (PlanStep.emptyFrom): the same list less exactly those.
+            const all = Array.from(codes.subarray(0, k));
+            const early = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks, runs, false)));
+            expect(early).toEqual(all.filter((m) => m & MANOEUVRE || moveFrom(m) >= CELL0 || !moveToEmpty(m)));
+            toEmpty += all.length - early.length;
+            listPurposeful(walk, codes, ranks, runs);
             for (let i = 0; i < k; i++) {
               const code = codes[i]!;
               // The runs, listed later, rank below the rest by more than the noise of 10: the order is kept.
@@ -342,6 +349,7 @@ describe("steps with a purpose (the `purpose` order)", () => {
     expect(engine).toBeGreaterThan(1000);
     expect(played).toBeGreaterThan(200);
     expect(intoEmpty).toBeGreaterThan(5);
+    expect(toEmpty).toBeGreaterThan(20);
   });
 
   it("a parked card into an empty column, with the run that builds on it from under another card", () => {

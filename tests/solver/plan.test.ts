@@ -128,7 +128,7 @@ describe("lean, eager and horne searches", () => {
     // Seeds reorder near-ties only, so some deals may come out alike, but not all of them.
     for (const o of others) expect(o).not.toEqual(counts(2));
     const s = dealMs(resolveRules("freecell"), 1);
-    for (const bad of [{ jitter: -1 }, { jitter: 2.5 }, { seed: 0.5 }]) expect(() => solve(s, { plan: [{ ...step, ...bad }] })).toThrow(/jitter|seed/);
+    for (const bad of [{ jitter: -1 }, { jitter: 2.5 }, { seed: 0.5 }, { emptyFrom: -1 }]) expect(() => solve(s, { plan: [{ ...step, ...bad }] })).toThrow(/jitter|seed|emptyFrom/);
   });
 
   it("a race follows each entry's list of turns", () => {
