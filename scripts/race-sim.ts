@@ -94,54 +94,65 @@ function entriesOf(plan: SolvePlan): Entry[] {
 }
 
 function collect(rules: Rules, from: number, deals: number, cap: number, completeCap: number, extra: readonly PlanStep[]): SimData {
-  const racers: Record<string, RacerData> = {};
+  const steps = [...defaultPlan(rules), ...extra];
+  const seen = new Set<string>();
+  for (const step of steps) {
+    if (seen.has(step.name)) throw new UsageError(`--extra: a racer named ${step.name} is already in the plan; give it another name`);
+    seen.add(step.name);
+  }
   // Each racer's CPU time per position is measured once the code is compiled: the default plan
   // on a few hundred deals first, unmeasured.
   for (let d = from; d < from + Math.min(deals, 300); d++) solve(dealMs(rules, d));
-  for (const step of [...defaultPlan(rules), ...extra]) {
-    if (racers[step.name]) throw new UsageError(`--extra: a racer named ${step.name} is already in the plan; give it another name`);
+  const costs = costCurves(rules, from, Math.min(deals, COST_DEALS), steps);
+  const racers: Record<string, RacerData> = {};
+  steps.forEach((step, k) => {
     const alone = step.complete || (step.budget ?? Infinity) > cap ? completeCap : cap;
     const plan: SolvePlan = [{ ...step, budget: alone, race: false, slice: undefined }];
     const counts: number[] = [];
     let positions = 0;
-    const t = process.cpuUsage();
     for (let d = from; d < from + deals; d++) {
       const r = solve(dealMs(rules, d), { plan });
       counts.push(r.result === "solved" ? r.states : -r.states);
       positions += r.states;
     }
-    const c = process.cpuUsage(t);
-    const cost = costCurve(rules, from, Math.min(deals, COST_DEALS), step);
-    racers[step.name] = { step, cap: alone, counts, cost };
-    process.stderr.write(`race-sim: ${step.name}: won ${counts.filter((x) => x > 0).length} of ${deals}, ${positions} positions (${((c.user + c.system) / 1e6).toFixed(1)} s); µs a position from ${AT.join(", ")} on: ${cost.map((x) => x.toFixed(1)).join(" ")}\n`);
-  }
+    racers[step.name] = { step, cap: alone, counts, cost: costs[k]! };
+    process.stderr.write(`race-sim: ${step.name}: won ${counts.filter((x) => x > 0).length} of ${deals}, ${positions} positions; µs a position from ${AT.join(", ")} on: ${costs[k]!.map((x) => x.toFixed(1)).join(" ")}\n`);
+  });
   return { preset: rules.preset, from, deals, racers };
 }
 
-/** RacerData.cost for `step`, alone on deals from .. from+n-1. */
-function costCurve(rules: Rules, from: number, n: number, step: PlanStep): number[] {
+/**
+ * RacerData.cost for each step, alone on deals from .. from+n-1. Every racer is timed in each of
+ * three passes, in turn, and keeps its least time per budget: the machine's slow spells, which
+ * inflate a pass and never shrink one, then fall on all racers alike.
+ */
+function costCurves(rules: Rules, from: number, n: number, steps: readonly PlanStep[]): number[][] {
   const boards = Array.from({ length: n }, (_, i) => dealMs(rules, from + i));
-  const cost: number[] = [];
-  let cpu0 = 0;
-  let pos0 = 0;
-  for (const budget of AT) {
-    const plan: SolvePlan = [{ ...step, budget, race: false, slice: undefined }];
-    // The least of three passes: this machine's slow spells inflate a pass, never shrink it.
-    let cpu = Infinity;
-    let pos = 0;
-    for (let pass = 0; pass < 3; pass++) {
-      const t = process.cpuUsage();
-      pos = 0;
-      for (const b of boards) pos += solve(b, { plan }).states;
-      const c = process.cpuUsage(t);
-      cpu = Math.min(cpu, c.user + c.system);
-    }
-    // No more positions past this budget (every deal decided before it): the last cost holds.
-    cost.push(pos > pos0 ? Math.max(cpu - cpu0, 0) / (pos - pos0) : cost[cost.length - 1] ?? 1);
-    cpu0 = cpu;
-    pos0 = pos;
+  const cpu = steps.map(() => AT.map(() => Infinity));
+  const pos = steps.map(() => AT.map(() => 0));
+  for (let pass = 0; pass < 3; pass++) {
+    steps.forEach((step, k) => {
+      AT.forEach((budget, i) => {
+        const plan: SolvePlan = [{ ...step, budget, race: false, slice: undefined }];
+        const t = process.cpuUsage();
+        let p = 0;
+        for (const b of boards) p += solve(b, { plan }).states;
+        const c = process.cpuUsage(t);
+        cpu[k]![i] = Math.min(cpu[k]![i]!, c.user + c.system);
+        pos[k]![i] = p;
+      });
+    });
   }
-  return cost;
+  return steps.map((_, k) => {
+    const cost: number[] = [];
+    AT.forEach((_, i) => {
+      const dp = pos[k]![i]! - (i > 0 ? pos[k]![i - 1]! : 0);
+      const dc = cpu[k]![i]! - (i > 0 ? cpu[k]![i - 1]! : 0);
+      // No more positions past this budget (every deal decided before it): the last cost holds.
+      cost.push(dp > 0 ? Math.max(dc, 0) / dp : cost[i - 1] ?? 1);
+    });
+    return cost;
+  });
 }
 
 /** The CPU microseconds of a racer's positions from a to b (RacerData.cost). */
