@@ -23,7 +23,7 @@
  * may run past the end of a turn; `unexplained` lists any other). Prints one JSON line per result.
  */
 import { dealMs } from "../src/engine/deal.js";
-import { PRESET_NAMES, resolveRules, type Rules } from "../src/engine/rules.js";
+import { PRESET_NAMES, resolveRules, type RuleOverrides, type Rules } from "../src/engine/rules.js";
 import { UsageError } from "../src/errors.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "../src/solver/plan.js";
 import { solve } from "../src/solver/search.js";
@@ -36,6 +36,7 @@ const OPTIONS = {
   collect: { type: "string", default: "", help: "run each racer alone and write the counts to this JSON file" },
   data: { type: "string", default: "", help: "counts written by --collect, to replay races on" },
   preset: { type: "choice", default: "freecell", choices: PRESET_NAMES, help: "rule set (with --collect)" },
+  empty: { type: "choice", default: "preset", choices: ["preset", "below-base", "any", "none"], help: "which cards may fill an empty column (with --collect)" },
   from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal (with --collect)" },
   deals: { type: "int", default: 4000, min: 2, max: 100_000, help: "deals (with --collect)" },
   cap: { type: "int", default: 6000, min: 1, max: 2_000_000, help: "most positions a racer may store alone (with --collect)" },
@@ -65,6 +66,8 @@ interface RacerData {
 }
 interface SimData {
   readonly preset: string;
+  /** Options changed from the preset (`--empty`). */
+  readonly overrides: RuleOverrides;
   readonly from: number;
   readonly deals: number;
   readonly racers: Record<string, RacerData>;
@@ -93,7 +96,7 @@ function entriesOf(plan: SolvePlan): Entry[] {
   });
 }
 
-function collect(rules: Rules, from: number, deals: number, cap: number, completeCap: number, extra: readonly PlanStep[]): SimData {
+function collect(rules: Rules, overrides: RuleOverrides, from: number, deals: number, cap: number, completeCap: number, extra: readonly PlanStep[]): SimData {
   const steps = [...defaultPlan(rules), ...extra];
   const seen = new Set<string>();
   for (const step of steps) {
@@ -118,7 +121,7 @@ function collect(rules: Rules, from: number, deals: number, cap: number, complet
     racers[step.name] = { step, cap: alone, counts, cost: costs[k]! };
     process.stderr.write(`race-sim: ${step.name}: won ${counts.filter((x) => x > 0).length} of ${deals}, ${positions} positions; µs a position from ${AT.join(", ")} on: ${costs[k]!.map((x) => x.toFixed(1)).join(" ")}\n`);
   });
-  return { preset: rules.preset, from, deals, racers };
+  return { preset: rules.preset, overrides, from, deals, racers };
 }
 
 /**
@@ -300,14 +303,15 @@ await exitOnUsageError("race-sim", async () => {
       if (e instanceof RangeError) throw new UsageError(`--extra: ${e.message}`);
       throw e;
     }
-    const rules = resolveRules(o.preset);
-    const data = collect(rules, o.from, o.deals, o.cap, o["complete-cap"], extra as PlanStep[]);
+    const overrides: RuleOverrides = o.empty === "preset" ? {} : { emptyColumn: o.empty };
+    const rules = resolveRules(o.preset, overrides);
+    const data = collect(rules, overrides, o.from, o.deals, o.cap, o["complete-cap"], extra as PlanStep[]);
     writeOutput(o.collect, JSON.stringify(data) + "\n", { what: "--collect" });
     return;
   }
   const data = readJson(o.data, "--data") as SimData;
   if (!data || typeof data !== "object" || !data.racers || !Number.isInteger(data.deals)) throw new UsageError(`--data: ${o.data} was not written by --collect`);
-  const rules = resolveRules(data.preset);
+  const rules = resolveRules(data.preset, data.overrides ?? {});
   const plan: SolvePlan = o.plan ? (readJson(o.plan, "--plan") as SolvePlan) : defaultPlan(rules);
   if (!Array.isArray(plan)) throw new UsageError("--plan: give a JSON list of plan entries");
   try {
@@ -318,7 +322,7 @@ await exitOnUsageError("race-sim", async () => {
   }
   const entries = entriesOf(plan);
   const all = replay(entries, data, 0, data.deals);
-  process.stdout.write(JSON.stringify({ preset: data.preset, from: data.from, deals: data.deals, plan: o.plan || "default", ...all }) + "\n");
+  process.stdout.write(JSON.stringify({ preset: data.preset, ...data.overrides, from: data.from, deals: data.deals, plan: o.plan || "default", ...all }) + "\n");
   if (o.check) {
     let same = 0;
     let real = 0;

@@ -182,14 +182,18 @@ const FREECELL_UNLIMITED: SolvePlan = FREECELL.map(({ emptyFrom, ...p }) => p);
  * plan FreeCell had before the one above, which leads with depth-first search in move-class order
  * (100 positions, then 100 more) and the purpose order second. The plan above took 34 % more CPU
  * time on kings-only FreeCell MS 1-1000: the purpose order moves into empty columns only on its
- * way to a purpose, and there few cards can.
+ * way to a purpose, and there few cards can. `dfs-static` and `lean-flippers-3` go on in turns of
+ * 100 up to 6,000 positions: the few deals that need that many of one of them (#733, #1509, #2476,
+ * #4467) otherwise went to the complete search, which left three of them undecided at 2,000,000
+ * positions; on MS 1-6000 the plan now stores 7.0 million positions where it stored 13.2 million
+ * (docs/solver.md).
  */
 const FREECELL_KINGS: SolvePlan = [
-  eagerDfs(200, [100, 100, 1]),
+  eagerDfs(6000, [100, 100, 100]),
   { ...purposeDfs(600, [250, 150]), eager: true },
   horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
   leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
-  horneDfs("lean-flippers-3", 200, FLIPPERS, [150, 75], 3),
+  horneDfs("lean-flippers-3", 6000, FLIPPERS, [150, 75, 100], 3),
   horneDfs("lean-flippers-only", 500, FLIPPERS_ONLY, [150]),
   horneDfs("lean-empty-columns", 3000, EMPTY_COLUMNS, [100, 75]),
   horneDfs("lean-flippers-2", 500, FLIPPERS, [600, 1], 2),

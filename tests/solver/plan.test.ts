@@ -211,6 +211,18 @@ describe("plans", () => {
     expect(r.states).toBeLessThan(2000);
   });
 
+  it("kings-only FreeCell #733 and #1509 fall to the move-class search, which goes on past its first turns", () => {
+    // It stopped at 200 positions before: #1509 was then undecided after 2,000,000 positions of
+    // the complete search, and #733 took 256,000.
+    for (const n of [733, 1509]) {
+      const s = dealMs(resolveRules("freecell", { emptyColumn: "below-base" }), n);
+      const r = solve(s);
+      expect(r, `#${n}`).toMatchObject({ result: "solved", by: "dfs-static" });
+      if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
+      expect(r.states, `#${n}`).toBeLessThan(10_000);
+    }
+  });
+
   it("FreeCell with fewer than 4 cells or single-card moves gets its own plan, which wins #209 with 3 cells", () => {
     // The published fewest-cells list wins #209 with 2 cells. With 3 cells the 4-cell plan left
     // it undecided after 2,000,000 positions; its patient racer needs about 160,000.
