@@ -1,7 +1,7 @@
 /**
  * Races replayed on paper: how a plan's budgets and turns were chosen (docs/solver.md, "Before
- * that (4 December 2026)"). A plan's racers never share positions (each has its own table; they
- * share only the overall budget) and each one's search is the same however it is cut into turns,
+ * that (4 December 2026)"). Racers without `share` never see each other's positions (each has its
+ * own table; they share only the overall budget) and each one's search is the same however it is cut into turns,
  * so a race is fixed by how many positions each racer needs alone: to win, or before it runs dry
  * or out of its budget. `--collect` runs every racer of the rule set's default plan alone on each
  * deal (at most `--cap` positions, `--complete-cap` for a complete entry) and writes those counts
@@ -21,6 +21,8 @@
  * deal with the plan for real and counts the deals whose positions the replay got exactly: all of
  * them but some where a best-first racer had a turn (it stores a node's children at once, so it
  * may run past the end of a turn; `unexplained` lists any other). Prints one JSON line per result.
+ * Racers that `share` what they have seen change each other's searches, which counts taken alone
+ * cannot tell: `--data` replays the plan without `share`, and `--check` solves with that plan.
  */
 import { dealMs } from "../src/engine/deal.js";
 import { PRESET_NAMES, resolveRules, type RuleOverrides, type Rules } from "../src/engine/rules.js";
@@ -312,8 +314,9 @@ await exitOnUsageError("race-sim", async () => {
   const data = readJson(o.data, "--data") as SimData;
   if (!data || typeof data !== "object" || !data.racers || !Number.isInteger(data.deals)) throw new UsageError(`--data: ${o.data} was not written by --collect`);
   const rules = resolveRules(data.preset, data.overrides ?? {});
-  const plan: SolvePlan = o.plan ? (readJson(o.plan, "--plan") as SolvePlan) : defaultPlan(rules);
-  if (!Array.isArray(plan)) throw new UsageError("--plan: give a JSON list of plan entries");
+  const given: SolvePlan = o.plan ? (readJson(o.plan, "--plan") as SolvePlan) : defaultPlan(rules);
+  if (!Array.isArray(given)) throw new UsageError("--plan: give a JSON list of plan entries");
+  const plan = given.map(({ share, ...p }) => p);
   try {
     checkPlan(plan);
   } catch (e) {

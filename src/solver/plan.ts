@@ -85,6 +85,13 @@ export interface PlanStep {
   readonly emptyFrom?: number;
   /** An exhausted search of this entry proves the deal lost. */
   readonly complete?: boolean;
+  /**
+   * Racing: the positions this entry stores count as seen by the other `share` entries of its
+   * race, and theirs by it, so a racer leaves what another has searched (Freecell Solver's scans
+   * skip only what another has withdrawn from, `--scans-synergy dead-end-marks`). Not with
+   * `complete`, whose exhausted search must have seen every position itself.
+   */
+  readonly share?: boolean;
 }
 export type SolvePlan = readonly PlanStep[];
 
@@ -147,6 +154,14 @@ const purposeDfs = (budget: number, slice: readonly number[] = [budget]): PlanSt
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
   racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
 /**
+ * The plan with `share` on every racer but the complete search and those marked `share: false`:
+ * a racer then leaves what another has searched (docs/solver.md). The racers kept apart are
+ * those that catch the deals the others miss, whose wins often go through what others searched.
+ */
+const sharing = (plan: SolvePlan): SolvePlan => plan.map((p) => (p.complete || p.share === false ? p : { ...p, share: true }));
+/** The patient racer, kept apart: shared, it left FreeCell #2928 with unlimited group moves to others (142,853 positions, not 4,244). */
+const PATIENT = { ...patient(50_000, [75, 1, 1, 3000]), share: false };
+/**
  * FreeCell: searches that make only moves with a purpose first, restarted with other noise: the
  * first without noise (180 positions), the second with its own (270); then a lean scored search
  * under weights that favour free flippers, with noise (100); the purpose order once more, given
@@ -160,21 +175,24 @@ const patient = (budget: number, slice: readonly number[]): PlanStep =>
  * effect a pause. The purpose searches move a top run into an empty column alone only from depth
  * 33, as Freecell Solver's first soft thread does: 10 % fewer positions on MS 1-16000.
  */
-const FREECELL: SolvePlan = [
-  { ...purposeDfs(500, [180, 1]), jitter: 0, eager: true, emptyFrom: 33 },
-  { ...purposeDfs(650, [270, 1]), name: "purpose-4", seed: 4, eager: true, emptyFrom: 33 },
-  horneDfs("lean-flippers-2", 130, FLIPPERS, [100], 2),
-  // Move-class order wins a few deals that every other racer misses: #8166 in 607 positions,
-  // where without it the complete search took 839,590 (1.3-1.8 s).
-  eagerDfs(200, [100, 100, 1]),
-  { ...purposeDfs(4000, [500]), name: "purpose-1", eager: true, emptyFrom: 33 },
-  horneDfs("lean-flippers-3", 360, FLIPPERS, [60, 1], 3),
-  horneDfs("lean-empty-columns", 140, EMPTY_COLUMNS, [700]),
-  // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
-  // search alone found their wins in up to 1.4 million positions and left two undecided.
-  patient(50_000, [75, 1, 1, 3000]),
-  COMPLETE_RACER,
-];
+const FREECELL: SolvePlan = sharing(
+  [
+    { ...purposeDfs(500, [180, 1]), jitter: 0, eager: true, emptyFrom: 33 },
+    { ...purposeDfs(650, [270, 1]), name: "purpose-4", seed: 4, eager: true, emptyFrom: 33 },
+    horneDfs("lean-flippers-2", 130, FLIPPERS, [100], 2),
+    // Move-class order wins a few deals that every other racer misses: #8166 in 607 positions,
+    // where without it the complete search took 839,590 (1.3-1.8 s).
+    eagerDfs(200, [100, 100, 1]),
+    // Kept apart: shared, it left #3685 to others (18,643 positions, not 7,000).
+    { ...purposeDfs(4000, [500]), name: "purpose-1", eager: true, emptyFrom: 33, share: false },
+    horneDfs("lean-flippers-3", 360, FLIPPERS, [60, 1], 3),
+    horneDfs("lean-empty-columns", 140, EMPTY_COLUMNS, [700]),
+    // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
+    // search alone found their wins in up to 1.4 million positions and left two undecided.
+    PATIENT,
+    COMPLETE_RACER,
+  ],
+);
 /** The same, with runs into an empty column at any depth: with unlimited group moves it stored 9 % fewer positions (MS 1-5000). */
 const FREECELL_UNLIMITED: SolvePlan = FREECELL.map(({ emptyFrom, ...p }) => p);
 /**
@@ -186,20 +204,21 @@ const FREECELL_UNLIMITED: SolvePlan = FREECELL.map(({ emptyFrom, ...p }) => p);
  * 100 up to 6,000 positions: the few deals that need that many of one of them (#733, #1509, #2476,
  * #4467) otherwise went to the complete search, which left three of them undecided at 2,000,000
  * positions; on MS 1-6000 the plan now stores 7.0 million positions where it stored 13.2 million
- * (docs/solver.md).
+ * (docs/solver.md). Its racers share what they have seen, but for the three that go on longest:
+ * sharing those too left #2476 undecided.
  */
-const FREECELL_KINGS: SolvePlan = [
-  eagerDfs(6000, [100, 100, 100]),
+const FREECELL_KINGS: SolvePlan = sharing([
+  { ...eagerDfs(6000, [100, 100, 100]), share: false },
   { ...purposeDfs(600, [250, 150]), eager: true },
   horneDfs("lean-flippers", 1500, FLIPPERS, [100, 1]),
   leanDfs("lean-more-flippers", 200, MORE_FLIPPERS, [600, 300]),
-  horneDfs("lean-flippers-3", 6000, FLIPPERS, [150, 75, 100], 3),
+  { ...horneDfs("lean-flippers-3", 6000, FLIPPERS, [150, 75, 100], 3), share: false },
   horneDfs("lean-flippers-only", 500, FLIPPERS_ONLY, [150]),
   horneDfs("lean-empty-columns", 3000, EMPTY_COLUMNS, [100, 75]),
   horneDfs("lean-flippers-2", 500, FLIPPERS, [600, 1], 2),
-  patient(50_000, [75, 1, 1, 3000]),
+  PATIENT,
   COMPLETE_RACER,
-];
+]);
 /** FreeCell's racers before the plan above, the patient one storing at most `patience` positions. */
 const earlier = (patience: number): PlanStep[] => [
   eagerDfs(1500, [100, 150, 1]),
@@ -226,9 +245,10 @@ const FEWER_CELLS: SolvePlan = [...earlier(200_000), COMPLETE_RACER];
  * Penguin before they got their own (below; docs/solver.md). A Seahaven Towers plan found the
  * same way stored 16 % fewer positions on MS 1-500 but took as much CPU time, and FreeCell's
  * present racers took 6 % more on MS 1-1000. Its racers use Horne's prune: a quarter less CPU time on
- * Seahaven Towers MS 1-500, since they win more of the deals the complete search took.
+ * Seahaven Towers MS 1-500, since they win more of the deals the complete search took. They
+ * share what they have seen: 11 % fewer positions on Seahaven Towers MS 1-1000.
  */
-const SUIT: SolvePlan = [...earlier(5000).map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }];
+const SUIT: SolvePlan = sharing([...earlier(5000).map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }]);
 
 /**
  * Penguin and its variants, and Eight Off: the purpose-order racer alone (one turn of at most
@@ -313,6 +333,6 @@ export function checkPlan(plan: SolvePlan): void {
     }
     const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
     if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
-    if ((p.lean || p.eager || p.order === "purpose" || (p.horne && p.strategy === "best-first")) && p.complete) bad("a lean, eager, purpose-order or best-first horne search cannot be complete");
+    if ((p.lean || p.eager || p.share || p.order === "purpose" || (p.horne && p.strategy === "best-first")) && p.complete) bad("a lean, eager, sharing, purpose-order or best-first horne search cannot be complete");
   }
 }

@@ -19,6 +19,7 @@ import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "./plan.js";
+import { StateTable } from "./table.js";
 import { LONG_LINE, shortenedWin } from "./shorten.js";
 
 export interface SolveOptions {
@@ -133,16 +134,26 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
   // One per base rank: a Penguin deal's base is its own, and the walker's tables follow it.
   const kept = spare.get(step);
   const old = kept?.[position.base];
+  let search: BestFirst | DepthFirst;
   if (old && old.walk.s.rules === position.rules) {
     // Taken out while in use, so a solve inside this one (an agent's, say) builds its own.
     kept![position.base] = undefined;
     old.restart(position, budget, shared);
-    return old;
-  }
-  return step.strategy === "best-first"
-    ? new BestFirst(position, budget, step.weights, step, shared)
-    : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete, step.emptyFrom);
+    search = old;
+  } else
+    search =
+      step.strategy === "best-first"
+        ? new BestFirst(position, budget, step.weights, step, shared)
+        : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete, step.emptyFrom);
+  if (step.share) search.table.keys = SEEN;
+  return search;
 }
+
+/**
+ * The table the `share` racers of a race keep their keys in, restarted for each race (keeping
+ * its arrays while they are small). One is enough: nothing a race runs calls solve().
+ */
+const SEEN = new StateTable(1);
 
 /** Keeps the small searches of a finished solve for the next one. */
 function putBack(racers: readonly Racer[]): void {
@@ -208,6 +219,7 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0 }));
     const stored = (): number => states + room - shared.left;
     i = j;
+    SEEN.restart(room);
     const end = race(position, racers, shared, deadline, (name) => (by = name));
     states = stored();
     putBack(racers);

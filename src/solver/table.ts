@@ -25,6 +25,12 @@ export class StateTable {
   /** Positions stored. */
   size = 0;
   private maxBits = 0;
+  /**
+   * Where the keys go: this table's own arrays, or a table shared by the racers of one race
+   * (`share`; set after each restart), so that a position any of them stored counts as stored
+   * here. Its size and budgets stay this table's own.
+   */
+  keys: StateTable = this;
 
   /**
    * `shared`: a budget several tables draw on (the entries of a race), so that together they
@@ -41,6 +47,7 @@ export class StateTable {
   restart(maxStates: number, shared?: { left: number }): void {
     this.maxStates = maxStates;
     this.shared = shared;
+    this.keys = this;
     let bits = START_BITS;
     // Room for maxStates at load 1/2.
     while (2 ** bits < maxStates * 2 && bits < 31) bits++;
@@ -59,11 +66,12 @@ export class StateTable {
 
   has(lo: number, hi: number): boolean {
     if ((lo | hi) === 0) hi = 1;
-    const mask = this.mask;
+    const k = this.keys;
+    const mask = k.mask;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
     for (;;) {
-      const l = this.lo[i]!;
-      const h = this.hi[i]!;
+      const l = k.lo[i]!;
+      const h = k.hi[i]!;
       if ((l | h) === 0) return false;
       if (l === lo >>> 0 && h === hi >>> 0) return true;
       i = (i + 1) & mask;
@@ -75,11 +83,12 @@ export class StateTable {
     if ((lo | hi) === 0) hi = 1;
     lo >>>= 0;
     hi >>>= 0;
-    const mask = this.mask;
+    const k = this.keys;
+    const mask = k.mask;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
     for (;;) {
-      const l = this.lo[i]!;
-      const h = this.hi[i]!;
+      const l = k.lo[i]!;
+      const h = k.hi[i]!;
       if ((l | h) === 0) break;
       if (l === lo && h === hi) return PRESENT;
       i = (i + 1) & mask;
@@ -89,10 +98,11 @@ export class StateTable {
       if (this.shared.left <= 0) return FULL;
       this.shared.left--;
     }
-    this.lo[i] = lo;
-    this.hi[i] = hi;
+    k.lo[i] = lo;
+    k.hi[i] = hi;
     this.size++;
-    if (this.size * 2 > this.mask + 1 && this.mask + 1 < 2 ** this.maxBits) this.grow();
+    if (k !== this) k.size++;
+    if (k.size * 2 > k.mask + 1 && k.mask + 1 < 2 ** k.maxBits) k.grow();
     return ADDED;
   }
 

@@ -3,6 +3,7 @@ import { deal, dealMs } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
 import { defaultPlan, PLANS, replayWins, solve, type PlanStep, type SolvePlan } from "../../src/solver/index.js";
+import { ADDED, FULL, PRESENT, StateTable } from "../../src/solver/table.js";
 import { bruteForce } from "./brute.js";
 
 // Every strategy of the plans, each run alone as a complete search.
@@ -202,22 +203,27 @@ describe("plans", () => {
     }
   });
 
-  it("FreeCell #8166, which the purpose-order searches miss, falls to the move-class search within a few hundred positions", () => {
-    // Without the class-order racer the plan ran to its complete search here: 839,590 positions, over a second.
-    const s = dealMs(resolveRules("freecell"), 8166);
-    const r = solve(s);
-    expect(r).toMatchObject({ result: "solved", by: "dfs-static" });
-    if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
-    expect(r.states).toBeLessThan(2000);
+  it("FreeCell #8166, which the purpose-order searches miss, is won within a few hundred positions", () => {
+    // Without the class-order racer the plan ran to its complete search here: 839,590 positions,
+    // over a second. It wins the deal when the racers keep their positions apart; when they share
+    // them, lean-flippers-2 does first.
+    const rules = resolveRules("freecell");
+    const s = dealMs(rules, 8166);
+    const apart = defaultPlan(rules).map(({ share, ...p }) => p);
+    for (const [r, by] of [[solve(s), "lean-flippers-2"], [solve(s, { plan: apart }), "dfs-static"]] as const) {
+      expect(r).toMatchObject({ result: "solved", by });
+      if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
+      expect(r.states).toBeLessThan(2000);
+    }
   });
 
-  it("kings-only FreeCell #733 and #1509 fall to the move-class search, which goes on past its first turns", () => {
-    // It stopped at 200 positions before: #1509 was then undecided after 2,000,000 positions of
-    // the complete search, and #733 took 256,000.
+  it("kings-only FreeCell #733 and #1509 are won within a few thousand positions, #733 by the move-class search past its first turns", () => {
+    // That search stopped at 200 positions before: #1509 was then undecided after 2,000,000
+    // positions of the complete search, and #733 took 256,000.
     for (const n of [733, 1509]) {
       const s = dealMs(resolveRules("freecell", { emptyColumn: "below-base" }), n);
       const r = solve(s);
-      expect(r, `#${n}`).toMatchObject({ result: "solved", by: "dfs-static" });
+      expect(r, `#${n}`).toMatchObject({ result: "solved", by: n === 733 ? "dfs-static" : "lean-empty-columns" });
       if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
       expect(r.states, `#${n}`).toBeLessThan(10_000);
     }
@@ -257,6 +263,43 @@ describe("plans", () => {
     expect(bruteForce(lost, 1_000_000)).toBe("unsolvable");
   });
 
+  it("tables that share a key set: a key one stored is present for the others, while sizes and budgets stay each table's own", () => {
+    const seen = new StateTable(100);
+    const budget = { left: 3 };
+    const [a, b] = [new StateTable(2, budget), new StateTable(2, budget)];
+    a.keys = b.keys = seen;
+    expect(a.add(5, 7)).toBe(ADDED);
+    expect([b.has(5, 7), b.add(5, 7)]).toEqual([true, PRESENT]);
+    expect([a.size, b.size, seen.size, budget.left]).toEqual([1, 0, 1, 2]);
+    expect([b.add(1, 1), b.add(2, 2), b.add(3, 3)]).toEqual([ADDED, ADDED, FULL]); // b's own cap of 2
+    expect(a.add(4, 4)).toBe(FULL); // the race's budget of 3
+    // Restarted without one, a table keeps its keys to itself again.
+    b.restart(2);
+    expect([b.has(5, 7), b.add(5, 7), seen.has(5, 7), seen.size]).toEqual([false, ADDED, true, 3]);
+  });
+
+  it("racers that share what they have seen store fewer positions in all, with the same verdicts, and never answer lost", () => {
+    const rules = resolveRules("freecell");
+    const apart = defaultPlan(rules).map(({ share, ...p }) => p);
+    expect(defaultPlan(rules).filter((p) => p.share).length).toBe(6);
+    let together = 0;
+    let alone = 0;
+    for (let n = 1; n <= 300; n++) {
+      const s = dealMs(rules, n);
+      const [a, b] = [solve(s), solve(s, { plan: apart })];
+      expect(a.result, `#${n}`).toBe(b.result);
+      if (a.result === "solved") expect(replayWins(s, a.moves), `#${n}`).toBe(true);
+      together += a.states;
+      alone += b.states;
+    }
+    // FreeCell MS 1-300: 43,747 positions shared, 48,682 apart.
+    expect(together).toBeLessThan(alone * 0.95);
+    // Lost with 4 cells: the sharing racers alone run dry, and only the complete search may say so.
+    const lost = dealMs(rules, 11982);
+    expect(solve(lost, { plan: defaultPlan(rules).filter((p) => !p.complete) }).result).toBe("unknown");
+    expect(solve(lost).result).toBe("unsolvable");
+  });
+
   it("a race never stores more positions than maxStates", () => {
     const s = dealMs(resolveRules("freecell"), 11982);
     for (const maxStates of [1, 7, 999, 5000]) expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
@@ -280,6 +323,7 @@ describe("plans", () => {
   it("rejects malformed plans with a clear message", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [] })).toThrow(/at least one entry/);
+    expect(() => solve(s, { plan: [{ name: "x", strategy: "depth-first", weights: [1, 2, 3, 4, 5], complete: true, share: true }] })).toThrow(/plan x: a lean, eager, sharing, purpose-order or best-first horne search cannot be complete/);
     expect(() => solve(s, { plan: [{ name: "x", strategy: "depth-first", weights: [1, 2, 3, 4, 5], budget: 0 }] })).toThrow(/budget/);
   });
 });
