@@ -219,7 +219,7 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0 }));
     const stored = (): number => states + room - shared.left;
     i = j;
-    SEEN.restart(room);
+    if (racers.some((r) => r.step.share)) SEEN.restart(room);
     const end = race(position, racers, shared, deadline, (name) => (by = name));
     states = stored();
     putBack(racers);

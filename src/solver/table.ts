@@ -48,18 +48,17 @@ export class StateTable {
     this.maxStates = maxStates;
     this.shared = shared;
     this.keys = this;
-    let bits = START_BITS;
-    // Room for maxStates at load 1/2.
-    while (2 ** bits < maxStates * 2 && bits < 31) bits++;
+    // Room for maxStates at load 1/2: the fewest bits with 2^bits >= 2 maxStates, at least
+    // START_BITS (counted with clz32, not in a loop: a plan restarts several tables per deal).
+    const bits = Math.min(31, Math.max(START_BITS, 32 - Math.clz32(maxStates * 2 - 1)));
     this.maxBits = bits;
-    const start = Math.min(START_BITS, bits);
     const had = this.lo?.length ?? 0;
-    if (had >= 2 ** start && had <= 2 ** Math.min(bits, KEEP_BITS)) {
+    if (had >= 1 << START_BITS && had <= 1 << Math.min(bits, KEEP_BITS)) {
       if (this.size > 0) (this.lo.fill(0), this.hi.fill(0));
     } else {
-      this.lo = new Uint32Array(2 ** start);
-      this.hi = new Uint32Array(2 ** start);
-      this.mask = 2 ** start - 1;
+      this.lo = new Uint32Array(1 << START_BITS);
+      this.hi = new Uint32Array(1 << START_BITS);
+      this.mask = (1 << START_BITS) - 1;
     }
     this.size = 0;
   }
