@@ -47,19 +47,20 @@ export class StateTable {
   restart(maxStates: number, shared?: { left: number }): void {
     this.maxStates = maxStates;
     this.shared = shared;
-    this.keys = this;
     // Room for maxStates at load 1/2: the fewest bits with 2^bits >= 2 maxStates, at least
     // START_BITS (counted with clz32, not in a loop: a plan restarts several tables per deal).
     const bits = Math.min(31, Math.max(START_BITS, 32 - Math.clz32(maxStates * 2 - 1)));
     this.maxBits = bits;
     const had = this.lo?.length ?? 0;
     if (had >= 1 << START_BITS && had <= 1 << Math.min(bits, KEEP_BITS)) {
-      if (this.size > 0) (this.lo.fill(0), this.hi.fill(0));
+      // (A table that kept its keys in a shared one left its own arrays empty.)
+      if (this.size > 0 && this.keys === this) (this.lo.fill(0), this.hi.fill(0));
     } else {
       this.lo = new Uint32Array(1 << START_BITS);
       this.hi = new Uint32Array(1 << START_BITS);
       this.mask = (1 << START_BITS) - 1;
     }
+    this.keys = this;
     this.size = 0;
   }
 
