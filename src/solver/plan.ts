@@ -1,7 +1,8 @@
 /**
  * Search plans: which strategies the solver runs, in what order, with what budgets, described
  * as data (in the spirit of Freecell Solver's "flares plans"). Each entry runs from the start
- * position with its own transposition table; the first to find a win ends the plan. Only an
+ * position with its own transposition table (or, with `share`, one it shares with the other
+ * sharing entries of its race); the first to find a win ends the plan. Only an
  * entry marked `complete` may answer "unsolvable", when it visited every reachable position
  * within its budget; a plan without one answers only "solved" or "unknown".
  */
