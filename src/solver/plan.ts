@@ -176,24 +176,22 @@ const PATIENT = { ...patient(50_000, [75, 1, 1, 3000]), share: false };
  * effect a pause. The purpose searches move a top run into an empty column alone only from depth
  * 33, as Freecell Solver's first soft thread does: 10 % fewer positions on MS 1-16000.
  */
-const FREECELL: SolvePlan = sharing(
-  [
-    { ...purposeDfs(500, [180, 1]), jitter: 0, eager: true, emptyFrom: 33 },
-    { ...purposeDfs(650, [270, 1]), name: "purpose-4", seed: 4, eager: true, emptyFrom: 33 },
-    horneDfs("lean-flippers-2", 130, FLIPPERS, [100], 2),
-    // Move-class order wins a few deals that every other racer misses: #8166 in 607 positions,
-    // where without it the complete search took 839,590 (1.3-1.8 s).
-    eagerDfs(200, [100, 100, 1]),
-    // Kept apart: shared, it left #3685 to others (18,643 positions, not 7,000).
-    { ...purposeDfs(4000, [500]), name: "purpose-1", eager: true, emptyFrom: 33, share: false },
-    horneDfs("lean-flippers-3", 360, FLIPPERS, [60, 1], 3),
-    horneDfs("lean-empty-columns", 140, EMPTY_COLUMNS, [700]),
-    // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
-    // search alone found their wins in up to 1.4 million positions and left two undecided.
-    PATIENT,
-    COMPLETE_RACER,
-  ],
-);
+const FREECELL: SolvePlan = sharing([
+  { ...purposeDfs(500, [180, 1]), jitter: 0, eager: true, emptyFrom: 33 },
+  { ...purposeDfs(650, [270, 1]), name: "purpose-4", seed: 4, eager: true, emptyFrom: 33 },
+  horneDfs("lean-flippers-2", 130, FLIPPERS, [100], 2),
+  // Move-class order wins a few deals that every other racer misses: #8166 in 607 positions,
+  // where without it the complete search took 839,590 (1.3-1.8 s).
+  eagerDfs(200, [100, 100, 1]),
+  // Kept apart: shared, it left #3685 to others (18,643 positions, not 7,000).
+  { ...purposeDfs(4000, [500]), name: "purpose-1", eager: true, emptyFrom: 33, share: false },
+  horneDfs("lean-flippers-3", 360, FLIPPERS, [60, 1], 3),
+  horneDfs("lean-empty-columns", 140, EMPTY_COLUMNS, [700]),
+  // Its budget is large for the few deals that all the others miss: on MS 1-32000 the complete
+  // search alone found their wins in up to 1.4 million positions and left two undecided.
+  PATIENT,
+  COMPLETE_RACER,
+]);
 /** The same, with runs into an empty column at any depth: with unlimited group moves it stored 9 % fewer positions (MS 1-5000). */
 const FREECELL_UNLIMITED: SolvePlan = FREECELL.map(({ emptyFrom, ...p }) => p);
 /**

@@ -151,7 +151,8 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
 
 /**
  * The table the `share` racers of a race keep their keys in, restarted for each race (keeping
- * its arrays while they are small). One is enough: nothing a race runs calls solve().
+ * its arrays while they are small). One is enough: a race runs to its end without calling out,
+ * and the spare searches above are taken out while in use only as a precaution.
  */
 const SEEN = new StateTable(1);
 
