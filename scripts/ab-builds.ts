@@ -3,7 +3,8 @@
  * trees are loaded side by side and solve the same Microsoft deals in turns, round after round
  * (which one goes first alternates), so the machine's slow spells fall on both. Prints one JSON
  * line per deal set: the median CPU seconds of each build over the rounds after two warm-up
- * rounds, the median of the rounds' own ratios (b / a), whether the two builds stored the same
+ * rounds, the median of the rounds' own ratios (b / a) with its 95 % interval (`ratio95`, from
+ * order statistics: above 1 at the low end, b was slower), whether the two builds stored the same
  * positions and gave the same verdicts deal by deal, and with `--control` the same ratio for
  * build a against itself, which shows how far apart two identical runs land on this machine.
  *
@@ -18,7 +19,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { UsageError } from "../src/errors.js";
 import type { State } from "../src/engine/state.js";
-import { median } from "../experiments/lib/median.js";
+import { median, medianInterval } from "../experiments/lib/median.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
 const SETS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"] as const;
@@ -79,7 +80,8 @@ function race(x: Build, bx: readonly State[], y: Build, by: readonly State[], ro
     last = first ? { x: p, y: q } : { x: q, y: p };
     if (r >= 2) (tx.push(last.x.cpu), ty.push(last.y.cpu));
   }
-  return { x: median(tx), y: median(ty), ratio: median(ty.map((t, i) => t / tx[i]!)), last: last! };
+  const ratios = ty.map((t, i) => t / tx[i]!);
+  return { x: median(tx), y: median(ty), ratio: median(ratios), ratio95: medianInterval(ratios), last: last! };
 }
 
 await exitOnUsageError("ab-builds", async () => {
@@ -111,6 +113,7 @@ await exitOnUsageError("ab-builds", async () => {
       aCpuSeconds: round3(ab.x),
       bCpuSeconds: round3(ab.y),
       ratio: round3(ab.ratio),
+      ratio95: ab.ratio95?.map(round3) ?? null,
       aPositions: ab.last.x.states.reduce((s, v) => s + v, 0),
       bPositions: ab.last.y.states.reduce((s, v) => s + v, 0),
       samePositionsAndVerdicts: same,

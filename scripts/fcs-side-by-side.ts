@@ -13,6 +13,8 @@
  *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
  *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size  # where the time goes, easy deals and hard apart
  *   npx tsx scripts/fcs-side-by-side.ts --rounds 5 --warm-up 5            # compiled code only (see docs/benchmarks.md)
+ *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin,eight-off --rounds 41 --warm-up 5 --settings lg,eo
+ *                                                                         # paired ratios with 95 % intervals narrow enough to tell a few per cent
  *
  * `--replay N` replays Freecell Solver's lines (kings-only sets) through the engine
  * (scripts/fcs/replay.ts); `--settings` picks candidates by name (docs/solver.md lists them).
@@ -32,7 +34,7 @@ import { resolveRules, type RuleOverrides, type Rules } from "../src/engine/rule
 import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
-import { median } from "../experiments/lib/median.js";
+import { median, medianInterval } from "../experiments/lib/median.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 import { presetWithout } from "./fcs/presets.js";
 import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
@@ -538,10 +540,12 @@ await exitOnUsageError("fcs-side-by-side", async () => {
             ? {
                 rounds: args.rounds,
                 warmUpPasses: args["warm-up"],
-                // Each side's fastest and slowest round, and the median of the rounds' own ratios.
+                // Each side's fastest and slowest round, and the median of the rounds' own ratios
+                // with its 95 % interval (a run's median alone can be 30 % off here).
                 againCpuSecondsRange: spread(agains.map((x) => x.cpuSeconds)),
                 fcsCpuSecondsRange: spread(runs.map((x) => x.cpuSeconds)),
                 pairedAgainRatio: round(median(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds)), 2),
+                pairedAgainRatio95: medianInterval(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds))?.map((x) => round(x, 2)) ?? null,
               }
             : {}),
           disagreements: dis,
