@@ -71,7 +71,7 @@ describe("penguin commands", () => {
 });
 
 describe("scripts get the same checking", () => {
-  it("solve-rates and check-min-cells refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
+  it("solve-rates, check-min-cells and instructions refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
     const runs = await Promise.all([
       script("scripts/solve-rates.ts", ["--rows", "foo:7"]),
       script("scripts/solve-rates.ts", ["--deals", "0"]),
@@ -81,8 +81,10 @@ describe("scripts get the same checking", () => {
       script("scripts/check-min-cells.ts", ["--from", "9", "--to", "3"]),
       script("experiments/crosscheck.ts", ["--help"]),
       script("experiments/crosscheck.ts", ["--dir", join(dir, "missing")]),
+      script("scripts/instructions.ts", ["--rounds", "1"]),
+      script("scripts/instructions.ts", ["--b", join(dir, "missing")]),
     ]);
-    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2, 2, 2]);
     expect(oneLine(runs[0]!)).toMatch(/^solve-rates: unknown rules "foo"; known: penguin/);
     expect(oneLine(runs[1]!)).toBe('solve-rates: --deals must be an integer from 1 to 10000000, got "0"');
     expect(oneLine(runs[2]!)).toMatch(/--deals is given more than once/);
@@ -92,6 +94,8 @@ describe("scripts get the same checking", () => {
     expect(runs[6]!.stdout).toMatch(/^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n  --dir/);
     expect(runs[6]!.stdout).not.toMatch(/files, .* rows/);
     expect(oneLine(runs[7]!)).toMatch(/cannot read the folder --dir/);
+    expect(oneLine(runs[8]!)).toBe('instructions: --rounds must be an integer from 2 to 50, got "1"');
+    expect(oneLine(runs[9]!)).toMatch(/^instructions: --b: .*missing has no dist\/src\/solver\/search\.js; run npm run build there$/);
     for (const r of runs) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
