@@ -2,9 +2,9 @@
  * Machine instructions the solver executes per pass over a deal set, counted by Valgrind
  * (callgrind) instead of timed. On this shared machine CPU time lands 3-5 % apart between runs
  * even over 41 paired rounds, more than most changes to the solver; an instruction count repeats
- * to about 0.5 % (Penguin MS 1-300: 319, 321 and 322 million a pass). It does not see cache
- * misses or mispredicted branches, so a change it calls cheaper still wants a timing
- * (`scripts/ab-builds.ts`); but one it calls no cheaper is no cheaper.
+ * to within about 1 % (Penguin MS 1-300: 318.2 to 322 million a pass over five counts). It does
+ * not see cache misses or mispredicted branches, so a change it calls cheaper still wants a
+ * timing (`scripts/ab-builds.ts`); but one it calls no cheaper is no cheaper.
  *
  * Each build's `dist/` runs in its own Node process under Valgrind, V8 compiling on the main
  * thread (`--single-threaded`) so that what it compiles, and when, is the same from run to run.
