@@ -71,7 +71,9 @@ interface Count {
 function count(root: string, preset: string, deals: number, rounds: number, dir?: string): Count {
   const url = pathToFileURL(resolve(root) + "/").href;
   const out = dir ? join(dir, `callgrind-${rounds}.out`) : "/dev/null";
-  const node = [process.execPath, "--single-threaded", ...(dir ? ["--perf-basic-prof"] : []), "--input-type=module", "-e", PASS, url, preset, String(deals), String(rounds)];
+  // (With the map, V8 also writes a log of its own: into `dir` too, not the working folder.)
+  const mapFlags = dir ? ["--perf-basic-prof", `--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate"] : [];
+  const node = [process.execPath, "--single-threaded", ...mapFlags, "--input-type=module", "-e", PASS, url, preset, String(deals), String(rounds)];
   const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, "--smc-check=all", ...node], { encoding: "utf8", maxBuffer: 1 << 24 });
   if (r.error) throw new UsageError(`cannot run valgrind (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}); install it: apt-get install valgrind`);
   const refs = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
