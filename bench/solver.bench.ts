@@ -20,14 +20,9 @@
 import { dealMs } from "../src/engine/deal.js";
 import { resolveRules } from "../src/engine/rules.js";
 import { solve } from "../src/solver/search.js";
+import { fullDeals, SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 
-const SETS: readonly { name: string; preset: string; full: number }[] = [
-  { name: "freecell", preset: "freecell", full: 1000 },
-  { name: "bakers-game", preset: "bakers-game", full: 1000 },
-  { name: "eight-off", preset: "eight-off", full: 500 },
-  { name: "seahaven-towers", preset: "seahaven-towers", full: 500 },
-  { name: "penguin", preset: "penguin", full: 1000 },
-];
+const SETS: readonly { name: string; preset: string; full: number }[] = SOLVER_SETS.map((name) => ({ name, preset: name, full: fullDeals(name) }));
 const QUICK = 60;
 
 function cpuMs(): number {

@@ -20,13 +20,13 @@ import { pathToFileURL } from "node:url";
 import { UsageError } from "../src/errors.js";
 import type { State } from "../src/engine/state.js";
 import { median, medianInterval } from "../experiments/lib/median.js";
+import { fullDeals, SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
-const SETS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"] as const;
 const OPTIONS = {
   a: { type: "string", default: "", help: "root of the first build (a directory with dist/src/solver/search.js)" },
   b: { type: "string", default: ".", help: "root of the second build" },
-  sets: { type: "list", default: ["freecell", "penguin"], choices: SETS, help: "deal sets" },
+  sets: { type: "list", default: ["freecell", "penguin"], choices: SOLVER_SETS, help: "deal sets" },
   deals: { type: "int", default: 0, min: 0, max: 100_000, help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)" },
   from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal number" },
   cells: { type: "int", default: -1, min: -1, max: 8, help: "free cells (-1: the preset's)" },
@@ -98,7 +98,7 @@ await exitOnUsageError("ab-builds", async () => {
   if (o["group-move"] !== "preset") overrides.groupMove = o["group-move"];
   if (o.empty !== "preset") overrides.emptyColumn = o.empty;
   for (const preset of o.sets) {
-    const n = o.deals || (preset === "eight-off" || preset === "seahaven-towers" ? 500 : 1000);
+    const n = o.deals || fullDeals(preset);
     const boardsOf = (x: Build): State[] => Array.from({ length: n }, (_, i) => x.deal(o.from + i, preset, overrides));
     const ba = boardsOf(a);
     const bb = boardsOf(b);

@@ -35,6 +35,7 @@ import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
 import { solve } from "../src/solver/search.js";
 import { median, medianInterval } from "../experiments/lib/median.js";
+import { SOLVER_SETS, type SolverSet } from "../experiments/lib/solver-sets.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 import { presetWithout } from "./fcs/presets.js";
 import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
@@ -42,9 +43,9 @@ import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
 const HARNESS = fileURLToPath(new URL("./fcs/fcs-batch", import.meta.url));
 const BUILD = "gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm";
 
-type SetName = "freecell" | "bakers-game" | "eight-off" | "seahaven-towers" | "penguin" | "kings-only-bakers-game";
+type SetName = SolverSet | "kings-only-bakers-game";
 /** The five sets of the default run; kings-only Baker's Game only when asked for. */
-const SET_NAMES: readonly SetName[] = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"];
+const SET_NAMES: readonly SetName[] = SOLVER_SETS;
 const ALL_SETS: readonly SetName[] = [...SET_NAMES, "kings-only-bakers-game"];
 
 /** Penguin as Freecell Solver plays it: kings-only Baker's Game on relabelled ranks (see `penguinBoard`). */

@@ -31,12 +31,12 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { UsageError } from "../src/errors.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
+import { SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 
-const SETS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"] as const;
 const OPTIONS = {
   a: { type: "string", default: ".", help: "root of a build (a directory with dist/src/solver/search.js)" },
   b: { type: "string", default: "", help: "root of a second build, counted the same way (optional)" },
-  sets: { type: "list", default: ["freecell", "penguin"], choices: SETS, help: "deal sets" },
+  sets: { type: "list", default: ["freecell", "penguin"], choices: SOLVER_SETS, help: "deal sets" },
   deals: { type: "int", default: 300, min: 1, max: 10_000, help: "Microsoft deals 1…N of each set" },
   rounds: { type: "int", default: 5, min: 2, max: 50, help: "passes counted against a single pass" },
   profile: { type: "int", default: 0, min: 0, max: 200, help: "also list the N functions with the most instructions a pass (0: none)" },
