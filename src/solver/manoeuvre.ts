@@ -172,6 +172,9 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
   return n;
 }
 
+/** Heads of one column's runs, top run first (listRuns). */
+const heads = new Int32Array(COLUMN_CAP);
+
 /**
  * After the n steps already in `out`: the runs of columns c0 to c1 - 1, each column bottom up,
  * each run onto the card it builds on in another column, the cards above either parked first (a
@@ -190,15 +193,24 @@ function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: numb
   const room = free + empties;
   for (let c = c0; c < c1; c++) {
     const len = lens[c]!;
+    if (len === 0) continue;
     const b = c * COLUMN_CAP;
-    let i = Math.max(0, len - 1 - room);
-    while (i > 0 && buildOn[cards[b + i]! * 52 + cards[b + i - 1]!] === 1) i--;
-    while (i < len) {
-      const e = runEnd(s, c, i);
+    // The column split into runs from the top down, each card pair looked at once, as far as
+    // the run that holds the deepest card that can be uncovered.
+    const lowest = len - 1 - room;
+    let r = 0;
+    for (let d = len - 1; ; d--) {
+      while (d > 0 && buildOn[cards[b + d]! * 52 + cards[b + d - 1]!] === 1) d--;
+      heads[r++] = d;
+      if (d <= lowest || d === 0) break;
+    }
+    while (r > 0) {
+      const i = heads[--r]!;
+      const end = r === 0 ? len - 1 : heads[r - 1]! - 1;
       const head = cards[b + i]!;
-      const k = e - i + 1;
-      const above = len - 1 - e;
-      for (let j = head * 2, end = j + 2; j < end; j++) {
+      const k = end - i + 1;
+      const above = len - 1 - end;
+      for (let j = head * 2, last = j + 2; j < last; j++) {
         const p = targets[j]!;
         if (p < 0) break;
         const loc = at[p]!;
@@ -207,14 +219,13 @@ function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: numb
         const depth = loc & 63;
         const away = lens[ds]! - 1 - depth + above;
         // (The card it goes onto is not safe to send home while the run's head is in play.)
-        if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (above > 0 && walk.homeSafe(c, e + 1))) continue;
+        if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (above > 0 && walk.homeSafe(c, end + 1))) continue;
         if (away === 0) (rank![n] = RUN), (out[n++] = makeMove(c, ds, k, head));
         else {
           if (rank) rank[n] = RUN_DEEP;
           out[n++] = MANOEUVRE | c | (i << 4) | (k << 10) | (ds << 16) | (depth << 21);
         }
       }
-      i = e + 1;
     }
   }
   return n;
