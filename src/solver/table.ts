@@ -1,8 +1,9 @@
 /**
  * The solver's transposition table: a set of 64-bit position keys in an open-addressing hash
- * table on two Uint32Arrays (8 bytes a position, load at most 1/2). It starts small and doubles
- * up to the room `maxStates` needs, so easy deals cost little and hard ones never grow past the
- * budget: `add` reports "full" instead of allocating more, and the solver answers "unknown".
+ * table on one Uint32Array, each key's two halves side by side (8 bytes a position, load at most
+ * 1/2). It starts small and doubles up to the room `maxStates` needs, so easy deals cost little
+ * and hard ones never grow past the budget: `add` reports "full" instead of allocating more, and
+ * the solver answers "unknown".
  *
  * Only the 64-bit key is stored, not the position (see docs/solver.md, "Hash collisions").
  * The key (0, 0) marks an empty slot, so a position whose key is (0, 0) is stored as (0, 1).
@@ -19,8 +20,8 @@ export const FULL = 2;
 export type AddResult = typeof ADDED | typeof PRESENT | typeof FULL;
 
 export class StateTable {
-  private lo!: Uint32Array;
-  private hi!: Uint32Array;
+  /** Slot i at words 2i (low half) and 2i + 1 (high half): one cache line per probe. */
+  private slots!: Uint32Array;
   private mask = 0;
   /** Positions stored. */
   size = 0;
@@ -51,13 +52,12 @@ export class StateTable {
     // START_BITS (counted with clz32, not in a loop: a plan restarts several tables per deal).
     const bits = Math.min(31, Math.max(START_BITS, 32 - Math.clz32(maxStates * 2 - 1)));
     this.maxBits = bits;
-    const had = this.lo?.length ?? 0;
+    const had = (this.slots?.length ?? 0) >> 1;
     if (had >= 1 << START_BITS && had <= 1 << Math.min(bits, KEEP_BITS)) {
       // (A table that kept its keys in a shared one left its own arrays empty.)
-      if (this.size > 0 && this.keys === this) (this.lo.fill(0), this.hi.fill(0));
+      if (this.size > 0 && this.keys === this) this.slots.fill(0);
     } else {
-      this.lo = new Uint32Array(1 << START_BITS);
-      this.hi = new Uint32Array(1 << START_BITS);
+      this.slots = new Uint32Array(2 << START_BITS);
       this.mask = (1 << START_BITS) - 1;
     }
     this.keys = this;
@@ -68,10 +68,11 @@ export class StateTable {
     if ((lo | hi) === 0) hi = 1;
     const k = this.keys;
     const mask = k.mask;
+    const slots = k.slots;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
     for (;;) {
-      const l = k.lo[i]!;
-      const h = k.hi[i]!;
+      const l = slots[2 * i]!;
+      const h = slots[2 * i + 1]!;
       if ((l | h) === 0) return false;
       if (l === lo >>> 0 && h === hi >>> 0) return true;
       i = (i + 1) & mask;
@@ -85,10 +86,11 @@ export class StateTable {
     hi >>>= 0;
     const k = this.keys;
     const mask = k.mask;
+    const slots = k.slots;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & mask;
     for (;;) {
-      const l = k.lo[i]!;
-      const h = k.hi[i]!;
+      const l = slots[2 * i]!;
+      const h = slots[2 * i + 1]!;
       if ((l | h) === 0) break;
       if (l === lo && h === hi) return PRESENT;
       i = (i + 1) & mask;
@@ -98,8 +100,8 @@ export class StateTable {
       if (this.shared.left <= 0) return FULL;
       this.shared.left--;
     }
-    k.lo[i] = lo;
-    k.hi[i] = hi;
+    slots[2 * i] = lo;
+    slots[2 * i + 1] = hi;
     this.size++;
     if (k !== this) k.size++;
     if (k.size * 2 > k.mask + 1 && k.mask + 1 < 2 ** k.maxBits) k.grow();
@@ -107,20 +109,18 @@ export class StateTable {
   }
 
   private grow(): void {
-    const oldLo = this.lo;
-    const oldHi = this.hi;
-    const cap = oldLo.length * 2;
-    this.lo = new Uint32Array(cap);
-    this.hi = new Uint32Array(cap);
+    const old = this.slots;
+    const cap = old.length;
+    const slots = (this.slots = new Uint32Array(cap * 2));
     this.mask = cap - 1;
-    for (let j = 0; j < oldLo.length; j++) {
-      const lo = oldLo[j]!;
-      const hi = oldHi[j]!;
+    for (let j = 0; j < old.length; j += 2) {
+      const lo = old[j]!;
+      const hi = old[j + 1]!;
       if ((lo | hi) === 0) continue;
       let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
-      while ((this.lo[i]! | this.hi[i]!) !== 0) i = (i + 1) & this.mask;
-      this.lo[i] = lo;
-      this.hi[i] = hi;
+      while ((slots[2 * i]! | slots[2 * i + 1]!) !== 0) i = (i + 1) & this.mask;
+      slots[2 * i] = lo;
+      slots[2 * i + 1] = hi;
     }
   }
 }
