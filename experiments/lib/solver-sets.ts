@@ -1,5 +1,5 @@
 /**
- * The solver's five benchmark deal sets (issue 15's rows): each a preset played on its
+ * The solver's five benchmark deal sets (the rows of its speed targets): each a preset played on its
  * Microsoft deals 1…N, N = 500 for Eight Off and Seahaven Towers and 1000 for the others. The
  * bench and the timing scripts share them.
  */

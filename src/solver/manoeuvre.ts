@@ -197,12 +197,12 @@ function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: numb
     const b = c * COLUMN_CAP;
     // The column split into runs from the top down, each card pair looked at once, as far as
     // the run that holds the deepest card that can be uncovered.
-    const lowest = len - 1 - room;
+    const lowest = Math.max(0, len - 1 - room);
     let r = 0;
     for (let d = len - 1; ; d--) {
       while (d > 0 && buildOn[cards[b + d]! * 52 + cards[b + d - 1]!] === 1) d--;
       heads[r++] = d;
-      if (d <= lowest || d === 0) break;
+      if (d <= lowest) break;
     }
     while (r > 0) {
       const i = heads[--r]!;

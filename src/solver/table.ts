@@ -54,7 +54,7 @@ export class StateTable {
     this.maxBits = bits;
     const had = (this.slots?.length ?? 0) >> 1;
     if (had >= 1 << START_BITS && had <= 1 << Math.min(bits, KEEP_BITS)) {
-      // (A table that kept its keys in a shared one left its own arrays empty.)
+      // (A table that kept its keys in a shared one left its own array empty.)
       if (this.size > 0 && this.keys === this) this.slots.fill(0);
     } else {
       this.slots = new Uint32Array(2 << START_BITS);
