@@ -71,7 +71,7 @@ describe("penguin commands", () => {
 });
 
 describe("scripts get the same checking", () => {
-  it("solve-rates, check-min-cells and instructions refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
+  it("solve-rates, check-min-cells, instructions and racer-times refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
     const runs = await Promise.all([
       script("scripts/solve-rates.ts", ["--rows", "foo:7"]),
       script("scripts/solve-rates.ts", ["--deals", "0"]),
@@ -83,8 +83,9 @@ describe("scripts get the same checking", () => {
       script("experiments/crosscheck.ts", ["--dir", join(dir, "missing")]),
       script("scripts/instructions.ts", ["--rounds", "1"]),
       script("scripts/instructions.ts", ["--b", join(dir, "missing")]),
+      script("scripts/racer-times.ts", ["--sets", "penguin,klondike"]),
     ]);
-    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2, 2, 2]);
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 2]);
     expect(oneLine(runs[0]!)).toMatch(/^solve-rates: unknown rules "foo"; known: penguin/);
     expect(oneLine(runs[1]!)).toBe('solve-rates: --deals must be an integer from 1 to 10000000, got "0"');
     expect(oneLine(runs[2]!)).toMatch(/--deals is given more than once/);
@@ -96,6 +97,7 @@ describe("scripts get the same checking", () => {
     expect(oneLine(runs[7]!)).toMatch(/cannot read the folder --dir/);
     expect(oneLine(runs[8]!)).toBe('instructions: --rounds must be an integer from 2 to 50, got "1"');
     expect(oneLine(runs[9]!)).toMatch(/^instructions: --b: .*missing has no dist\/src\/solver\/search\.js; run npm run build there$/);
+    expect(oneLine(runs[10]!)).toBe('racer-times: --sets: unknown "klondike"; allowed: freecell, bakers-game, eight-off, seahaven-towers, penguin');
     for (const r of runs) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
