@@ -128,6 +128,12 @@ export class State {
   readonly pile: Uint8Array;
   hashLo = 0;
   hashHi = 0;
+  /**
+   * False: moves leave hashLo/hashHi as they are (a solver's working copy, which keys positions
+   * its own way, so its moves do not read the hash keys, a table larger than the first-level cache).
+   * A clone or a copy made from it gets its hash worked out afresh.
+   */
+  hashed = true;
 
   constructor(readonly rules: Rules, readonly base: number, readonly tables: Tables = tablesFor(rules, base), copy?: State) {
     this.nColumns = rules.columns;
@@ -140,6 +146,7 @@ export class State {
       this.pile = copy.pile.slice();
       this.hashLo = copy.hashLo;
       this.hashHi = copy.hashHi;
+      if (!copy.hashed) this.rehash();
     } else {
       this.cards = new Uint8Array(MAX_COLUMNS * COLUMN_CAP).fill(NO_CARD);
       this.len = new Uint8Array(MAX_COLUMNS);
@@ -162,6 +169,7 @@ export class State {
     this.pile.set(o.pile);
     this.hashLo = o.hashLo;
     this.hashHi = o.hashHi;
+    if (this.hashed && !o.hashed) this.rehash();
   }
 
   /** Same cards in the same places (flipper order included). */
@@ -265,7 +273,7 @@ export class State {
     this.found[f] = n + 1;
     if (!this.tables.rankHome) return;
     this.pile[f * 13 + n] = card;
-    this.toggleHomeKey(f, card);
+    if (this.hashed) this.toggleHomeKey(f, card);
   }
 
   /** Takes the top card off foundation f (undo only: play never does); keeps the hash. */
@@ -274,14 +282,12 @@ export class State {
     this.found[f] = n;
     if (!this.tables.rankHome) return;
     this.pile[f * 13 + n] = NO_CARD;
-    this.toggleHomeKey(f, card);
+    if (this.hashed) this.toggleHomeKey(f, card);
   }
 
   /** XORs the key of `card` on rank foundation f into the hash (adds or removes it). */
   private toggleHomeKey(f: number, card: Card): void {
-    const k = FOUNDATION_KEY + f * 52 + card;
-    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
-    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    this.toggleKey(FOUNDATION_KEY + f * 52 + card);
   }
 
   /** Appends a card to column c (no legality check; the caller keeps the position valid). */
@@ -289,9 +295,7 @@ export class State {
     const d = this.len[c]!;
     this.cards[c * COLUMN_CAP + d] = card;
     this.len[c] = d + 1;
-    const k = (c * COLUMN_CAP + d) * 52 + card;
-    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
-    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    if (this.hashed) this.toggleKey((c * COLUMN_CAP + d) * 52 + card);
   }
 
   /** Removes and returns the last card of column c. */
@@ -300,24 +304,23 @@ export class State {
     const card = this.cards[c * COLUMN_CAP + d]!;
     this.cards[c * COLUMN_CAP + d] = NO_CARD;
     this.len[c] = d;
-    const k = (c * COLUMN_CAP + d) * 52 + card;
-    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
-    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    if (this.hashed) this.toggleKey((c * COLUMN_CAP + d) * 52 + card);
     return card;
   }
 
   /** Puts a card in flipper i or takes it out (card = NO_CARD); keeps the hash. */
   setCell(i: number, card: Card): void {
     const old = this.cells[i]!;
-    if (old !== NO_CARD) {
-      this.hashLo = (this.hashLo ^ ZOBRIST_LO[CELL_KEY + old]!) >>> 0;
-      this.hashHi = (this.hashHi ^ ZOBRIST_HI[CELL_KEY + old]!) >>> 0;
-    }
     this.cells[i] = card;
-    if (card !== NO_CARD) {
-      this.hashLo = (this.hashLo ^ ZOBRIST_LO[CELL_KEY + card]!) >>> 0;
-      this.hashHi = (this.hashHi ^ ZOBRIST_HI[CELL_KEY + card]!) >>> 0;
-    }
+    if (!this.hashed) return;
+    if (old !== NO_CARD) this.toggleKey(CELL_KEY + old);
+    if (card !== NO_CARD) this.toggleKey(CELL_KEY + card);
+  }
+
+  /** XORs Zobrist key k into the hash (adds or removes what it stands for). */
+  private toggleKey(k: number): void {
+    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
+    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
   }
 }
 

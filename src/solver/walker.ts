@@ -39,6 +39,8 @@ export class Walker {
    */
   constructor(start: State, private readonly w: Weights, eager?: boolean, public horne = false) {
     this.s = start.clone();
+    // The search keys positions itself (this.key): the engine's hash would only cost its moves.
+    this.s.hashed = false;
     this.kids = buildersOf(this.s);
     this.key = new CanonicalKey(this.s);
     this.builders = eager ? NO_BUILDERS : buildersOf(this.s);

@@ -221,6 +221,31 @@ describe("engine conventions", () => {
     expect(() => parseMove("19", s)).toThrow(/no column "9"/);
     expect(() => parseMove("31", s)).toThrow(/source is empty/);
   });
+  it("a copy with hashed = false plays without touching its hash; a clone or copy of it gets the right hash back", () => {
+    // Penguin MS 1, and Stalactites MS 1 (rank foundations: the foundation keys too).
+    for (const preset of ["penguin", "stalactites"]) {
+      const s = dealMs(resolveRules(preset), 1);
+      const u = s.clone();
+      u.hashed = false;
+      const frozen = u.hash();
+      // The same line on both: the first legal move each time, a move home when there is one.
+      for (let i = 0; i < 40; i++) {
+        const moves = legalMoves(s);
+        if (moves.length === 0) break;
+        const m = moves.find((x) => moveTo(x) === FOUNDATION) ?? moves[0]!;
+        applyMove(s, m);
+        applyMove(u, m);
+      }
+      expect(s.found.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(u.equals(s)).toBe(true);
+      expect(u.hash()).toBe(frozen);
+      expect(s.hash()).not.toBe(frozen);
+      expect(u.clone().hash()).toBe(s.hash());
+      const back = dealMs(resolveRules(preset), 2);
+      back.copyFrom(u);
+      expect(back.hash()).toBe(s.hash());
+    }
+  });
 });
 
 describe("penguin-beak-home: base cards go home as they emerge, during play too", () => {
