@@ -28,15 +28,12 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import { splitmix32 } from "../engine/rng.js";
 
 const DEPTH_KEYS = COLUMN_CAP * 52;
-const KEY_LO = new Uint32Array(DEPTH_KEYS + 52);
-const KEY_HI = new Uint32Array(DEPTH_KEYS + 52);
+/** Key i's low half at 2i, its high half at 2i + 1: both in one cache line. */
+const KEYS = new Uint32Array(2 * (DEPTH_KEYS + 52));
 {
   // A fixed generator (splitmix32) so keys, and so search order and figures, repeat exactly.
   const next = splitmix32(0x50e1c0de);
-  for (let i = 0; i < KEY_LO.length; i++) {
-    KEY_LO[i] = next();
-    KEY_HI[i] = next();
-  }
+  for (let i = 0; i < KEYS.length; i++) KEYS[i] = next();
 }
 const CELL_KEYS = DEPTH_KEYS;
 
@@ -88,8 +85,8 @@ export class CanonicalKey {
     for (let i = 0; i < s.nCells; i++) {
       const card = s.cells[i]!;
       if (card !== NO_CARD) {
-        this.cellLo ^= KEY_LO[CELL_KEYS + card]!;
-        this.cellHi ^= KEY_HI[CELL_KEYS + card]!;
+        this.cellLo ^= KEYS[(CELL_KEYS + card) * 2]!;
+        this.cellHi ^= KEYS[(CELL_KEYS + card) * 2 + 1]!;
       }
     }
     this.recompute();
@@ -143,8 +140,8 @@ export class CanonicalKey {
     let hi = EMPTY_HI;
     for (let d = 0, n = s.len[c]!; d < n; d++) {
       const k = d * 52 + s.cards[base + d]!;
-      lo ^= KEY_LO[k]!;
-      hi ^= KEY_HI[k]!;
+      lo ^= KEYS[k * 2]!;
+      hi ^= KEYS[k * 2 + 1]!;
     }
     this.rawLo[c] = lo;
     this.rawHi[c] = hi;
@@ -176,8 +173,8 @@ export class CanonicalKey {
     let sh = this.sumHi;
     if (from >= CELL0 || to >= CELL0) {
       const kc = CELL_KEYS + ((m >> 16) & 63);
-      cl ^= KEY_LO[kc]!;
-      ch ^= KEY_HI[kc]!;
+      cl ^= KEYS[kc * 2]!;
+      ch ^= KEYS[kc * 2 + 1]!;
     }
     // The moved cards lie at b .. b+k-1 (from a flipper: the move's card alone).
     const b = from < CELL0 ? from * COLUMN_CAP + this.s.len[from]! - k : -1;
@@ -186,8 +183,8 @@ export class CanonicalKey {
       let fh = this.rawHi[from]!;
       for (let i = 0, d = b - from * COLUMN_CAP; i < k; i++) {
         const kf = (d + i) * 52 + s.cards[b + i]!;
-        fl ^= KEY_LO[kf]!;
-        fh ^= KEY_HI[kf]!;
+        fl ^= KEYS[kf * 2]!;
+        fh ^= KEYS[kf * 2 + 1]!;
       }
       sl = (sl - this.colLo[from]! + mixLo(fl, fh)) | 0;
       sh = (sh - this.colHi[from]! + mixHi(fl, fh)) | 0;
@@ -197,8 +194,8 @@ export class CanonicalKey {
       let th = this.rawHi[to]!;
       for (let i = 0, d = s.len[to]!; i < k; i++) {
         const kt = (d + i) * 52 + (b < 0 ? (m >> 16) & 63 : s.cards[b + i]!);
-        tl ^= KEY_LO[kt]!;
-        th ^= KEY_HI[kt]!;
+        tl ^= KEYS[kt * 2]!;
+        th ^= KEYS[kt * 2 + 1]!;
       }
       sl = (sl - this.colLo[to]! + mixLo(tl, th)) | 0;
       sh = (sh - this.colHi[to]! + mixHi(tl, th)) | 0;
@@ -226,12 +223,12 @@ export class CanonicalKey {
       for (let d = s.len[col]! - 1, e = pass === 0 ? j : i + k - 1; d > e; d--) {
         const card = cards[col * COLUMN_CAP + d]!;
         if (free-- > 0) {
-          cl ^= KEY_LO[CELL_KEYS + card]!;
-          ch ^= KEY_HI[CELL_KEYS + card]!;
+          cl ^= KEYS[(CELL_KEYS + card) * 2]!;
+          ch ^= KEYS[(CELL_KEYS + card) * 2 + 1]!;
         } else {
           // An empty column becomes a column of this one card.
-          const lo = EMPTY_LO ^ KEY_LO[card]!;
-          const hi = EMPTY_HI ^ KEY_HI[card]!;
+          const lo = EMPTY_LO ^ KEYS[card * 2]!;
+          const hi = EMPTY_HI ^ KEYS[card * 2 + 1]!;
           sl = (sl - EMPTY_MIX_LO + mixLo(lo, hi)) | 0;
           sh = (sh - EMPTY_MIX_HI + mixHi(lo, hi)) | 0;
         }
@@ -241,8 +238,8 @@ export class CanonicalKey {
     let fh = this.rawHi[c]!;
     for (let d = keep, n = s.len[c]!; d < n; d++) {
       const kf = d * 52 + cards[c * COLUMN_CAP + d]!;
-      fl ^= KEY_LO[kf]!;
-      fh ^= KEY_HI[kf]!;
+      fl ^= KEYS[kf * 2]!;
+      fh ^= KEYS[kf * 2 + 1]!;
     }
     sl = (sl - this.colLo[c]! + mixLo(fl, fh)) | 0;
     sh = (sh - this.colHi[c]! + mixHi(fl, fh)) | 0;
@@ -251,13 +248,13 @@ export class CanonicalKey {
       let th = this.rawHi[t]!;
       for (let d = j + 1, n = s.len[t]!; d < n; d++) {
         const kt = d * 52 + cards[t * COLUMN_CAP + d]!;
-        tl ^= KEY_LO[kt]!;
-        th ^= KEY_HI[kt]!;
+        tl ^= KEYS[kt * 2]!;
+        th ^= KEYS[kt * 2 + 1]!;
       }
       for (let x = 0; x < k; x++) {
         const kt = (j + 1 + x) * 52 + cards[c * COLUMN_CAP + i + x]!;
-        tl ^= KEY_LO[kt]!;
-        th ^= KEY_HI[kt]!;
+        tl ^= KEYS[kt * 2]!;
+        th ^= KEYS[kt * 2 + 1]!;
       }
       sl = (sl - this.colLo[t]! + mixLo(tl, th)) | 0;
       sh = (sh - this.colHi[t]! + mixHi(tl, th)) | 0;
@@ -276,8 +273,8 @@ export class CanonicalKey {
     const to = (m >> 5) & 31;
     if (from >= CELL0 || (to >= CELL0 && to < FOUNDATION)) {
       const kc = CELL_KEYS + ((m >> 16) & 63);
-      this.cellLo ^= KEY_LO[kc]!;
-      this.cellHi ^= KEY_HI[kc]!;
+      this.cellLo ^= KEYS[kc * 2]!;
+      this.cellHi ^= KEYS[kc * 2 + 1]!;
     }
     if (from < CELL0) {
       // Base cards that went home with the move (penguin-beak-home) lay just under the moved cards.
@@ -285,8 +282,8 @@ export class CanonicalKey {
       const la = s.len[from]! + auto;
       for (let i = 0; i < auto; i++) {
         const k = (la - 1 - i) * 52 + s.base * 4 + autoHomeSuit(m, i);
-        this.rawLo[from] = this.rawLo[from]! ^ KEY_LO[k]!;
-        this.rawHi[from] = this.rawHi[from]! ^ KEY_HI[k]!;
+        this.rawLo[from] = this.rawLo[from]! ^ KEYS[k * 2]!;
+        this.rawHi[from] = this.rawHi[from]! ^ KEYS[k * 2 + 1]!;
       }
       if (to < CELL0) {
         const k = (m >> 10) & 63;
@@ -300,10 +297,10 @@ export class CanonicalKey {
           const card = s.cards[b + i]!;
           const kf = (la + i) * 52 + card;
           const kt = (lb - k + i) * 52 + card;
-          fl ^= KEY_LO[kf]!;
-          fh ^= KEY_HI[kf]!;
-          tl ^= KEY_LO[kt]!;
-          th ^= KEY_HI[kt]!;
+          fl ^= KEYS[kf * 2]!;
+          fh ^= KEYS[kf * 2 + 1]!;
+          tl ^= KEYS[kt * 2]!;
+          th ^= KEYS[kt * 2 + 1]!;
         }
         this.rawLo[from] = fl;
         this.rawHi[from] = fh;
@@ -313,14 +310,14 @@ export class CanonicalKey {
         this.mix(to);
       } else {
         const kf = la * 52 + ((m >> 16) & 63);
-        this.rawLo[from] = this.rawLo[from]! ^ KEY_LO[kf]!;
-        this.rawHi[from] = this.rawHi[from]! ^ KEY_HI[kf]!;
+        this.rawLo[from] = this.rawLo[from]! ^ KEYS[kf * 2]!;
+        this.rawHi[from] = this.rawHi[from]! ^ KEYS[kf * 2 + 1]!;
         this.mix(from);
       }
     } else if (to < CELL0) {
       const kt = (s.len[to]! - 1) * 52 + ((m >> 16) & 63);
-      this.rawLo[to] = this.rawLo[to]! ^ KEY_LO[kt]!;
-      this.rawHi[to] = this.rawHi[to]! ^ KEY_HI[kt]!;
+      this.rawLo[to] = this.rawLo[to]! ^ KEYS[kt * 2]!;
+      this.rawHi[to] = this.rawHi[to]! ^ KEYS[kt * 2 + 1]!;
       this.mix(to);
     }
   }
