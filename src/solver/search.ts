@@ -71,11 +71,16 @@ export function replayWins(start: State, moves: readonly Move[]): boolean {
   return s.isWon();
 }
 
-/** The position replays run on, kept between calls (a fresh copy is about 1 % of an easy solve). */
+/**
+ * The position replays run on, kept between calls (a fresh copy is about 1 % of an easy solve).
+ * A replay needs no hash: its moves leave it alone (State.hashed).
+ */
 let replayed: State | undefined;
 function replayCopy(start: State): State {
-  if (replayed?.tables !== start.tables || replayed.rules !== start.rules) return (replayed = start.clone());
-  replayed.copyFrom(start);
+  if (replayed?.tables !== start.tables || replayed.rules !== start.rules) {
+    replayed = start.clone();
+    replayed.hashed = false;
+  } else replayed.copyFrom(start);
   return replayed;
 }
 
