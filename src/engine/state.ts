@@ -26,14 +26,11 @@ const KEYS = MAX_COLUMNS * COLUMN_CAP * 52;
  * then 4 × 52 for a card on rank foundation f (drawn last, so the earlier keys never changed).
  */
 const ALL_KEYS = KEYS + 52 + 4 * 52;
-export const ZOBRIST_LO = new Uint32Array(ALL_KEYS);
-export const ZOBRIST_HI = new Uint32Array(ALL_KEYS);
+/** Key k's low half at 2k, its high half at 2k + 1: one cache line a look-up. */
+const ZOBRIST = new Uint32Array(2 * ALL_KEYS);
 {
   const next = splitmix32(0x9e57e1);
-  for (let i = 0; i < ALL_KEYS; i++) {
-    ZOBRIST_LO[i] = next();
-    ZOBRIST_HI[i] = next();
-  }
+  for (let i = 0; i < ZOBRIST.length; i++) ZOBRIST[i] = next();
 }
 const CELL_KEY = KEYS;
 const FOUNDATION_KEY = KEYS + 52;
@@ -228,22 +225,22 @@ export class State {
     for (let c = 0; c < this.nColumns; c++)
       for (let d = 0; d < this.len[c]!; d++) {
         const k = (c * COLUMN_CAP + d) * 52 + this.cards[c * COLUMN_CAP + d]!;
-        lo ^= ZOBRIST_LO[k]!;
-        hi ^= ZOBRIST_HI[k]!;
+        lo ^= ZOBRIST[k * 2]!;
+        hi ^= ZOBRIST[k * 2 + 1]!;
       }
     for (let i = 0; i < this.nCells; i++) {
       const card = this.cells[i]!;
       if (card !== NO_CARD) {
-        lo ^= ZOBRIST_LO[CELL_KEY + card]!;
-        hi ^= ZOBRIST_HI[CELL_KEY + card]!;
+        lo ^= ZOBRIST[(CELL_KEY + card) * 2]!;
+        hi ^= ZOBRIST[(CELL_KEY + card) * 2 + 1]!;
       }
     }
     if (this.tables.rankHome)
       for (let f = 0; f < 4; f++)
         for (let k = 0; k < this.found[f]!; k++) {
           const key = FOUNDATION_KEY + f * 52 + this.pile[f * 13 + k]!;
-          lo ^= ZOBRIST_LO[key]!;
-          hi ^= ZOBRIST_HI[key]!;
+          lo ^= ZOBRIST[key * 2]!;
+          hi ^= ZOBRIST[key * 2 + 1]!;
         }
     this.hashLo = lo >>> 0;
     this.hashHi = hi >>> 0;
@@ -319,8 +316,8 @@ export class State {
 
   /** XORs Zobrist key k into the hash (adds or removes what it stands for). */
   private toggleKey(k: number): void {
-    this.hashLo = (this.hashLo ^ ZOBRIST_LO[k]!) >>> 0;
-    this.hashHi = (this.hashHi ^ ZOBRIST_HI[k]!) >>> 0;
+    this.hashLo = (this.hashLo ^ ZOBRIST[k * 2]!) >>> 0;
+    this.hashHi = (this.hashHi ^ ZOBRIST[k * 2 + 1]!) >>> 0;
   }
 }
 
