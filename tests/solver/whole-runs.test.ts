@@ -130,4 +130,14 @@ describe("whole runs parked as one step", () => {
     expect(verdicts.solved).toBeGreaterThan(5);
     expect(verdicts.unsolvable).toBeGreaterThan(5);
   });
+
+  it("proves lost Penguin MS #9893 and #16837 with the default plan and without either prune", () => {
+    // Freecell Solver 6.16's -l lg "wins" both (relabelled as kings-only Baker's Game) only with a
+    // move that fills an empty column with a card other than base - 1; its -l eo calls them lost.
+    const rules = resolveRules("penguin");
+    for (const n of [9893, 16837]) {
+      const s = dealMs(rules, n);
+      for (const plan of [undefined, WHOLE, SINGLE]) expect(solve(s, { plan }).result, `#${n} ${plan?.[0]!.name ?? "default"}`).toBe("unsolvable");
+    }
+  });
 });
