@@ -72,16 +72,19 @@ export function replayWins(start: State, moves: readonly Move[]): boolean {
 }
 
 /**
- * The position replays run on, kept between calls (a fresh copy is about 1 % of an easy solve).
- * A replay needs no hash: its moves leave it alone (State.hashed).
+ * The positions replays run on, one per rule tables (a Penguin deal's base rank has its own), kept
+ * between calls: a fresh copy is about 1 % of an easy solve. A replay needs no hash: its moves
+ * leave it alone (State.hashed).
  */
-let replayed: State | undefined;
+const replays = new WeakMap<object, State>();
 function replayCopy(start: State): State {
-  if (replayed?.tables !== start.tables || replayed.rules !== start.rules) {
-    replayed = start.clone();
-    replayed.hashed = false;
-  } else replayed.copyFrom(start);
-  return replayed;
+  let s = replays.get(start.tables);
+  if (s?.rules !== start.rules || s.base !== start.base) {
+    s = start.clone();
+    s.hashed = false;
+    replays.set(start.tables, s);
+  } else s.copyFrom(start);
+  return s;
 }
 
 /** Positions each racing entry searches per turn. */
@@ -95,6 +98,8 @@ interface Racer {
   turns: number;
   /** The line it found, if it won. */
   won?: Move[];
+  /** Dropped out of the race. */
+  out: boolean;
 }
 
 /** Positions racer r searches in its next turn: its slice, or the next of its list of turns (the last repeats). */
@@ -176,12 +181,13 @@ function putBack(racers: readonly Racer[]): void {
  * clock runs out, or every racer dropped out or the shared budget is spent ("open").
  */
 function race(position: State, racers: readonly Racer[], shared: { left: number }, deadline: number, turn: (name: string) => void): "solved" | "unsolvable" | "timeout" | "open" {
-  let live = racers;
-  while (live.length > 0 && shared.left > 0) {
-    for (const r of live) {
+  let live = racers.length;
+  while (live > 0 && shared.left > 0) {
+    for (const r of racers) {
+      if (r.out) continue;
       turn(r.step.name);
       r.search ??= startSearch(position, r.step, r.budget, shared);
-      const length = live.length > 1 ? Math.min(turnLength(r), shared.left) : shared.left;
+      const length = live > 1 ? Math.min(turnLength(r), shared.left) : shared.left;
       const end = r.search.run(deadline, r.search.table.size + length);
       if (end === "paused") continue;
       if (end === "solved") {
@@ -190,8 +196,10 @@ function race(position: State, racers: readonly Racer[], shared: { left: number 
       }
       if (end === "exhausted" && r.step.complete) return "unsolvable";
       if (end === "timeout") return "timeout";
-      // Exhausted without being complete, or out of its own budget: it drops out.
-      live = live.filter((h) => h !== r);
+      // Exhausted without being complete, or out of its own budget: it drops out (marked: a new,
+      // shorter list threw V8 out of the compiled race() while it warmed up, docs/solver.md).
+      r.out = true;
+      live--;
     }
   }
   return "open";
@@ -222,7 +230,7 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     if (room < 1) break;
     // The racers' tables draw on one budget; a racer is built only when its first turn comes.
     const shared = { left: room };
-    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0 }));
+    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0, out: false }));
     const stored = (): number => states + room - shared.left;
     i = j;
     if (racers.some((r) => r.step.share)) SEEN.restart(room);
