@@ -24,7 +24,7 @@
  * column's last card; the move that exposes it carries it (bits 25-31), so it is one move for
  * the environment, the solver and undo alike.
  */
-import { NO_CARD, suitOf } from "./card.js";
+import { NO_CARD } from "./card.js";
 import { COLUMN_CAP, type State } from "./state.js";
 
 export type Move = number;
@@ -271,53 +271,74 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
 
 /** Plays a move produced by `generateMoves` for this position. No legality check: see isLegal. */
 export function applyMove(s: State, m: Move): void {
+  // A solver's copy (no hash, suit foundations, no base cards carried home) takes a short way
+  // on its arrays alone: small enough for V8 to inline it into a search's loops.
+  if (s.hashed || m >>> 23 !== 0 || s.tables.rankHome) return applyTracked(s, m);
   const from = m & 31;
   const to = (m >> 5) & 31;
+  const cards = s.cards;
+  const lens = s.len;
+  let card: number;
   if (from < CELL0) {
-    if (to === FOUNDATION) {
-      const card = s.pop(from);
-      s.putHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
-    } else if (to >= CELL0) {
-      s.setCell(to - CELL0, s.pop(from));
-    } else {
-      moveRun(s, from, to, (m >> 10) & 63);
+    const k = to < CELL0 ? (m >> 10) & 63 : 1;
+    const b = from * COLUMN_CAP + (lens[from]! -= k);
+    if (to < CELL0) {
+      const o = to * COLUMN_CAP + lens[to]!;
+      for (let i = 0; i < k; i++) (cards[o + i] = cards[b + i]!), (cards[b + i] = NO_CARD);
+      lens[to]! += k;
+      return;
     }
-    // Base cards the move exposed go home with it (penguin-beak-home).
-    for (let k = (m >>> 25) & 3; k > 0; k--) {
-      const card = s.pop(from);
-      s.putHome(suitOf(card), card);
-    }
+    card = cards[b]!;
+    cards[b] = NO_CARD;
   } else {
-    const card = s.cells[from - CELL0]!;
-    s.setCell(from - CELL0, NO_CARD);
-    if (to === FOUNDATION) s.putHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
-    else s.push(to, card);
+    card = s.cells[from - CELL0]!;
+    s.cells[from - CELL0] = NO_CARD;
   }
+  if (to === FOUNDATION) s.found[card & 3]!++;
+  else if (to >= CELL0) s.cells[to - CELL0] = card;
+  else cards[to * COLUMN_CAP + lens[to]!++] = card;
 }
 
 /** Takes back a move that was the last one applied to this position. */
 export function undoMove(s: State, m: Move): void {
   const from = m & 31;
   const to = (m >> 5) & 31;
+  // Base cards it sent home come back first (penguin-beak-home).
   for (let k = (m >>> 25) & 3; k > 0; k--) {
     const su = autoHomeSuit(m, k - 1);
-    const card = s.base * 4 + su;
-    s.takeHome(su, card);
-    s.push(from, card);
+    s.takeHome(su, s.base * 4 + su);
+    s.push(from, s.base * 4 + su);
   }
-  if (to === FOUNDATION) {
-    const card = (m >> 16) & 63;
-    s.takeHome(s.tables.rankHome ? (m >> 23) & 3 : suitOf(card), card);
+  // Any move but one home is taken back by its cards moving back: source and destination swapped.
+  if (to !== FOUNDATION) return applyMove(s, (m & 0x3ffc00) | (from << 5) | to);
+  const card = (m >> 16) & 63;
+  if (s.hashed || s.tables.rankHome) {
+    s.takeHome(s.tables.rankHome ? (m >> 23) & 3 : card & 3, card);
     if (from < CELL0) s.push(from, card);
     else s.setCell(from - CELL0, card);
-  } else if (to >= CELL0) {
-    const card = s.cells[to - CELL0]!;
-    s.setCell(to - CELL0, NO_CARD);
-    s.push(from, card);
-  } else if (from < CELL0) {
-    moveRun(s, to, from, (m >> 10) & 63);
-  } else {
-    s.setCell(from - CELL0, s.pop(to));
+    return;
+  }
+  s.found[card & 3]!--;
+  if (from >= CELL0) s.cells[from - CELL0] = card;
+  else s.cards[from * COLUMN_CAP + s.len[from]!++] = card;
+}
+
+/** applyMove through the State's methods, which keep its hash and rank foundations. */
+function applyTracked(s: State, m: Move): void {
+  const from = m & 31;
+  const to = (m >> 5) & 31;
+  if (from < CELL0 && to < CELL0) moveRun(s, from, to, (m >> 10) & 63);
+  else {
+    const card = from < CELL0 ? s.pop(from) : s.cells[from - CELL0]!;
+    if (from >= CELL0) s.setCell(from - CELL0, NO_CARD);
+    if (to === FOUNDATION) s.putHome(s.tables.rankHome ? (m >> 23) & 3 : card & 3, card);
+    else if (to >= CELL0) s.setCell(to - CELL0, card);
+    else s.push(to, card);
+  }
+  // Base cards the move exposed go home with it (penguin-beak-home).
+  for (let k = (m >>> 25) & 3; k > 0; k--) {
+    const card = s.pop(from);
+    s.putHome(card & 3, card);
   }
 }
 
