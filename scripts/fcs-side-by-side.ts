@@ -11,7 +11,7 @@
  *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --rounds 5            # medians of 5 rounds in turns
  *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100
  *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
- *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size  # where the time goes, easy deals and hard apart
+ *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size  # where the time goes: easy deals and hard, won and lost apart
  *   npx tsx scripts/fcs-side-by-side.ts --rounds 5 --warm-up 5            # compiled code only (see docs/benchmarks.md)
  *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin,eight-off --rounds 41 --warm-up 5 --settings lg,eo
  *                                                                         # paired ratios with 95 % intervals narrow enough to tell a few per cent
@@ -153,6 +153,8 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
     chosen: 3,
     settings: [
       { name: "eo", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "eo"] },
+      // Every position of the relabelled game once `eo` finds no line (its moves lack the wrap onto a base card).
+      { name: "eo-then-atomic", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "eo", "-ni", ...PENGUIN_GAME, "--method", "soft-dfs", "-to", "01ABCDE", ...HORNE] },
       { name: "default-horne", exhaustive: false, args: () => [...PENGUIN_GAME, ...HORNE] },
       { name: "default", exhaustive: false, args: () => [...PENGUIN_GAME] },
       { name: "lg-without-j", exhaustive: false, args: () => [...PENGUIN_GAME, ...presetWithout("looking-glass", "j")], shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")` },
@@ -177,7 +179,7 @@ const OPTIONS = {
   replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
   rounds: { type: "int", default: 1, min: 1, max: 50, help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)" },
   "warm-up": { type: "int", default: 0, min: 0, max: 50, help: "after the first run, solve the set this many more times unmeasured before the rounds (V8 keeps compiling for several passes: the rounds then measure compiled code)" },
-  "by-size": { type: "flag", help: "also print, per setting, the deals grouped by the positions our solver stored, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)" },
+  "by-size": { type: "flag", help: "also print, per setting, the deals grouped by the positions our solver stored, then won and lost apart, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)" },
 } as const;
 
 /** A card on Freecell Solver's board after relabelling ranks so the base rank is the ace. */
@@ -318,25 +320,30 @@ const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
 /**
  * Deals grouped by the positions our solver stored for them, with each solver's CPU time on each
  * group (per deal, the median over the rounds; the groups' sums of those medians): where the
- * time goes, for easy and hard deals apart.
+ * time goes, for easy and hard deals apart. Then the won and the lost deals apart: our
+ * "unsolvable" is a proof, Freecell Solver's only under a setting that searches every position.
  */
 function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
   const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number => median(runs.map((r) => f(r)[d]!));
   const n = ours[0]!.dealPositions.length;
-  return SIZES.map((top, k) => {
-    const low = k === 0 ? 0 : SIZES[k - 1]!;
+  const sum = (keep: (d: number) => boolean) => {
     let deals = 0, oursMs = 0, fcsMs = 0, positions = 0, iterations = 0;
     for (let d = 0; d < n; d++) {
-      const p = ours[0]!.dealPositions[d]!;
-      if (p < low || p >= top) continue;
+      if (!keep(d)) continue;
       deals++;
-      positions += p;
+      positions += ours[0]!.dealPositions[d]!;
       oursMs += perDeal(ours, (r) => r.dealMs, d);
       fcsMs += perDeal(fcs, (r) => r.dealMs, d);
       iterations += perDeal(fcs, (r) => r.dealIterations, d);
     }
-    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, deals, oursMs: round(oursMs, 1), fcsMs: round(fcsMs, 1), ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null, ourPositions: positions, fcsIterations: iterations };
-  }).filter((b) => b.deals > 0);
+    return { deals, oursMs: round(oursMs, 1), fcsMs: round(fcsMs, 1), ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null, ourPositions: positions, fcsIterations: iterations };
+  };
+  const sizes = SIZES.map((top, k) => {
+    const low = k === 0 ? 0 : SIZES[k - 1]!;
+    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, ...sum((d) => ours[0]!.dealPositions[d]! >= low && ours[0]!.dealPositions[d]! < top) };
+  });
+  const verdicts = (["solved", "unsolvable"] as const).map((v) => ({ verdict: v, ...sum((d) => ours[0]!.verdicts[d] === v) }));
+  return [...sizes, ...verdicts].filter((b) => b.deals > 0);
 }
 
 type FcsVerdict = "solved" | "unsolved-exhaustive" | "intractable-limit";
