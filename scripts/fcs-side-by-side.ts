@@ -325,13 +325,14 @@ const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
  */
 function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
   const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number => median(runs.map((r) => f(r)[d]!));
-  const n = ours[0]!.dealPositions.length;
+  const stored = ours[0]!.dealPositions;
+  const n = stored.length;
   const sum = (keep: (d: number) => boolean) => {
     let deals = 0, oursMs = 0, fcsMs = 0, positions = 0, iterations = 0;
     for (let d = 0; d < n; d++) {
       if (!keep(d)) continue;
       deals++;
-      positions += ours[0]!.dealPositions[d]!;
+      positions += stored[d]!;
       oursMs += perDeal(ours, (r) => r.dealMs, d);
       fcsMs += perDeal(fcs, (r) => r.dealMs, d);
       iterations += perDeal(fcs, (r) => r.dealIterations, d);
@@ -340,7 +341,7 @@ function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
   };
   const sizes = SIZES.map((top, k) => {
     const low = k === 0 ? 0 : SIZES[k - 1]!;
-    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, ...sum((d) => ours[0]!.dealPositions[d]! >= low && ours[0]!.dealPositions[d]! < top) };
+    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, ...sum((d) => stored[d]! >= low && stored[d]! < top) };
   });
   const verdicts = (["solved", "unsolvable"] as const).map((v) => ({ verdict: v, ...sum((d) => ours[0]!.verdicts[d] === v) }));
   return [...sizes, ...verdicts].filter((b) => b.deals > 0);
