@@ -10,12 +10,25 @@ import { seedRange } from "../src/eval/deals.js";
 async function dealsPerSec(workers: number, count: number): Promise<number> {
   const t0 = performance.now();
   let n = 0;
-  for await (const _ of evaluate({ agent: "greedy", agentOptions: { heuristic: "tuned" }, rules: resolveRules("penguin"), deals: seedRange(1, count), workers, timing: false })) n++;
+  for await (const _ of evaluate({
+    agent: "greedy",
+    agentOptions: { heuristic: "tuned" },
+    rules: resolveRules("penguin"),
+    deals: seedRange(1, count),
+    workers,
+    timing: false,
+  }))
+    n++;
   return n / ((performance.now() - t0) / 1000);
 }
 
 export default async function (): Promise<Record<string, Record<string, number | string>>> {
   const one = await dealsPerSec(1, 300);
   const two = await dealsPerSec(2, 600);
-  return { penguin: { greedyDealsPerSec: Math.round(one * 10) / 10, greedyDealsPerSec2Workers: Math.round(two * 10) / 10 } };
+  return {
+    penguin: {
+      greedyDealsPerSec: Math.round(one * 10) / 10,
+      greedyDealsPerSec2Workers: Math.round(two * 10) / 10,
+    },
+  };
 }

@@ -12,7 +12,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 // Words pick sections; flags (--full, …) are left to the sections themselves.
 const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const out: Figures = {};
-for (const f of readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort()) {
+for (const f of readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort()) {
   if (only.length && !only.some((o) => f.startsWith(o))) continue;
   const name = f.replace(/\.bench\.ts$/, "");
   // Sections run tight synchronous loops for seconds to minutes: one line on stderr as each
@@ -20,10 +22,14 @@ for (const f of readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort())
   process.stderr.write(`bench: ${name} ...\n`);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const mod = (await import(pathToFileURL(join(here, f)).href)) as { default: () => Promise<Figures> };
+  const mod = (await import(pathToFileURL(join(here, f)).href)) as {
+    default: () => Promise<Figures>;
+  };
   const figures = await mod.default();
   const c = process.cpuUsage(c0);
-  process.stderr.write(`bench: ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s (${((c.user + c.system) / 1e6).toFixed(1)} s CPU)\n`);
+  process.stderr.write(
+    `bench: ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s (${((c.user + c.system) / 1e6).toFixed(1)} s CPU)\n`,
+  );
   for (const [k, v] of Object.entries(figures)) out[k] = { ...(out[k] ?? {}), ...v };
 }
 console.log(JSON.stringify(out, null, 2));

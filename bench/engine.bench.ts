@@ -11,7 +11,16 @@
  * Run: `npm run bench engine` (or `npx tsx bench/bench.ts engine`); BENCH_SECONDS sets the
  * CPU seconds per loop (default 1).
  */
-import { applyMove, deal, generateMoves, MAX_MOVES, PRESET_NAMES, resolveRules, undoMove, type State } from "../src/engine/index.js";
+import {
+  applyMove,
+  deal,
+  generateMoves,
+  MAX_MOVES,
+  PRESET_NAMES,
+  resolveRules,
+  undoMove,
+  type State,
+} from "../src/engine/index.js";
 
 const DEALS = 200;
 const PLAYOUT = 300;
@@ -98,7 +107,9 @@ function measure(preset: string): Record<string, number> {
   };
 }
 
-export default async function engineBench(): Promise<Record<string, Record<string, number | string>>> {
+export default async function engineBench(): Promise<
+  Record<string, Record<string, number | string>>
+> {
   const out: Record<string, Record<string, number | string>> = {};
   measure("penguin"); // warm the JIT before the first timed preset
   for (const p of PRESET_NAMES) out[p] = measure(p);

@@ -12,7 +12,13 @@ import { mulberry32 } from "../src/engine/rng.js";
 const SECONDS = Number(process.env.ENV_BENCH_SECONDS ?? 1);
 
 /** The k-th legal action (k uniform over the legal count) of one mask row. */
-function randomLegal(mask: Uint8Array, from: number, n: number, legal: number, rnd: () => number): number {
+function randomLegal(
+  mask: Uint8Array,
+  from: number,
+  n: number,
+  legal: number,
+  rnd: () => number,
+): number {
   let k = Math.floor(rnd() * legal);
   for (let a = 0; a < n; a++) if (mask[from + a] === 1 && k-- === 0) return a;
   throw new Error("no legal action in the mask");
@@ -68,7 +74,8 @@ function vecEnvStepsPerSec(id: string, seconds: number): number {
   const n = v.numActions;
   return timeLoop(() => {
     for (let k = 0; k < 16; k++) {
-      for (let i = 0; i < 64; i++) actions[i] = randomLegal(v.masks, i * n, n, v.envs[i]!.info.legalActions, rnd);
+      for (let i = 0; i < 64; i++)
+        actions[i] = randomLegal(v.masks, i * n, n, v.envs[i]!.info.legalActions, rnd);
       v.step(actions);
     }
     return 16 * 64;

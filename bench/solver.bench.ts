@@ -22,7 +22,11 @@ import { resolveRules } from "../src/engine/rules.js";
 import { solve } from "../src/solver/search.js";
 import { fullDeals, SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 
-const SETS: readonly { name: string; preset: string; full: number }[] = SOLVER_SETS.map((name) => ({ name, preset: name, full: fullDeals(name) }));
+const SETS: readonly { name: string; preset: string; full: number }[] = SOLVER_SETS.map((name) => ({
+  name,
+  preset: name,
+  full: fullDeals(name),
+}));
 const QUICK = 60;
 
 function cpuMs(): number {
@@ -79,18 +83,24 @@ function steady(preset: string, deals: number): Record<string, number> {
   }
   const secs = sum(times) / 1000;
   times.sort((a, b) => a - b);
-  return { steadyCpuSeconds: Math.round(secs * 1000) / 1000, steadyMedianMs: Math.round(times[times.length >> 1]! * 100) / 100 };
+  return {
+    steadyCpuSeconds: Math.round(secs * 1000) / 1000,
+    steadyMedianMs: Math.round(times[times.length >> 1]! * 100) / 100,
+  };
 }
 
 export default async function (): Promise<Record<string, Record<string, number | string>>> {
   const full = process.argv.includes("--full");
   // Warm the JIT so the first deal's compile time is not counted as search.
-  for (const { preset } of SETS) for (let n = 1001; n <= 1003; n++) solve(dealMs(resolveRules(preset), n));
+  for (const { preset } of SETS)
+    for (let n = 1001; n <= 1003; n++) solve(dealMs(resolveRules(preset), n));
   const out: Record<string, Record<string, number | string>> = {};
   for (const { name, preset, full: size } of SETS) {
     const deals = full ? size : QUICK;
     const figures = { ...measure(preset, deals), ...steady(preset, deals) };
-    out[name] = Object.fromEntries(Object.entries(figures).map(([k, v]) => [`solver${k[0]!.toUpperCase()}${k.slice(1)}`, v]));
+    out[name] = Object.fromEntries(
+      Object.entries(figures).map(([k, v]) => [`solver${k[0]!.toUpperCase()}${k.slice(1)}`, v]),
+    );
   }
   return out;
 }

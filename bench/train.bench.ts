@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolveRules } from "../src/engine/rules.js";
 import { Adam, ADAM_DEFAULTS } from "../src/train/adam.js";
-import { availableBackends, backendInfo, initBackend, tf, useBackend, type BackendName } from "../src/train/backend.js";
+import {
+  availableBackends,
+  backendInfo,
+  initBackend,
+  tf,
+  useBackend,
+  type BackendName,
+} from "../src/train/backend.js";
 import { TRAIN_DEFAULTS } from "../src/train/config.js";
 import { PolicyFeatures } from "../src/train/features.js";
 import { maskedLogSoftmax } from "../src/train/masked.js";
@@ -31,9 +38,18 @@ function time(n: number, f: () => void): { wall: number; cpu: number } {
   return { wall, cpu: (c.user + c.system) / 1000 / n };
 }
 
-async function netTimes(backend: BackendName, size: number): Promise<{ fwd: { wall: number; cpu: number }; step: { wall: number; cpu: number } }> {
+async function netTimes(
+  backend: BackendName,
+  size: number,
+): Promise<{ fwd: { wall: number; cpu: number }; step: { wall: number; cpu: number } }> {
   await useBackend(backend);
-  const net = buildPolicyNet({ obsSize: size, actions: 126, hidden: TRAIN_DEFAULTS.hidden, seed: 1, features: TRAIN_DEFAULTS.features });
+  const net = buildPolicyNet({
+    obsSize: size,
+    actions: 126,
+    hidden: TRAIN_DEFAULTS.hidden,
+    seed: 1,
+    features: TRAIN_DEFAULTS.features,
+  });
   const opt = new Adam(trainableVariables(net), ADAM_DEFAULTS);
   const B = 256;
   const x = tf.randomUniform([B, size], 0, 1, "float32", 1) as tf.Tensor2D;
@@ -43,7 +59,15 @@ async function netTimes(backend: BackendName, size: number): Promise<{ fwd: { wa
   const reps = backend === "cpu" ? 2 : 10;
   const fwd = time(reps, () => tf.tidy(() => forward(net, x)[0].dataSync()));
   const step = time(Math.max(2, reps >> 1), () =>
-    opt.minimize(() => ({ loss: tf.neg(tf.mean(tf.sum(tf.mul(maskedLogSoftmax(forward(net, x)[0], mask), y), 1))) as tf.Scalar, extras: [] }), 1e-3),
+    opt.minimize(
+      () => ({
+        loss: tf.neg(
+          tf.mean(tf.sum(tf.mul(maskedLogSoftmax(forward(net, x)[0], mask), y), 1)),
+        ) as tf.Scalar,
+        extras: [],
+      }),
+      1e-3,
+    ),
   );
   tf.dispose([x, mask, y]);
   net.model.dispose();
@@ -58,7 +82,16 @@ async function ppoThroughput(): Promise<Figures> {
   const t0 = performance.now();
   try {
     await train(
-      { ...TRAIN_DEFAULTS, algo: "ppo", rules, out, evalEvery: 0, evalDuring: 0, totalSteps: 32 * 128 * 2, checkpointEvery: 1000 },
+      {
+        ...TRAIN_DEFAULTS,
+        algo: "ppo",
+        rules,
+        out,
+        evalEvery: 0,
+        evalDuring: 0,
+        totalSteps: 32 * 128 * 2,
+        checkpointEvery: 1000,
+      },
       { skipFinalEval: true, quiet: true },
     );
     const c = process.cpuUsage(c0);
@@ -86,7 +119,9 @@ export default async function (): Promise<Record<string, Figures>> {
     trainBackends: backends.join(","),
     trainNet: `${size}-${TRAIN_DEFAULTS.hidden.join("-")}-126`,
   };
-  const tfVersion = backends.includes("tensorflow") ? (await useBackend("tensorflow"), backendInfo().tensorflow) : undefined;
+  const tfVersion = backends.includes("tensorflow")
+    ? (await useBackend("tensorflow"), backendInfo().tensorflow)
+    : undefined;
   if (tfVersion) fig.tensorflowVersion = tfVersion;
   const times = new Map<BackendName, Awaited<ReturnType<typeof netTimes>>>();
   for (const b of backends) {
@@ -109,11 +144,25 @@ export default async function (): Promise<Record<string, Figures>> {
   }
   for (const b of backends.filter((b) => b !== "cpu")) {
     await useBackend(b);
-    const net = buildPolicyNet({ obsSize: size, actions: 126, hidden: TRAIN_DEFAULTS.hidden, seed: 1, features: TRAIN_DEFAULTS.features });
-    const play = await playPolicy(net, rules, Array.from({ length: 100 }, (_, i) => i + 1), { maxSteps: 200 });
+    const net = buildPolicyNet({
+      obsSize: size,
+      actions: 126,
+      hidden: TRAIN_DEFAULTS.hidden,
+      seed: 1,
+      features: TRAIN_DEFAULTS.features,
+    });
+    const play = await playPolicy(
+      net,
+      rules,
+      Array.from({ length: 100 }, (_, i) => i + 1),
+      { maxSteps: 200 },
+    );
     net.model.dispose();
-    fig[`${b}PolicyPlayMovesPerSec`] = Math.round(play.results.reduce((n, r) => n + r.moves, 0) / play.seconds);
-    for (const [k, v] of Object.entries(await ppoThroughput())) fig[`${b}${k[0]!.toUpperCase()}${k.slice(1)}`] = v;
+    fig[`${b}PolicyPlayMovesPerSec`] = Math.round(
+      play.results.reduce((n, r) => n + r.moves, 0) / play.seconds,
+    );
+    for (const [k, v] of Object.entries(await ppoThroughput()))
+      fig[`${b}${k[0]!.toUpperCase()}${k.slice(1)}`] = v;
   }
   await useBackend(preferred);
   return { penguin: fig };

@@ -13,7 +13,12 @@ import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: { type: "choice", default: "penguin", choices: ["penguin", "penguin-relaxed", "opus", "penguin-beak-home"], help: "rule set (a beak-based one)" },
+  rules: {
+    type: "choice",
+    default: "penguin",
+    choices: ["penguin", "penguin-relaxed", "opus", "penguin-beak-home"],
+    help: "rule set (a beak-based one)",
+  },
   ...playerOptions(["greedy", "solver"]),
 } as const;
 
@@ -23,9 +28,20 @@ export const baseRank: Experiment<typeof options> = {
   name: "base-rank",
   options,
   labelColumns: [],
-  conditions: (o) => o.players.map((p) => ({ labels: {}, preset: o.rules, overrides: {}, player: playerSpec(p, o) })),
+  conditions: (o) =>
+    o.players.map((p) => ({
+      labels: {},
+      preset: o.rules,
+      overrides: {},
+      player: playerSpec(p, o),
+    })),
   groupBy: ["base", "player"],
-  sortSummary: (rows) => [...rows].sort((a, b) => a.group.player!.localeCompare(b.group.player!) || ORDER.indexOf(a.group.base!) - ORDER.indexOf(b.group.base!)),
+  sortSummary: (rows) =>
+    [...rows].sort(
+      (a, b) =>
+        a.group.player!.localeCompare(b.group.player!) ||
+        ORDER.indexOf(a.group.base!) - ORDER.indexOf(b.group.base!),
+    ),
   plot: (s, o) =>
     rateChart(plotData(s), {
       title: `${o.rules}: win rate by base rank (95% intervals)`,
@@ -35,4 +51,8 @@ export const baseRank: Experiment<typeof options> = {
     }),
 };
 
-if (isMain(import.meta.url)) await exitOnUsageError("base-rank", async () => void (await runExperiment(baseRank, process.argv.slice(2))));
+if (isMain(import.meta.url))
+  await exitOnUsageError(
+    "base-rank",
+    async () => void (await runExperiment(baseRank, process.argv.slice(2))),
+  );

@@ -12,7 +12,9 @@ import { openStoreReader } from "./lib/read.js";
 import { UsageError } from "../src/errors.js";
 import { exitOnUsageError, helpText, parseOptions } from "./lib/options.js";
 
-const options = { dir: { type: "string", default: "results", help: "folder of experiment CSVs" } } as const;
+const options = {
+  dir: { type: "string", default: "results", help: "folder of experiment CSVs" },
+} as const;
 
 await exitOnUsageError("crosscheck", async () => {
   const o = parseOptions("crosscheck", options, process.argv.slice(2));
@@ -29,7 +31,9 @@ await exitOnUsageError("crosscheck", async () => {
   try {
     names = readdirSync(o.dir);
   } catch (e) {
-    throw new UsageError(`cannot read the folder --dir ${o.dir}: ${(e as { code?: string }).code ?? String(e)}`);
+    throw new UsageError(
+      `cannot read the folder --dir ${o.dir}: ${(e as { code?: string }).code ?? String(e)}`,
+    );
   }
   const files = names.filter((f) => f.endsWith(".csv") && !f.endsWith(".summary.csv"));
   for (const f of files) {
@@ -38,7 +42,8 @@ await exitOnUsageError("crosscheck", async () => {
       const deal = `${r.deal}|${r.rules}`;
       const key = `${deal}|${r.player}`;
       const prev = seen.get(key);
-      if (prev && prev.outcome !== r.outcome) clashes.push(`${key}: ${prev.outcome} in ${prev.file}, ${r.outcome} in ${f}`);
+      if (prev && prev.outcome !== r.outcome)
+        clashes.push(`${key}: ${prev.outcome} in ${prev.file}, ${r.outcome} in ${f}`);
       else if (!prev) seen.set(key, { outcome: r.outcome!, file: f });
       if (r.player!.startsWith("solver")) {
         if (r.outcome !== "unknown") verdict.set(deal, r.outcome!);
@@ -48,8 +53,16 @@ await exitOnUsageError("crosscheck", async () => {
   const contradictions = agentWins.filter((d) => verdict.get(d) === "lost");
   const checked = agentWins.filter((d) => verdict.has(d)).length;
   process.stdout.write(`${files.length} files, ${rows} rows, ${verdict.size} solver verdicts\n`);
-  process.stdout.write(`agent wins on deals with a solver verdict: ${checked}; on deals the solver proved lost: ${contradictions.length}\n`);
-  process.stdout.write(`same deal, rules and player with different outcomes across files: ${clashes.length}\n`);
-  for (const c of [...contradictions.map((d) => `won but proved lost: ${d}`), ...clashes].slice(0, 20)) process.stdout.write(`  ${c}\n`);
+  process.stdout.write(
+    `agent wins on deals with a solver verdict: ${checked}; on deals the solver proved lost: ${contradictions.length}\n`,
+  );
+  process.stdout.write(
+    `same deal, rules and player with different outcomes across files: ${clashes.length}\n`,
+  );
+  for (const c of [...contradictions.map((d) => `won but proved lost: ${d}`), ...clashes].slice(
+    0,
+    20,
+  ))
+    process.stdout.write(`  ${c}\n`);
   if (contradictions.length || clashes.length) process.exitCode = 1;
 });

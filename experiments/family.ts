@@ -13,9 +13,28 @@ import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
-const FAMILY = ["penguin", "penguin-relaxed", "opus", "penguin-beak-home", "bakers-game", "kings-only-bakers-game", "freecell", "eight-off", "seahaven-towers", "stalactites"] as const;
+const FAMILY = [
+  "penguin",
+  "penguin-relaxed",
+  "opus",
+  "penguin-beak-home",
+  "bakers-game",
+  "kings-only-bakers-game",
+  "freecell",
+  "eight-off",
+  "seahaven-towers",
+  "stalactites",
+] as const;
 /** The default rows (results/family.csv); the others are run by name (e.g. `--rules stalactites`). */
-const DEFAULT_FAMILY = ["penguin", "penguin-relaxed", "bakers-game", "kings-only-bakers-game", "freecell", "eight-off", "seahaven-towers"] as const;
+const DEFAULT_FAMILY = [
+  "penguin",
+  "penguin-relaxed",
+  "bakers-game",
+  "kings-only-bakers-game",
+  "freecell",
+  "eight-off",
+  "seahaven-towers",
+] as const;
 
 const options = {
   rules: { type: "list", default: DEFAULT_FAMILY, choices: FAMILY, help: "rule presets" },
@@ -26,7 +45,15 @@ export const family: Experiment<typeof options> = {
   name: "family",
   options,
   labelColumns: ["family"],
-  conditions: (o) => o.rules.flatMap((preset) => o.players.map((p) => ({ labels: { family: preset }, preset, overrides: {}, player: playerSpec(p, o) }))),
+  conditions: (o) =>
+    o.rules.flatMap((preset) =>
+      o.players.map((p) => ({
+        labels: { family: preset },
+        preset,
+        overrides: {},
+        player: playerSpec(p, o),
+      })),
+    ),
   plot: (s, o) =>
     rateChart(plotData(s), {
       title: "FreeCell family: solvability (solver) and greedy win rate (95% intervals)",
@@ -36,4 +63,8 @@ export const family: Experiment<typeof options> = {
     }),
 };
 
-if (isMain(import.meta.url)) await exitOnUsageError("family", async () => void (await runExperiment(family, process.argv.slice(2))));
+if (isMain(import.meta.url))
+  await exitOnUsageError(
+    "family",
+    async () => void (await runExperiment(family, process.argv.slice(2))),
+  );

@@ -14,9 +14,25 @@ import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: { type: "choice", default: "penguin", choices: ["penguin", "penguin-relaxed"], help: "base rule set" },
-  cells: { type: "int-list", default: [0, 1, 2, 3, 4, 5, 6, 7], min: 0, max: 8, help: "flipper counts, e.g. 0-7 or 3,5,7" },
-  group: { type: "list", default: GROUP_MOVE_RULES, choices: GROUP_MOVE_RULES, help: "group-move rules" },
+  rules: {
+    type: "choice",
+    default: "penguin",
+    choices: ["penguin", "penguin-relaxed"],
+    help: "base rule set",
+  },
+  cells: {
+    type: "int-list",
+    default: [0, 1, 2, 3, 4, 5, 6, 7],
+    min: 0,
+    max: 8,
+    help: "flipper counts, e.g. 0-7 or 3,5,7",
+  },
+  group: {
+    type: "list",
+    default: GROUP_MOVE_RULES,
+    choices: GROUP_MOVE_RULES,
+    help: "group-move rules",
+  },
   ...playerOptions(["greedy", "solver"]),
 } as const;
 
@@ -45,4 +61,8 @@ export const groupMove: Experiment<typeof options> = {
     }),
 };
 
-if (isMain(import.meta.url)) await exitOnUsageError("group-move", async () => void (await runExperiment(groupMove, process.argv.slice(2))));
+if (isMain(import.meta.url))
+  await exitOnUsageError(
+    "group-move",
+    async () => void (await runExperiment(groupMove, process.argv.slice(2))),
+  );

@@ -15,7 +15,12 @@ import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
   rules: { type: "choice", default: "penguin", choices: PRESET_NAMES, help: "rule preset" },
-  heuristic: { type: "choice", default: "parlett", choices: HEURISTIC_NAMES, help: "greedy preset whose features are switched off in turn" },
+  heuristic: {
+    type: "choice",
+    default: "parlett",
+    choices: HEURISTIC_NAMES,
+    help: "greedy preset whose features are switched off in turn",
+  },
   agent: { type: "choice", default: "greedy", choices: ["greedy", "lookahead"], help: "agent" },
 } as const;
 
@@ -31,17 +36,30 @@ export const heuristics: Experiment<typeof options> = {
       labels: { without: f },
       preset: o.rules,
       overrides: {},
-      player: { kind: "agent" as const, agent: o.agent, options: f === ALL_ON ? { heuristic: o.heuristic } : { heuristic: o.heuristic, without: f } },
+      player: {
+        kind: "agent" as const,
+        agent: o.agent,
+        options: f === ALL_ON ? { heuristic: o.heuristic } : { heuristic: o.heuristic, without: f },
+      },
     }));
   },
   groupBy: ["without"],
   plot: (s, o) =>
     rateChart(plotData(s), {
       title: `${o.agent}(${o.heuristic}) on ${o.rules}: win rate with one feature switched off (95% intervals)`,
-      x: { field: "without", title: "feature switched off", type: "nominal", sort: s.map((r) => r.group.without!) },
+      x: {
+        field: "without",
+        title: "feature switched off",
+        type: "nominal",
+        sort: s.map((r) => r.group.without!),
+      },
       mark: "point",
       yFit: true,
     }),
 };
 
-if (isMain(import.meta.url)) await exitOnUsageError("heuristics", async () => void (await runExperiment(heuristics, process.argv.slice(2))));
+if (isMain(import.meta.url))
+  await exitOnUsageError(
+    "heuristics",
+    async () => void (await runExperiment(heuristics, process.argv.slice(2))),
+  );

@@ -36,7 +36,12 @@ export const quick: Experiment<typeof options> = {
   labelColumns: ["variant"],
   conditions: (o) =>
     NAMES.filter((n) => o.variants.includes(n)).flatMap((name) =>
-      o.players.map((p) => ({ labels: { variant: name }, preset: VARIANTS[name]!.preset, overrides: VARIANTS[name]!.overrides, player: playerSpec(p, o) })),
+      o.players.map((p) => ({
+        labels: { variant: name },
+        preset: VARIANTS[name]!.preset,
+        overrides: VARIANTS[name]!.overrides,
+        player: playerSpec(p, o),
+      })),
     ),
   plot: (s) =>
     rateChart(plotData(s), {
@@ -47,4 +52,8 @@ export const quick: Experiment<typeof options> = {
     }),
 };
 
-if (isMain(import.meta.url)) await exitOnUsageError("quick", async () => void (await runExperiment(quick, process.argv.slice(2))));
+if (isMain(import.meta.url))
+  await exitOnUsageError(
+    "quick",
+    async () => void (await runExperiment(quick, process.argv.slice(2))),
+  );

@@ -24,15 +24,41 @@ import { fullDeals, SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
 const OPTIONS = {
-  a: { type: "string", default: "", help: "root of the first build (a directory with dist/src/solver/search.js)" },
+  a: {
+    type: "string",
+    default: "",
+    help: "root of the first build (a directory with dist/src/solver/search.js)",
+  },
   b: { type: "string", default: ".", help: "root of the second build" },
   sets: { type: "list", default: ["freecell", "penguin"], choices: SOLVER_SETS, help: "deal sets" },
-  deals: { type: "int", default: 0, min: 0, max: 100_000, help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)" },
+  deals: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 100_000,
+    help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)",
+  },
   from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal number" },
   cells: { type: "int", default: -1, min: -1, max: 8, help: "free cells (-1: the preset's)" },
-  "group-move": { type: "choice", default: "preset", choices: ["preset", "unlimited", "supermove", "free-cells", "single"], help: "group-move rule" },
-  empty: { type: "choice", default: "preset", choices: ["preset", "below-base", "any", "none"], help: "which cards may fill an empty column" },
-  rounds: { type: "int", default: 10, min: 3, max: 200, help: "rounds per build and set, the first two not counted" },
+  "group-move": {
+    type: "choice",
+    default: "preset",
+    choices: ["preset", "unlimited", "supermove", "free-cells", "single"],
+    help: "group-move rule",
+  },
+  empty: {
+    type: "choice",
+    default: "preset",
+    choices: ["preset", "below-base", "any", "none"],
+    help: "which cards may fill an empty column",
+  },
+  rounds: {
+    type: "int",
+    default: 10,
+    min: 3,
+    max: 200,
+    help: "rounds per build and set, the first two not counted",
+  },
   control: { type: "flag", help: "also time build a against itself, as many rounds" },
 } as const;
 
@@ -44,18 +70,31 @@ type Overrides = Record<string, string | number>;
 
 async function load(root: string): Promise<Build> {
   const dist = resolve(root, "dist/src");
-  if (!existsSync(resolve(dist, "solver/search.js"))) throw new UsageError(`--a/--b: ${root} has no dist/src/solver/search.js; run npm run build there`);
+  if (!existsSync(resolve(dist, "solver/search.js")))
+    throw new UsageError(
+      `--a/--b: ${root} has no dist/src/solver/search.js; run npm run build there`,
+    );
   const url = (p: string): string => pathToFileURL(resolve(dist, p)).href;
   const search = (await import(url("solver/search.js"))) as { solve: Build["solve"] };
-  const deal = (await import(url("engine/deal.js"))) as { dealMs: (r: unknown, n: number) => State };
-  const rules = (await import(url("engine/rules.js"))) as { resolveRules: (p: string, o: Overrides) => unknown };
-  return { solve: search.solve, deal: (n, preset, overrides) => deal.dealMs(rules.resolveRules(preset, overrides), n) };
+  const deal = (await import(url("engine/deal.js"))) as {
+    dealMs: (r: unknown, n: number) => State;
+  };
+  const rules = (await import(url("engine/rules.js"))) as {
+    resolveRules: (p: string, o: Overrides) => unknown;
+  };
+  return {
+    solve: search.solve,
+    deal: (n, preset, overrides) => deal.dealMs(rules.resolveRules(preset, overrides), n),
+  };
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** One pass of a build over its boards: CPU seconds, and each deal's positions and verdict. */
-function pass(build: Build, boards: readonly State[]): { cpu: number; states: number[]; verdicts: string[] } {
+function pass(
+  build: Build,
+  boards: readonly State[],
+): { cpu: number; states: number[]; verdicts: string[] } {
   const states: number[] = [];
   const verdicts: string[] = [];
   const t = process.cpuUsage();
@@ -78,10 +117,16 @@ function race(x: Build, bx: readonly State[], y: Build, by: readonly State[], ro
     const p = first ? pass(x, bx) : pass(y, by);
     const q = first ? pass(y, by) : pass(x, bx);
     last = first ? { x: p, y: q } : { x: q, y: p };
-    if (r >= 2) (tx.push(last.x.cpu), ty.push(last.y.cpu));
+    if (r >= 2) tx.push(last.x.cpu), ty.push(last.y.cpu);
   }
   const ratios = ty.map((t, i) => t / tx[i]!);
-  return { x: median(tx), y: median(ty), ratio: median(ratios), ratio95: medianInterval(ratios), last: last! };
+  return {
+    x: median(tx),
+    y: median(ty),
+    ratio: median(ratios),
+    ratio95: medianInterval(ratios),
+    last: last!,
+  };
 }
 
 await exitOnUsageError("ab-builds", async () => {
@@ -99,11 +144,14 @@ await exitOnUsageError("ab-builds", async () => {
   if (o.empty !== "preset") overrides.emptyColumn = o.empty;
   for (const preset of o.sets) {
     const n = o.deals || fullDeals(preset);
-    const boardsOf = (x: Build): State[] => Array.from({ length: n }, (_, i) => x.deal(o.from + i, preset, overrides));
+    const boardsOf = (x: Build): State[] =>
+      Array.from({ length: n }, (_, i) => x.deal(o.from + i, preset, overrides));
     const ba = boardsOf(a);
     const bb = boardsOf(b);
     const ab = race(a, ba, b, bb, o.rounds);
-    const same = ab.last.x.states.every((v, i) => v === ab.last.y.states[i] && ab.last.x.verdicts[i] === ab.last.y.verdicts[i]);
+    const same = ab.last.x.states.every(
+      (v, i) => v === ab.last.y.states[i] && ab.last.x.verdicts[i] === ab.last.y.verdicts[i],
+    );
     const row: Record<string, unknown> = {
       set: preset,
       ...overrides,

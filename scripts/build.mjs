@@ -21,7 +21,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const jsOnly = process.argv.includes("--js");
 // `npm pack` and `npm publish` build through `prepare`: the package ships no source maps, so its
 // files get no comment pointing at a map that is not there (about 7 kB over 200 files).
-const forPackage = process.argv.includes("--package") || ["pack", "publish"].includes(process.env.npm_command ?? "");
+const forPackage =
+  process.argv.includes("--package") || ["pack", "publish"].includes(process.env.npm_command ?? "");
 const dirs = ["src", "experiments", "tests/experiments/fixtures"];
 const entryPoints = dirs.flatMap((d) =>
   readdirSync(join(root, d), { recursive: true, encoding: "utf8" })
@@ -46,7 +47,11 @@ await build({
   logLevel: "warning",
 });
 if (!jsOnly) {
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
+    { stdio: "inherit" },
+  );
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
   pruneDeclarations(join(root, "dist/src"), ["index.d.ts", "train/index.d.ts"]);
 }
@@ -62,9 +67,12 @@ function pruneDeclarations(dir, entries) {
     const file = stack.pop();
     if (keep.has(file)) continue;
     keep.add(file);
-    for (const m of readFileSync(file, "utf8").matchAll(/(?:from\s+|import\()\s*["'](\.[^"']+)["']/g)) {
+    for (const m of readFileSync(file, "utf8").matchAll(
+      /(?:from\s+|import\()\s*["'](\.[^"']+)["']/g,
+    )) {
       const target = join(dirname(file), m[1]).replace(/\.js$/, "") + ".d.ts";
-      if (!existsSync(target)) throw new Error(`build: ${file} imports ${m[1]}, which has no declaration`);
+      if (!existsSync(target))
+        throw new Error(`build: ${file} imports ${m[1]}, which has no declaration`);
       stack.push(target);
     }
   }
@@ -83,7 +91,10 @@ function pruneDeclarations(dir, entries) {
         .replace(/^ *private (?:readonly )?\w+;\n/gm, "")
         .replace(/^((?:    )+)/gm, (m) => " ".repeat(m.length / 4))
         .replace(/^export declare /gm, "export ")
-        .replace(/(Int8|Uint8|Int16|Uint16|Int32|Uint32|Float32|Float64)Array<ArrayBuffer>/g, "$1Array");
+        .replace(
+          /(Int8|Uint8|Int16|Uint16|Int32|Uint32|Float32|Float64)Array<ArrayBuffer>/g,
+          "$1Array",
+        );
       writeFileSync(path, text);
     }
   }

@@ -22,10 +22,28 @@ import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/opt
 const OPTIONS = {
   from: { type: "int", default: 1, min: 1, max: 32000, help: "first deal of the range" },
   to: { type: "int", default: 32000, min: 1, max: 32000, help: "last deal of the range" },
-  sample: { type: "int", default: 100, min: 1, max: 32000, help: "deals drawn (the whole range when larger)" },
+  sample: {
+    type: "int",
+    default: 100,
+    min: 1,
+    max: 32000,
+    help: "deals drawn (the whole range when larger)",
+  },
   seed: { type: "int", default: 1, min: 0, max: 2 ** 31 - 1, help: "sampling seed" },
-  "max-states": { type: "int", default: 2_000_000, min: 1, max: MAX_STATES_LIMIT, help: "solver budget per solve" },
-  "timeout-ms": { type: "int", default: 0, min: 0, max: 86_400_000, help: "wall-clock budget per solve (0 = none)" },
+  "max-states": {
+    type: "int",
+    default: 2_000_000,
+    min: 1,
+    max: MAX_STATES_LIMIT,
+    help: "solver budget per solve",
+  },
+  "timeout-ms": {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 86_400_000,
+    help: "wall-clock budget per solve (0 = none)",
+  },
   quiet: { type: "flag", help: "only undecided and disagreeing deals, and the summary" },
 } as const;
 
@@ -35,23 +53,40 @@ await exitOnUsageError("check-min-cells", async () => {
     process.stdout.write(helpText("scripts/check-min-cells", OPTIONS) + "\n");
     return;
   }
-  if (args.from > args.to) throw new UsageError(`--from (${args.from}) must not be above --to (${args.to})`);
-  const dataPath = fileURLToPath(new URL("../tests/data/freecell-ms32000-min-cells.txt", import.meta.url));
-  const minCells = parseMinCells(readTextFile(dataPath, { maxBytes: 4 * MiB, what: "min-cells list" }));
+  if (args.from > args.to)
+    throw new UsageError(`--from (${args.from}) must not be above --to (${args.to})`);
+  const dataPath = fileURLToPath(
+    new URL("../tests/data/freecell-ms32000-min-cells.txt", import.meta.url),
+  );
+  const minCells = parseMinCells(
+    readTextFile(dataPath, { maxBytes: 4 * MiB, what: "min-cells list" }),
+  );
   const deals = sampleDeals(args.from, args.to, args.sample, args.seed);
   const t0 = performance.now();
   let agree = 0;
   let disagree = 0;
   let unknown = 0;
   for (const deal of deals) {
-    const r = checkMinCells(deal, minCells.get(deal)!, args["max-states"], args["timeout-ms"] || undefined);
+    const r = checkMinCells(
+      deal,
+      minCells.get(deal)!,
+      args["max-states"],
+      args["timeout-ms"] || undefined,
+    );
     if (r.agrees === true) agree++;
     else if (r.agrees === false) disagree++;
     else unknown++;
     if (!args.quiet || r.agrees !== true)
-      console.log(`#${deal} cells=${r.cells}: with ${r.cells} ${r.withListed}` + (r.withFewer ? `, with ${r.cells - 1} ${r.withFewer}` : "") + ` (${r.states} states, ${r.ms} ms)` + (r.agrees === false ? "  DISAGREES" : r.agrees === undefined ? "  undecided" : ""));
+      console.log(
+        `#${deal} cells=${r.cells}: with ${r.cells} ${r.withListed}` +
+          (r.withFewer ? `, with ${r.cells - 1} ${r.withFewer}` : "") +
+          ` (${r.states} states, ${r.ms} ms)` +
+          (r.agrees === false ? "  DISAGREES" : r.agrees === undefined ? "  undecided" : ""),
+      );
   }
   const secs = ((performance.now() - t0) / 1000).toFixed(1);
-  console.log(`deals ${args.from}-${args.to}, sample ${deals.length} (seed ${args.seed}): agree ${agree}, disagree ${disagree}, undecided ${unknown}; ${secs} s`);
+  console.log(
+    `deals ${args.from}-${args.to}, sample ${deals.length} (seed ${args.seed}): agree ${agree}, disagree ${disagree}, undecided ${unknown}; ${secs} s`,
+  );
   process.exitCode = disagree > 0 ? 1 : 0;
 });

@@ -49,7 +49,16 @@ const SET_NAMES: readonly SetName[] = SOLVER_SETS;
 const ALL_SETS: readonly SetName[] = [...SET_NAMES, "kings-only-bakers-game"];
 
 /** Penguin as Freecell Solver plays it: kings-only Baker's Game on relabelled ranks (see `penguinBoard`). */
-const PENGUIN_GAME = ["--game", "ko_bakers_game", "--freecells-num", "7", "--stacks-num", "7", "--sequence-move", "unlimited"];
+const PENGUIN_GAME = [
+  "--game",
+  "ko_bakers_game",
+  "--freecells-num",
+  "7",
+  "--stacks-num",
+  "7",
+  "--sequence-move",
+  "unlimited",
+];
 
 interface Setting {
   readonly name: string;
@@ -88,16 +97,29 @@ function suitGame(game: string, order: readonly string[]): Setting[] {
   const meta = [...g, "--method", "soft-dfs", "-to", "0123456789", ...HORNE];
   const all: Setting[] = [
     { name: "atomic", exhaustive: true, args: () => atomicArgs },
-    { name: "atomic-no-horne", exhaustive: true, args: () => [...g, "--method", "soft-dfs", "-to", "01ABCDE"] },
+    {
+      name: "atomic-no-horne",
+      exhaustive: true,
+      args: () => [...g, "--method", "soft-dfs", "-to", "01ABCDE"],
+    },
     { name: "meta", exhaustive: false, args: () => meta },
     { name: "meta-then-atomic", exhaustive: true, args: () => [...meta, "-ni", ...atomicArgs] },
     { name: "lg", exhaustive: false, args: () => [...g, "-l", "lg"] },
-    { name: "lg-without-j", exhaustive: false, args: () => [...g, ...presetWithout("looking-glass", "j")], shown: `--game ${game} ${LG_MINUS}"j")` },
+    {
+      name: "lg-without-j",
+      exhaustive: false,
+      args: () => [...g, ...presetWithout("looking-glass", "j")],
+      shown: `--game ${game} ${LG_MINUS}"j")`,
+    },
     // Presets tuned for FreeCell whose move orders have no `j` moves (amateur-star,
     // conspiracy-theory, one-big-family, enlightened-ostrich, three-eighty).
     ...NO_J_PRESETS.flatMap((p): Setting[] => [
       { name: p, exhaustive: false, args: () => [...g, "-l", p] },
-      { name: `${p}-then-atomic`, exhaustive: true, args: () => [...g, "-l", p, "-ni", ...atomicArgs] },
+      {
+        name: `${p}-then-atomic`,
+        exhaustive: true,
+        args: () => [...g, "-l", p, "-ni", ...atomicArgs],
+      },
     ]),
     {
       name: "lg-without-j-then-atomic",
@@ -120,7 +142,11 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
     settings: [
       { name: "lg", exhaustive: false, args: () => ["-l", "lg"] },
       // For fewer cells, where deals are lost: exact, but a lost deal's proof may need far more memory.
-      { name: "lg-then-atomic", exhaustive: true, args: () => ["-l", "lg", "-ni", ...FREECELL_ATOMIC] },
+      {
+        name: "lg-then-atomic",
+        exhaustive: true,
+        args: () => ["-l", "lg", "-ni", ...FREECELL_ATOMIC],
+      },
     ],
   },
   "kings-only-bakers-game": {
@@ -130,20 +156,74 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
     overrides: { groupMove: "free-cells" },
     full: 1000,
     chosen: 1,
-    settings: suitGame("ko_bakers_game", ["meta-then-atomic", "atomic", "eo", "eo-then-atomic", "meta"]),
+    settings: suitGame("ko_bakers_game", [
+      "meta-then-atomic",
+      "atomic",
+      "eo",
+      "eo-then-atomic",
+      "meta",
+    ]),
   },
-  "bakers-game": { preset: "bakers-game", full: 1000, chosen: 1, settings: suitGame("bakers_game", ["meta-then-atomic", "atomic", "atomic-no-horne", "meta", "lg", "as", "as-then-atomic", "eo-then-atomic"]) },
+  "bakers-game": {
+    preset: "bakers-game",
+    full: 1000,
+    chosen: 1,
+    settings: suitGame("bakers_game", [
+      "meta-then-atomic",
+      "atomic",
+      "atomic-no-horne",
+      "meta",
+      "lg",
+      "as",
+      "as-then-atomic",
+      "eo-then-atomic",
+    ]),
+  },
   "eight-off": {
     preset: "eight-off",
     full: 500,
     chosen: 3,
-    settings: suitGame("eight_off", ["eo", "eo-then-atomic", "lg-without-j", "meta-then-atomic", "lg-without-j-then-atomic", "meta", "atomic", "lg", "as", "as-then-atomic", "ct", "ct-then-atomic", "obf", "obf-then-atomic", "te", "te-then-atomic"]),
+    settings: suitGame("eight_off", [
+      "eo",
+      "eo-then-atomic",
+      "lg-without-j",
+      "meta-then-atomic",
+      "lg-without-j-then-atomic",
+      "meta",
+      "atomic",
+      "lg",
+      "as",
+      "as-then-atomic",
+      "ct",
+      "ct-then-atomic",
+      "obf",
+      "obf-then-atomic",
+      "te",
+      "te-then-atomic",
+    ]),
   },
   "seahaven-towers": {
     preset: "seahaven-towers",
     full: 500,
     chosen: 3,
-    settings: suitGame("seahaven", ["eo", "eo-then-atomic", "lg-without-j", "lg-without-j-then-atomic", "meta-then-atomic", "meta", "atomic", "lg", "as", "as-then-atomic", "ct", "ct-then-atomic", "obf", "obf-then-atomic", "te", "te-then-atomic"]),
+    settings: suitGame("seahaven", [
+      "eo",
+      "eo-then-atomic",
+      "lg-without-j",
+      "lg-without-j-then-atomic",
+      "meta-then-atomic",
+      "meta",
+      "atomic",
+      "lg",
+      "as",
+      "as-then-atomic",
+      "ct",
+      "ct-then-atomic",
+      "obf",
+      "obf-then-atomic",
+      "te",
+      "te-then-atomic",
+    ]),
   },
   penguin: {
     preset: "penguin",
@@ -154,12 +234,34 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
     settings: [
       { name: "eo", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "eo"] },
       // Every position of the relabelled game once `eo` finds no line (its moves lack the wrap onto a base card).
-      { name: "eo-then-atomic", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "eo", "-ni", ...PENGUIN_GAME, "--method", "soft-dfs", "-to", "01ABCDE", ...HORNE] },
+      {
+        name: "eo-then-atomic",
+        exhaustive: false,
+        args: () => [
+          ...PENGUIN_GAME,
+          "-l",
+          "eo",
+          "-ni",
+          ...PENGUIN_GAME,
+          "--method",
+          "soft-dfs",
+          "-to",
+          "01ABCDE",
+          ...HORNE,
+        ],
+      },
       { name: "default-horne", exhaustive: false, args: () => [...PENGUIN_GAME, ...HORNE] },
       { name: "default", exhaustive: false, args: () => [...PENGUIN_GAME] },
-      { name: "lg-without-j", exhaustive: false, args: () => [...PENGUIN_GAME, ...presetWithout("looking-glass", "j")], shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")` },
+      {
+        name: "lg-without-j",
+        exhaustive: false,
+        args: () => [...PENGUIN_GAME, ...presetWithout("looking-glass", "j")],
+        shown: `${PENGUIN_GAME.join(" ")} ${LG_MINUS}"j")`,
+      },
       { name: "lg", exhaustive: false, args: () => [...PENGUIN_GAME, "-l", "lg"] },
-      ...NO_J_PRESETS.filter((p) => p !== "eo").map((p): Setting => ({ name: p, exhaustive: false, args: () => [...PENGUIN_GAME, "-l", p] })),
+      ...NO_J_PRESETS.filter((p) => p !== "eo").map(
+        (p): Setting => ({ name: p, exhaustive: false, args: () => [...PENGUIN_GAME, "-l", p] }),
+      ),
     ],
   },
 };
@@ -167,19 +269,58 @@ const SETS: Readonly<Record<SetName, DealSet>> = {
 const OPTIONS = {
   sets: { type: "list", default: SET_NAMES, choices: ALL_SETS, help: "deal sets to measure" },
   // -1 rather than 0 for "not given": 0 cells is a rule set of its own.
-  cells: { type: "int", default: -1, min: -1, max: 8, help: "free cells (Penguin: flippers) for every set, in both solvers (-1: each set's own)" },
-  deals: { type: "int", default: 0, min: 0, max: 1_000_000, help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)" },
+  cells: {
+    type: "int",
+    default: -1,
+    min: -1,
+    max: 8,
+    help: "free cells (Penguin: flippers) for every set, in both solvers (-1: each set's own)",
+  },
+  deals: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 1_000_000,
+    help: "deals per set, MS 1…N (0 = the full set: 1000, or 500 for Eight Off and Seahaven)",
+  },
   settings: {
     type: "string",
     default: "default",
     help: "Freecell Solver settings: default (the chosen ones per set), all (every candidate), or a comma list of candidate names (e.g. lg,as,meta-then-atomic)",
   },
   harness: { type: "string", default: HARNESS, help: "path of the built fcs-batch" },
-  "fcs-max-mb": { type: "int", default: 4096, min: 64, max: 1 << 20, help: "address-space cap of each Freecell Solver run, in MB" },
-  replay: { type: "int", default: 0, min: 0, max: 1_000_000, help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)" },
-  rounds: { type: "int", default: 1, min: 1, max: 50, help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)" },
-  "warm-up": { type: "int", default: 0, min: 0, max: 50, help: "after the first run, solve the set this many more times unmeasured before the rounds (V8 keeps compiling for several passes: the rounds then measure compiled code)" },
-  "by-size": { type: "flag", help: "also print, per setting, the deals grouped by the positions our solver stored, then won and lost apart, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)" },
+  "fcs-max-mb": {
+    type: "int",
+    default: 4096,
+    min: 64,
+    max: 1 << 20,
+    help: "address-space cap of each Freecell Solver run, in MB",
+  },
+  replay: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 1_000_000,
+    help: "replay Freecell Solver's lines for the first N deals of each set through the engine (fc-solve -m -sn)",
+  },
+  rounds: {
+    type: "int",
+    default: 1,
+    min: 1,
+    max: 50,
+    help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)",
+  },
+  "warm-up": {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 50,
+    help: "after the first run, solve the set this many more times unmeasured before the rounds (V8 keeps compiling for several passes: the rounds then measure compiled code)",
+  },
+  "by-size": {
+    type: "flag",
+    help: "also print, per setting, the deals grouped by the positions our solver stored, then won and lost apart, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)",
+  },
 } as const;
 
 /** A card on Freecell Solver's board after relabelling ranks so the base rank is the ace. */
@@ -193,10 +334,20 @@ function relabelled(s: State, c: number): string {
  * foundations. Foundation counts carry over unchanged (n cards home = top rank n).
  */
 function penguinBoard(s: State): string {
-  const found = [2, 0, 1, 3].map((su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`);
-  const cells = Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? " -" : " " + relabelled(s, c))).join("");
+  const found = [2, 0, 1, 3].map(
+    (su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`,
+  );
+  const cells = Array.from(s.cells.subarray(0, s.nCells), (c) =>
+    c === NO_CARD ? " -" : " " + relabelled(s, c),
+  ).join("");
   const lines = [`Foundations: ${found.join(" ")}`, `Freecells:${cells}`];
-  for (let c = 0; c < s.nColumns; c++) lines.push(`:${s.column(c).map((x) => " " + relabelled(s, x)).join("")}`);
+  for (let c = 0; c < s.nColumns; c++)
+    lines.push(
+      `:${s
+        .column(c)
+        .map((x) => " " + relabelled(s, x))
+        .join("")}`,
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -212,7 +363,12 @@ function usesWrapOntoBase(start: State, moves: readonly Move[]): boolean {
     if (to < CELL0 && !moveToEmpty(m)) {
       const under = s.top(to);
       const card = moveCard(m);
-      if (rankOf(under) === s.base && suitOf(under) === suitOf(card) && rankOf(card) === (s.base + 12) % 13) return true;
+      if (
+        rankOf(under) === s.base &&
+        suitOf(under) === suitOf(card) &&
+        rankOf(card) === (s.base + 12) % 13
+      )
+        return true;
     }
     applyMove(s, m);
   }
@@ -242,7 +398,10 @@ const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** 
 function medianRun<T>(runs: readonly T[], by: (x: T) => number): T {
   return [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1]!;
 }
-const spread = (xs: readonly number[]): [number, number] => [round(Math.min(...xs), 3), round(Math.max(...xs), 3)];
+const spread = (xs: readonly number[]): [number, number] => [
+  round(Math.min(...xs), 3),
+  round(Math.max(...xs), 3),
+];
 
 type Verdict = "solved" | "unsolvable" | "unknown";
 interface OursRun {
@@ -311,7 +470,17 @@ function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
   const cpuSeconds = solving / 1000;
   // Checked after the timed loop, so the check's cost is not counted as solving.
   for (const [d, moves] of lines) if (usesWrapOntoBase(dealMs(rules, d), moves)) wrapWins.add(d);
-  return { cpuSeconds, mainThreadSeconds: main / 1000, positions, counts, worst: { ...worst, ms: round(worst.ms, 1) }, verdicts, wrapWins, dealMs: msByDeal, dealPositions: positionsByDeal };
+  return {
+    cpuSeconds,
+    mainThreadSeconds: main / 1000,
+    positions,
+    counts,
+    worst: { ...worst, ms: round(worst.ms, 1) },
+    verdicts,
+    wrapWins,
+    dealMs: msByDeal,
+    dealPositions: positionsByDeal,
+  };
 }
 
 /** Upper ends of the `--by-size` groups, in positions our solver stored for a deal. */
@@ -324,11 +493,16 @@ const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
  * "unsolvable" is a proof, Freecell Solver's only under a setting that searches every position.
  */
 function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
-  const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number => median(runs.map((r) => f(r)[d]!));
+  const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number =>
+    median(runs.map((r) => f(r)[d]!));
   const stored = ours[0]!.dealPositions;
   const n = stored.length;
   const sum = (keep: (d: number) => boolean) => {
-    let deals = 0, oursMs = 0, fcsMs = 0, positions = 0, iterations = 0;
+    let deals = 0,
+      oursMs = 0,
+      fcsMs = 0,
+      positions = 0,
+      iterations = 0;
     for (let d = 0; d < n; d++) {
       if (!keep(d)) continue;
       deals++;
@@ -337,13 +511,26 @@ function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
       fcsMs += perDeal(fcs, (r) => r.dealMs, d);
       iterations += perDeal(fcs, (r) => r.dealIterations, d);
     }
-    return { deals, oursMs: round(oursMs, 1), fcsMs: round(fcsMs, 1), ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null, ourPositions: positions, fcsIterations: iterations };
+    return {
+      deals,
+      oursMs: round(oursMs, 1),
+      fcsMs: round(fcsMs, 1),
+      ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null,
+      ourPositions: positions,
+      fcsIterations: iterations,
+    };
   };
   const sizes = SIZES.map((top, k) => {
     const low = k === 0 ? 0 : SIZES[k - 1]!;
-    return { positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`, ...sum((d) => stored[d]! >= low && stored[d]! < top) };
+    return {
+      positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`,
+      ...sum((d) => stored[d]! >= low && stored[d]! < top),
+    };
   });
-  const verdicts = (["solved", "unsolvable"] as const).map((v) => ({ verdict: v, ...sum((d) => ours[0]!.verdicts[d] === v) }));
+  const verdicts = (["solved", "unsolvable"] as const).map((v) => ({
+    verdict: v,
+    ...sum((d) => ours[0]!.verdicts[d] === v),
+  }));
   return [...sizes, ...verdicts].filter((b) => b.deals > 0);
 }
 
@@ -362,11 +549,22 @@ interface FcsRun {
   dealIterations: number[];
 }
 
-function runFcs(harness: string, maxMb: number, boardsFile: string, args: string[], n: number): FcsRun {
-  const p = spawnSync(harness, ["--max-mb", String(maxMb), boardsFile, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
+function runFcs(
+  harness: string,
+  maxMb: number,
+  boardsFile: string,
+  args: string[],
+  n: number,
+): FcsRun {
+  const p = spawnSync(harness, ["--max-mb", String(maxMb), boardsFile, ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (p.error) throw new UsageError(`cannot run ${harness}: ${p.error.message}`);
   if (p.status !== 0) {
-    const why = p.signal ? `killed by ${p.signal}, most likely over --fcs-max-mb ${maxMb}` : `exit ${p.status}: ${p.stderr.trim().split("\n")[0]}`;
+    const why = p.signal
+      ? `killed by ${p.signal}, most likely over --fcs-max-mb ${maxMb}`
+      : `exit ${p.status}: ${p.stderr.trim().split("\n")[0]}`;
     throw new Error(`fcs-batch ${args.slice(0, 12).join(" ")} failed (${why})`);
   }
   const verdicts: FcsVerdict[] = [];
@@ -378,15 +576,22 @@ function runFcs(harness: string, maxMb: number, boardsFile: string, args: string
   for (const line of p.stdout.split("\n")) {
     const f = line.split("\t");
     if (f[0] === "board") {
-      const [deal, verdict, iters, ms] = [Number(f[1]), f[2] as FcsVerdict, Number(f[3]), Number(f[4])];
+      const [deal, verdict, iters, ms] = [
+        Number(f[1]),
+        f[2] as FcsVerdict,
+        Number(f[3]),
+        Number(f[4]),
+      ];
       verdicts[deal - 1] = verdict;
       dealMs[deal - 1] = ms;
       dealIterations[deal - 1] = iters;
       counts[verdict]++;
       if (ms > worst.ms) worst = { deal, ms: round(ms, 1), iterations: iters };
-    } else if (f[0] === "total") total = Object.fromEntries(f.slice(1).map((kv) => kv.split("=") as [string, string]));
+    } else if (f[0] === "total")
+      total = Object.fromEntries(f.slice(1).map((kv) => kv.split("=") as [string, string]));
   }
-  if (verdicts.filter(Boolean).length !== n) throw new Error(`fcs-batch reported ${verdicts.length} of ${n} boards`);
+  if (verdicts.filter(Boolean).length !== n)
+    throw new Error(`fcs-batch reported ${verdicts.length} of ${n} boards`);
   return {
     cpuSeconds: Number(total.cpu_s),
     processCpuSeconds: Number(total.process_cpu_s),
@@ -402,11 +607,21 @@ function runFcs(harness: string, maxMb: number, boardsFile: string, args: string
 }
 
 /** Deals where one solver calls the deal solvable and the other proves it unsolvable. */
-function disagreements(ours: OursRun, fcs: FcsRun, fcsExhaustive: boolean): { deal: number; ours: Verdict; fcs: FcsVerdict; note?: string }[] {
+function disagreements(
+  ours: OursRun,
+  fcs: FcsRun,
+  fcsExhaustive: boolean,
+): { deal: number; ours: Verdict; fcs: FcsVerdict; note?: string }[] {
   const out: { deal: number; ours: Verdict; fcs: FcsVerdict; note?: string }[] = [];
   ours.verdicts.forEach((v, i) => {
     const f = fcs.verdicts[i]!;
-    if (v === "unsolvable" && f === "solved") out.push({ deal: i + 1, ours: v, fcs: f, note: "Freecell Solver's line breaks a rule, or this solver's proof is wrong" });
+    if (v === "unsolvable" && f === "solved")
+      out.push({
+        deal: i + 1,
+        ours: v,
+        fcs: f,
+        note: "Freecell Solver's line breaks a rule, or this solver's proof is wrong",
+      });
     if (v === "solved" && f === "unsolved-exhaustive") {
       const note = ours.wrapWins.has(i + 1)
         ? "our line plays the card below the base onto the base card, which kings-only Baker's Game cannot"
@@ -427,7 +642,12 @@ function replaySet(dir: string, rules: Rules, penguin: boolean, args: string[], 
   // Standard notation leaves a run's length out; with kings-only columns it follows from the
   // position, with any card allowed into an empty column it may not, so only those sets replay.
   if (rules.emptyColumn !== "below-base") return undefined;
-  const counts: Record<ReplayVerdict, number> = { won: 0, illegal: 0, "not-won": 0, "no-solution": 0 };
+  const counts: Record<ReplayVerdict, number> = {
+    won: 0,
+    illegal: 0,
+    "not-won": 0,
+    "no-solution": 0,
+  };
   const broken: { deal: number; move: number; token: string }[] = [];
   const file = join(dir, "one.board");
   for (let d = 1; d <= n; d++) {
@@ -436,7 +656,8 @@ function replaySet(dir: string, rules: Rules, penguin: boolean, args: string[], 
     const tokens = fcsSolution(args, file);
     const r = tokens ? replayFcs(start, tokens) : { verdict: "no-solution" as const };
     counts[r.verdict]++;
-    if ((r.verdict === "illegal" || r.verdict === "not-won") && broken.length < 10) broken.push({ deal: d, move: r.at ?? -1, token: r.token ?? "" });
+    if ((r.verdict === "illegal" || r.verdict === "not-won") && broken.length < 10)
+      broken.push({ deal: d, move: r.at ?? -1, token: r.token ?? "" });
   }
   return { deals: n, ...counts, broken };
 }
@@ -445,10 +666,22 @@ function replaySet(dir: string, rules: Rules, penguin: boolean, args: string[], 
 function checkDealer(): void {
   const p = spawnSync("make-microsoft-freecell-board", ["-t", "1"], { encoding: "utf8" });
   if (p.error || p.status !== 0) return; // the dealer is optional; the boards are ours either way
-  const theirs = p.stdout.trim().split("\n").map((l) => l.trim().split(/\s+/));
-  const ours = formatFcsBoard(dealMs(resolveRules("freecell"), 1)).trim().split("\n").slice(2).map((l) => l.slice(1).trim().split(/\s+/));
-  if (JSON.stringify(theirs) !== JSON.stringify(ours)) throw new Error(`FreeCell MS 1 differs from make-microsoft-freecell-board -t 1: ${JSON.stringify(ours[0])} vs ${JSON.stringify(theirs[0])}`);
-  process.stderr.write("FreeCell MS 1 as dealt here is card for card make-microsoft-freecell-board -t 1\n");
+  const theirs = p.stdout
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/));
+  const ours = formatFcsBoard(dealMs(resolveRules("freecell"), 1))
+    .trim()
+    .split("\n")
+    .slice(2)
+    .map((l) => l.slice(1).trim().split(/\s+/));
+  if (JSON.stringify(theirs) !== JSON.stringify(ours))
+    throw new Error(
+      `FreeCell MS 1 differs from make-microsoft-freecell-board -t 1: ${JSON.stringify(ours[0])} vs ${JSON.stringify(theirs[0])}`,
+    );
+  process.stderr.write(
+    "FreeCell MS 1 as dealt here is card for card make-microsoft-freecell-board -t 1\n",
+  );
 }
 
 await exitOnUsageError("fcs-side-by-side", async () => {
@@ -458,18 +691,28 @@ await exitOnUsageError("fcs-side-by-side", async () => {
     return;
   }
   if (spawnSync("fc-solve", ["--version"], { encoding: "utf8" }).error)
-    throw new UsageError("Freecell Solver is not installed (fc-solve not found); install freecell-solver-bin and libfreecell-solver-dev");
-  if (!existsSync(args.harness)) throw new UsageError(`the harness ${args.harness} is not built; build it with: ${BUILD}`);
+    throw new UsageError(
+      "Freecell Solver is not installed (fc-solve not found); install freecell-solver-bin and libfreecell-solver-dev",
+    );
+  if (!existsSync(args.harness))
+    throw new UsageError(`the harness ${args.harness} is not built; build it with: ${BUILD}`);
   const sets = args.sets as SetName[];
   const named = args.settings.split(",").map((x) => x.trim());
   if (args.settings !== "default" && args.settings !== "all") {
     const known = new Set(sets.flatMap((n) => SETS[n].settings.map((x) => x.name)));
     const unknown = named.filter((x) => !known.has(x));
-    if (unknown.length) throw new UsageError(`--settings: unknown ${JSON.stringify(unknown[0])} for these sets; known: default, all, ${[...known].join(", ")}`);
+    if (unknown.length)
+      throw new UsageError(
+        `--settings: unknown ${JSON.stringify(unknown[0])} for these sets; known: default, all, ${[...known].join(", ")}`,
+      );
   }
   checkDealer();
   // Warm the JIT as the solver bench does, so the first deal's compile time is not counted.
-  const rulesOf = (name: SetName): Rules => resolveRules(SETS[name].preset, { ...SETS[name].overrides, ...(args.cells >= 0 ? { cells: args.cells } : {}) });
+  const rulesOf = (name: SetName): Rules =>
+    resolveRules(SETS[name].preset, {
+      ...SETS[name].overrides,
+      ...(args.cells >= 0 ? { cells: args.cells } : {}),
+    });
   for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(rulesOf(name), n));
   const dir = mkdtempSync(join(tmpdir(), "fcs-side-by-side-"));
   try {
@@ -487,7 +730,12 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       writeFileSync(file, text);
       const first = runOurs(rules, n, penguin);
       for (let w = 0; w < args["warm-up"]; w++) runOurs(rules, n, penguin);
-      const settings = args.settings === "all" ? set.settings : args.settings === "default" ? set.settings.slice(0, set.chosen) : set.settings.filter((x) => named.includes(x.name));
+      const settings =
+        args.settings === "all"
+          ? set.settings
+          : args.settings === "default"
+            ? set.settings.slice(0, set.chosen)
+            : set.settings.filter((x) => named.includes(x.name));
       // Rounds in turns, ours then each setting's, so that the machine's slow spells fall on both.
       const agains: OursRun[] = [];
       const fcsRuns = settings.map((): FcsRun[] => []);
@@ -497,7 +745,15 @@ await exitOnUsageError("fcs-side-by-side", async () => {
         settings.forEach((setting, i) => {
           if (failed[i] !== undefined) return;
           try {
-            fcsRuns[i]!.push(runFcs(args.harness, args["fcs-max-mb"], file, withCells(setting.args(), args.cells), n));
+            fcsRuns[i]!.push(
+              runFcs(
+                args.harness,
+                args["fcs-max-mb"],
+                file,
+                withCells(setting.args(), args.cells),
+                n,
+              ),
+            );
           } catch (e) {
             // One setting running out of memory should not lose the others' figures.
             if (e instanceof UsageError) throw e;
@@ -508,13 +764,22 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       const again = medianRun(agains, (x) => x.cpuSeconds);
       for (const [i, setting] of settings.entries()) {
         if (failed[i] !== undefined) {
-          process.stdout.write(JSON.stringify({ set: name, deals: n, fcs: { setting: setting.name, error: failed[i] } }) + "\n");
+          process.stdout.write(
+            JSON.stringify({
+              set: name,
+              deals: n,
+              fcs: { setting: setting.name, error: failed[i] },
+            }) + "\n",
+          );
           continue;
         }
         const runs = fcsRuns[i]!;
         const fcs = medianRun(runs, (x) => x.cpuSeconds);
         const dis = disagreements(first, fcs, setting.exhaustive);
-        for (const x of dis) process.stderr.write(`DISAGREEMENT ${name} deal ${x.deal}: ours ${x.ours}, Freecell Solver (${setting.name}) ${x.fcs}: ${x.note}\n`);
+        for (const x of dis)
+          process.stderr.write(
+            `DISAGREEMENT ${name} deal ${x.deal}: ours ${x.ours}, Freecell Solver (${setting.name}) ${x.fcs}: ${x.note}\n`,
+          );
         const row = {
           set: name,
           deals: n,
@@ -553,17 +818,36 @@ await exitOnUsageError("fcs-side-by-side", async () => {
                 // with its 95 % interval (a run's median alone can be 30 % off here).
                 againCpuSecondsRange: spread(agains.map((x) => x.cpuSeconds)),
                 fcsCpuSecondsRange: spread(runs.map((x) => x.cpuSeconds)),
-                pairedAgainRatio: round(median(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds)), 2),
-                pairedAgainRatio95: medianInterval(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds))?.map((x) => round(x, 2)) ?? null,
+                pairedAgainRatio: round(
+                  median(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds)),
+                  2,
+                ),
+                pairedAgainRatio95:
+                  medianInterval(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds))?.map(
+                    (x) => round(x, 2),
+                  ) ?? null,
               }
             : {}),
           disagreements: dis,
         };
-        const replay = args.replay > 0 ? replaySet(dir, rules, penguin, withCells(setting.args(), args.cells), Math.min(args.replay, n)) : undefined;
+        const replay =
+          args.replay > 0
+            ? replaySet(
+                dir,
+                rules,
+                penguin,
+                withCells(setting.args(), args.cells),
+                Math.min(args.replay, n),
+              )
+            : undefined;
         if (replay && (replay.illegal || replay["not-won"]))
-          process.stderr.write(`REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`);
+          process.stderr.write(
+            `REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`,
+          );
         process.stdout.write(JSON.stringify(replay ? { ...row, replay } : row) + "\n");
-        if (args["by-size"]) for (const b of bySize(agains, runs)) process.stdout.write(JSON.stringify({ set: name, setting: setting.name, ...b }) + "\n");
+        if (args["by-size"])
+          for (const b of bySize(agains, runs))
+            process.stdout.write(JSON.stringify({ set: name, setting: setting.name, ...b }) + "\n");
       }
     }
   } finally {

@@ -14,9 +14,19 @@ import { EpisodeRunner } from "../src/eval/play.js";
 import type { GuidedAgent } from "../src/solver/guided.js";
 
 const { values: v } = parseArgs({
-  options: { order: { type: "string", default: "greedy" }, model: { type: "string" }, nodes: { type: "string", default: "100" }, deals: { type: "string", default: "20" }, seed: { type: "string", default: "1" }, cells: { type: "string" } },
+  options: {
+    order: { type: "string", default: "greedy" },
+    model: { type: "string" },
+    nodes: { type: "string", default: "100" },
+    deals: { type: "string", default: "20" },
+    seed: { type: "string", default: "1" },
+    cells: { type: "string" },
+  },
 });
-const rules = v.cells === undefined ? resolveRules("penguin") : resolveRules("penguin", { cells: Number(v.cells) });
+const rules =
+  v.cells === undefined
+    ? resolveRules("penguin")
+    : resolveRules("penguin", { cells: Number(v.cells) });
 const options = { order: v.order, nodes: v.nodes, ...(v.model ? { model: v.model } : {}) };
 const agent = (await createAgent("guided", options, rules)) as GuidedAgent;
 const runner = new EpisodeRunner(rules, agent);

@@ -34,12 +34,38 @@ import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/opt
 import { SOLVER_SETS } from "../experiments/lib/solver-sets.js";
 
 const OPTIONS = {
-  a: { type: "string", default: ".", help: "root of a build (a directory with dist/src/solver/search.js)" },
-  b: { type: "string", default: "", help: "root of a second build, counted the same way (optional)" },
+  a: {
+    type: "string",
+    default: ".",
+    help: "root of a build (a directory with dist/src/solver/search.js)",
+  },
+  b: {
+    type: "string",
+    default: "",
+    help: "root of a second build, counted the same way (optional)",
+  },
   sets: { type: "list", default: ["freecell", "penguin"], choices: SOLVER_SETS, help: "deal sets" },
-  deals: { type: "int", default: 300, min: 1, max: 10_000, help: "Microsoft deals 1…N of each set" },
-  rounds: { type: "int", default: 5, min: 2, max: 50, help: "passes counted against a single pass" },
-  profile: { type: "int", default: 0, min: 0, max: 200, help: "also list the N functions with the most instructions a pass (0: none)" },
+  deals: {
+    type: "int",
+    default: 300,
+    min: 1,
+    max: 10_000,
+    help: "Microsoft deals 1…N of each set",
+  },
+  rounds: {
+    type: "int",
+    default: 5,
+    min: 2,
+    max: 50,
+    help: "passes counted against a single pass",
+  },
+  profile: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 200,
+    help: "also list the N functions with the most instructions a pass (0: none)",
+  },
 } as const;
 
 /** One process's work: solve MS deals 1…n of a set `rounds` times with the build at `root`; prints the positions stored. */
@@ -72,18 +98,47 @@ function count(root: string, preset: string, deals: number, rounds: number, dir?
   const url = pathToFileURL(resolve(root) + "/").href;
   const out = dir ? join(dir, `callgrind-${rounds}.out`) : "/dev/null";
   // (With the map, V8 also writes a log of its own: into `dir` too, not the working folder.)
-  const mapFlags = dir ? ["--perf-basic-prof", `--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate"] : [];
-  const node = [process.execPath, "--single-threaded", ...mapFlags, "--input-type=module", "-e", PASS, url, preset, String(deals), String(rounds)];
-  const r = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${out}`, "--smc-check=all", ...node], { encoding: "utf8", maxBuffer: 1 << 24 });
-  if (r.error) throw new UsageError(`cannot run valgrind (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}); install it: apt-get install valgrind`);
+  const mapFlags = dir
+    ? ["--perf-basic-prof", `--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate"]
+    : [];
+  const node = [
+    process.execPath,
+    "--single-threaded",
+    ...mapFlags,
+    "--input-type=module",
+    "-e",
+    PASS,
+    url,
+    preset,
+    String(deals),
+    String(rounds),
+  ];
+  const r = spawnSync(
+    "valgrind",
+    ["--tool=callgrind", `--callgrind-out-file=${out}`, "--smc-check=all", ...node],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
+  if (r.error)
+    throw new UsageError(
+      `cannot run valgrind (${(r.error as NodeJS.ErrnoException).code ?? r.error.message}); install it: apt-get install valgrind`,
+    );
   const refs = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
-  if (r.status !== 0 || !refs) throw new Error(`valgrind on ${root} (${preset}) failed: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`);
-  const counted: Count = { instructions: Number(refs[1]!.replace(/,/g, "")), positions: Number(r.stdout.trim()) };
+  if (r.status !== 0 || !refs)
+    throw new Error(
+      `valgrind on ${root} (${preset}) failed: ${r.stderr.trim().split("\n").slice(-3).join(" | ")}`,
+    );
+  const counted: Count = {
+    instructions: Number(refs[1]!.replace(/,/g, "")),
+    positions: Number(r.stdout.trim()),
+  };
   if (dir) {
     // V8 writes its map of compiled code as /tmp/perf-<pid>.map; under Valgrind the pid is the child's.
     const map = `/tmp/perf-${r.pid}.map`;
     try {
-      counted.functions = selfCosts(readFileSync(out, "utf8"), existsSync(map) ? readFileSync(map, "utf8") : "");
+      counted.functions = selfCosts(
+        readFileSync(out, "utf8"),
+        existsSync(map) ? readFileSync(map, "utf8") : "",
+      );
     } finally {
       rmSync(map, { force: true });
       rmSync(out, { force: true });
@@ -103,7 +158,11 @@ function selfCosts(callgrind: string, perfMap: string): Map<string, number> {
     .filter((l) => l)
     .map((l): [number, number, string] => {
       const [start, size, ...name] = l.split(" ");
-      return [parseInt(start!, 16), parseInt(size!, 16), name.join(" ").replace(/^JS:[*^~+]/, "JS:")];
+      return [
+        parseInt(start!, 16),
+        parseInt(size!, 16),
+        name.join(" ").replace(/^JS:[*^~+]/, "JS:"),
+      ];
     })
     .sort((a, b) => a[0] - b[0]);
   const at = (address: number): string | undefined => {
@@ -137,7 +196,8 @@ function selfCosts(callgrind: string, perfMap: string): Map<string, number> {
   const byName = new Map<string, number>();
   for (const [id, n] of self) {
     let name = names.get(id) ?? id;
-    if (/^0x[\da-f]+$/.test(name)) name = original(at(parseInt(name, 16)) ?? "(compiled code not in V8's map)");
+    if (/^0x[\da-f]+$/.test(name))
+      name = original(at(parseInt(name, 16)) ?? "(compiled code not in V8's map)");
     byName.set(name, (byName.get(name) ?? 0) + n);
   }
   return byName;
@@ -153,7 +213,17 @@ function original(v8Name: string): string {
   const m = /^JS:\S* (file:\/\/\S+\.js):(\d+):(\d+)$/.exec(v8Name);
   if (!m) return v8Name;
   const file = fileURLToPath(m[1]!);
-  if (!sourceMaps.has(file)) sourceMaps.set(file, existsSync(file + ".map") ? new SourceMap(JSON.parse(readFileSync(file + ".map", "utf8")) as ConstructorParameters<typeof SourceMap>[0]) : null);
+  if (!sourceMaps.has(file))
+    sourceMaps.set(
+      file,
+      existsSync(file + ".map")
+        ? new SourceMap(
+            JSON.parse(readFileSync(file + ".map", "utf8")) as ConstructorParameters<
+              typeof SourceMap
+            >[0],
+          )
+        : null,
+    );
   const map = sourceMaps.get(file);
   const entry = map?.findEntry(Number(m[2]) - 1, Number(m[3]));
   if (!map || !entry || !("originalSource" in entry)) return v8Name;
@@ -162,7 +232,10 @@ function original(v8Name: string): string {
   const text = payload.sourcesContent?.[payload.sources.indexOf(entry.originalSource)] ?? "";
   // V8 places a function at its parameter list (the name is just before the parenthesis) or at its name.
   const line = text.split("\n")[entry.originalLine] ?? "";
-  const fn = /([#\w$]+)\s*(?:<[^>]*>)?\s*\(\s*$/.exec(line.slice(0, entry.originalColumn))?.[1] ?? /^[#\w$]+/.exec(line.slice(entry.originalColumn))?.[0] ?? "?";
+  const fn =
+    /([#\w$]+)\s*(?:<[^>]*>)?\s*\(\s*$/.exec(line.slice(0, entry.originalColumn))?.[1] ??
+    /^[#\w$]+/.exec(line.slice(entry.originalColumn))?.[0] ??
+    "?";
   return `${fn} ${relative(process.cwd(), source)}:${entry.originalLine + 1}`;
 }
 
@@ -174,17 +247,29 @@ interface PerPass {
 }
 
 /** Millions of instructions and positions of one pass: `rounds` passes minus one, divided by rounds − 1. */
-function perPass(root: string, preset: string, deals: number, rounds: number, profile: number): PerPass {
+function perPass(
+  root: string,
+  preset: string,
+  deals: number,
+  rounds: number,
+  profile: number,
+): PerPass {
   const dir = profile > 0 ? mkdtempSync(join(tmpdir(), "instructions-")) : undefined;
   try {
     const one = count(root, preset, deals, 1, dir);
     const many = count(root, preset, deals, rounds, dir);
     const pass = (a: number, b: number): number => Math.round((b - a) / (rounds - 1) / 1e5) / 10;
-    const result: PerPass = { millions: pass(one.instructions, many.instructions), positions: (many.positions - one.positions) / (rounds - 1) };
+    const result: PerPass = {
+      millions: pass(one.instructions, many.instructions),
+      positions: (many.positions - one.positions) / (rounds - 1),
+    };
     if (one.functions && many.functions) {
       const names = new Set([...one.functions.keys(), ...many.functions.keys()]);
       result.top = [...names]
-        .map((name) => ({ name, millions: pass(one.functions!.get(name) ?? 0, many.functions!.get(name) ?? 0) }))
+        .map((name) => ({
+          name,
+          millions: pass(one.functions!.get(name) ?? 0, many.functions!.get(name) ?? 0),
+        }))
         .sort((a, b) => b.millions - a.millions)
         .slice(0, profile);
     }
@@ -202,15 +287,40 @@ await exitOnUsageError("instructions", async () => {
   }
   const roots = o.b ? [o.a, o.b] : [o.a];
   for (const [i, root] of roots.entries())
-    if (!existsSync(resolve(root, "dist/src/solver/search.js"))) throw new UsageError(`--${i ? "b" : "a"}: ${root} has no dist/src/solver/search.js; run npm run build there`);
+    if (!existsSync(resolve(root, "dist/src/solver/search.js")))
+      throw new UsageError(
+        `--${i ? "b" : "a"}: ${root} has no dist/src/solver/search.js; run npm run build there`,
+      );
   for (const preset of o.sets) {
     const figures = roots.map((root) => perPass(root, preset, o.deals, o.rounds, o.profile));
     roots.forEach((root, i) => {
       const f = figures[i]!;
-      process.stdout.write(JSON.stringify({ set: preset, deals: o.deals, build: root, millionInstructionsPerPass: f.millions, positionsPerPass: f.positions }) + "\n");
+      process.stdout.write(
+        JSON.stringify({
+          set: preset,
+          deals: o.deals,
+          build: root,
+          millionInstructionsPerPass: f.millions,
+          positionsPerPass: f.positions,
+        }) + "\n",
+      );
       for (const t of f.top ?? [])
-        process.stdout.write(JSON.stringify({ set: preset, build: root, function: t.name, millionInstructionsPerPass: t.millions, share: Math.round((t.millions / f.millions) * 1000) / 1000 }) + "\n");
+        process.stdout.write(
+          JSON.stringify({
+            set: preset,
+            build: root,
+            function: t.name,
+            millionInstructionsPerPass: t.millions,
+            share: Math.round((t.millions / f.millions) * 1000) / 1000,
+          }) + "\n",
+        );
     });
-    if (figures.length === 2) process.stdout.write(JSON.stringify({ set: preset, ratio: Math.round((figures[1]!.millions / figures[0]!.millions) * 1000) / 1000 }) + "\n");
+    if (figures.length === 2)
+      process.stdout.write(
+        JSON.stringify({
+          set: preset,
+          ratio: Math.round((figures[1]!.millions / figures[0]!.millions) * 1000) / 1000,
+        }) + "\n",
+      );
   }
 });

@@ -35,20 +35,69 @@ import { readTextFile } from "../src/util/read.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
 
 const OPTIONS = {
-  collect: { type: "string", default: "", help: "run each racer alone and write the counts to this JSON file" },
+  collect: {
+    type: "string",
+    default: "",
+    help: "run each racer alone and write the counts to this JSON file",
+  },
   data: { type: "string", default: "", help: "counts written by --collect, to replay races on" },
-  preset: { type: "choice", default: "freecell", choices: PRESET_NAMES, help: "rule set (with --collect)" },
-  empty: { type: "choice", default: "preset", choices: ["preset", "below-base", "any", "none"], help: "which cards may fill an empty column (with --collect)" },
-  from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal (with --collect)" },
+  preset: {
+    type: "choice",
+    default: "freecell",
+    choices: PRESET_NAMES,
+    help: "rule set (with --collect)",
+  },
+  empty: {
+    type: "choice",
+    default: "preset",
+    choices: ["preset", "below-base", "any", "none"],
+    help: "which cards may fill an empty column (with --collect)",
+  },
+  from: {
+    type: "int",
+    default: 1,
+    min: 1,
+    max: 1_000_000,
+    help: "first Microsoft deal (with --collect)",
+  },
   deals: { type: "int", default: 4000, min: 2, max: 100_000, help: "deals (with --collect)" },
-  cap: { type: "int", default: 6000, min: 1, max: 2_000_000, help: "most positions a racer may store alone (with --collect)" },
-  "complete-cap": { type: "int", default: 300_000, min: 1, max: 2_000_000, help: "the same for a complete entry and for entries with a larger budget" },
+  cap: {
+    type: "int",
+    default: 6000,
+    min: 1,
+    max: 2_000_000,
+    help: "most positions a racer may store alone (with --collect)",
+  },
+  "complete-cap": {
+    type: "int",
+    default: 300_000,
+    min: 1,
+    max: 2_000_000,
+    help: "the same for a complete entry and for entries with a larger budget",
+  },
   extra: { type: "string", default: "", help: "JSON list of more plan entries to collect" },
-  plan: { type: "string", default: "", help: "JSON plan to replay instead of the default plan (with --data)" },
-  check: { type: "flag", help: "also solve each deal with the plan and compare positions (with --data)" },
-  anneal: { type: "int", default: 0, min: 0, max: 10_000_000, help: "annealing steps on the first half of the deals (with --data; 0: none)" },
+  plan: {
+    type: "string",
+    default: "",
+    help: "JSON plan to replay instead of the default plan (with --data)",
+  },
+  check: {
+    type: "flag",
+    help: "also solve each deal with the plan and compare positions (with --data)",
+  },
+  anneal: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 10_000_000,
+    help: "annealing steps on the first half of the deals (with --data; 0: none)",
+  },
   seed: { type: "int", default: 1, min: 0, max: 2 ** 31 - 1, help: "the annealing's random seed" },
-  fixed: { type: "string", default: "dfs-static", help: "entries the annealing leaves as they are, comma-separated (FreeCell's dfs-static: #8166, plan.ts)" },
+  fixed: {
+    type: "string",
+    default: "dfs-static",
+    help: "entries the annealing leaves as they are, comma-separated (FreeCell's dfs-static: #8166, plan.ts)",
+  },
 } as const;
 
 /** One racer's counts: per deal, positions to win alone (> 0), or −n: ran dry or out of its cap after n. */
@@ -92,17 +141,32 @@ const MAX_DATA_BYTES = 1 << 30;
 
 function entriesOf(plan: SolvePlan): Entry[] {
   return plan.map((p) => {
-    if (!p.race) throw new UsageError(`plan entry ${p.name}: only plans whose entries all race can be replayed`);
-    const slice = p.slice === undefined ? [1000] : typeof p.slice === "number" ? [p.slice] : [...p.slice];
+    if (!p.race)
+      throw new UsageError(
+        `plan entry ${p.name}: only plans whose entries all race can be replayed`,
+      );
+    const slice =
+      p.slice === undefined ? [1000] : typeof p.slice === "number" ? [p.slice] : [...p.slice];
     return { name: p.name, budget: Math.min(p.budget ?? MAX_STATES, MAX_STATES), slice };
   });
 }
 
-function collect(rules: Rules, overrides: RuleOverrides, from: number, deals: number, cap: number, completeCap: number, extra: readonly PlanStep[]): SimData {
+function collect(
+  rules: Rules,
+  overrides: RuleOverrides,
+  from: number,
+  deals: number,
+  cap: number,
+  completeCap: number,
+  extra: readonly PlanStep[],
+): SimData {
   const steps = [...defaultPlan(rules), ...extra];
   const seen = new Set<string>();
   for (const step of steps) {
-    if (seen.has(step.name)) throw new UsageError(`--extra: a racer named ${step.name} is already in the plan; give it another name`);
+    if (seen.has(step.name))
+      throw new UsageError(
+        `--extra: a racer named ${step.name} is already in the plan; give it another name`,
+      );
     seen.add(step.name);
   }
   // Each racer's CPU time per position is measured once the code is compiled: the default plan
@@ -121,7 +185,9 @@ function collect(rules: Rules, overrides: RuleOverrides, from: number, deals: nu
       positions += r.states;
     }
     racers[step.name] = { step, cap: alone, counts, cost: costs[k]! };
-    process.stderr.write(`race-sim: ${step.name}: won ${counts.filter((x) => x > 0).length} of ${deals}, ${positions} positions; µs a position from ${AT.join(", ")} on: ${costs[k]!.map((x) => x.toFixed(1)).join(" ")}\n`);
+    process.stderr.write(
+      `race-sim: ${step.name}: won ${counts.filter((x) => x > 0).length} of ${deals}, ${positions} positions; µs a position from ${AT.join(", ")} on: ${costs[k]!.map((x) => x.toFixed(1)).join(" ")}\n`,
+    );
   });
   return { preset: rules.preset, overrides, from, deals, racers };
 }
@@ -154,7 +220,7 @@ function costCurves(rules: Rules, from: number, n: number, steps: readonly PlanS
       const dp = pos[k]![i]! - (i > 0 ? pos[k]![i - 1]! : 0);
       const dc = cpu[k]![i]! - (i > 0 ? cpu[k]![i - 1]! : 0);
       // No more positions past this budget (every deal decided before it): the last cost holds.
-      cost.push(dp > 0 ? Math.max(dc, 0) / dp : cost[i - 1] ?? 1);
+      cost.push(dp > 0 ? Math.max(dc, 0) / dp : (cost[i - 1] ?? 1));
     });
     return cost;
   });
@@ -178,12 +244,24 @@ function costOf(cost: readonly number[], a: number, b: number): number {
  * cost in microseconds, and who decided (a racer's name; LOST when a complete entry ran dry;
  * null: no verdict within the counts).
  */
-function raceDeal(plan: readonly Entry[], data: SimData, d: number): { positions: number; us: number; winner: string | null; bestFirst: boolean } {
+function raceDeal(
+  plan: readonly Entry[],
+  data: SimData,
+  d: number,
+): { positions: number; us: number; winner: string | null; bestFirst: boolean } {
   const racers = plan.map((e) => {
     const r = data.racers[e.name];
     if (!r) throw new UsageError(`plan entry ${e.name}: no counts for it in --data`);
     const need = r.counts[d]!;
-    return { e, need, dry: need < 0 && -need < r.cap && r.step.complete === true, cost: r.cost, used: 0, turns: 0, bestFirst: r.step.strategy === "best-first" };
+    return {
+      e,
+      need,
+      dry: need < 0 && -need < r.cap && r.step.complete === true,
+      cost: r.cost,
+      used: 0,
+      turns: 0,
+      bestFirst: r.step.strategy === "best-first",
+    };
   });
   // Whether a best-first racer had a turn: it may run past a turn's end, which the replay does not.
   let bestFirst = false;
@@ -192,15 +270,20 @@ function raceDeal(plan: readonly Entry[], data: SimData, d: number): { positions
   let us = 0;
   while (live.length > 0 && left > 0) {
     for (const r of live) {
-      const length = live.length > 1 ? Math.min(r.e.slice[Math.min(r.turns++, r.e.slice.length - 1)]!, left) : left;
+      const length =
+        live.length > 1
+          ? Math.min(r.e.slice[Math.min(r.turns++, r.e.slice.length - 1)]!, left)
+          : left;
       const end = Math.min(r.e.budget, r.need > 0 ? r.need : -r.need);
       const step = Math.min(length, end - r.used);
       if (r.bestFirst && step > 0) bestFirst = true;
       us += costOf(r.cost, r.used, r.used + step);
       r.used += step;
       left -= step;
-      if (r.need > 0 && r.used === r.need) return { positions: MAX_STATES - left, us, winner: r.e.name, bestFirst };
-      if (r.dry && r.used === -r.need) return { positions: MAX_STATES - left, us, winner: LOST, bestFirst };
+      if (r.need > 0 && r.used === r.need)
+        return { positions: MAX_STATES - left, us, winner: r.e.name, bestFirst };
+      if (r.dry && r.used === -r.need)
+        return { positions: MAX_STATES - left, us, winner: LOST, bestFirst };
       if (r.used === end) live = live.filter((x) => x !== r);
     }
   }
@@ -208,7 +291,12 @@ function raceDeal(plan: readonly Entry[], data: SimData, d: number): { positions
 }
 
 /** Positions, cost (CPU microseconds), deals proved lost and deals left open over deals from .. to-1. */
-function replay(plan: readonly Entry[], data: SimData, from: number, to: number): { positions: number; cost: number; lost: number; open: number } {
+function replay(
+  plan: readonly Entry[],
+  data: SimData,
+  from: number,
+  to: number,
+): { positions: number; cost: number; lost: number; open: number } {
   let positions = 0;
   let us = 0;
   let lost = 0;
@@ -228,10 +316,18 @@ function replay(plan: readonly Entry[], data: SimData, from: number, to: number)
  * `upto`. The last entry (the complete search) stays last and as it is, and so do the entries
  * named in `fixed`.
  */
-function anneal(start: readonly Entry[], data: SimData, upto: number, steps: number, seed: number, fixed: ReadonlySet<string>): Entry[] {
+function anneal(
+  start: readonly Entry[],
+  data: SimData,
+  upto: number,
+  steps: number,
+  seed: number,
+  fixed: ReadonlySet<string>,
+): Entry[] {
   const rnd = splitmix32(seed);
   const ri = (n: number): number => rnd() % n;
-  const scale = (v: number): number => Math.max(1, Math.round(v * [0.5, 0.7, 0.85, 0.95, 1.05, 1.2, 1.4, 2][ri(8)]!));
+  const scale = (v: number): number =>
+    Math.max(1, Math.round(v * [0.5, 0.7, 0.85, 0.95, 1.05, 1.2, 1.4, 2][ri(8)]!));
   // A deal left open weighs as a second of CPU time: a plan must keep deciding what it decided.
   const f = (p: readonly Entry[]): number => {
     const r = replay(p, data, 0, upto);
@@ -262,9 +358,14 @@ function anneal(start: readonly Entry[], data: SimData, upto: number, steps: num
       p.splice(i, 1);
     } else if (move === 5) {
       if (unused.length === 0) continue;
-      p.splice(ri(last + 1), 0, { name: unused[ri(unused.length)]!, budget: [100, 300, 600, 1500][ri(4)]!, slice: [[50, 100, 200, 300][ri(4)]!, 1] });
+      p.splice(ri(last + 1), 0, {
+        name: unused[ri(unused.length)]!,
+        budget: [100, 300, 600, 1500][ri(4)]!,
+        slice: [[50, 100, 200, 300][ri(4)]!, 1],
+      });
     } else if (move === 6) {
-      if (e.slice.length < 4) e.slice.splice(ri(e.slice.length + 1), 0, [1, 25, 50, 100, 300][ri(5)]!);
+      if (e.slice.length < 4)
+        e.slice.splice(ri(e.slice.length + 1), 0, [1, 25, 50, 100, 300][ri(5)]!);
       else e.slice.splice(ri(e.slice.length), 1);
     } else {
       if (unused.length === 0) continue;
@@ -274,7 +375,8 @@ function anneal(start: readonly Entry[], data: SimData, upto: number, steps: num
     for (const q of p.slice(0, -1)) q.budget = Math.min(q.budget, data.racers[q.name]!.cap);
     const v = f(p);
     const temperature = 0.003 * bestV * (1 - it / steps);
-    if (v < curV || rnd() / 2 ** 32 < Math.exp((curV - v) / Math.max(temperature, 1e-9))) (cur = p), (curV = v);
+    if (v < curV || rnd() / 2 ** 32 < Math.exp((curV - v) / Math.max(temperature, 1e-9)))
+      (cur = p), (curV = v);
     if (v < bestV) (best = p), (bestV = v);
   }
   return best;
@@ -284,7 +386,8 @@ function readJson(path: string, what: string): unknown {
   try {
     return JSON.parse(readTextFile(path, { maxBytes: MAX_DATA_BYTES, what }));
   } catch (e) {
-    if (e instanceof SyntaxError) throw new UsageError(`${what}: ${path} is not JSON (${e.message})`);
+    if (e instanceof SyntaxError)
+      throw new UsageError(`${what}: ${path} is not JSON (${e.message})`);
     throw e;
   }
 }
@@ -295,7 +398,10 @@ await exitOnUsageError("race-sim", async () => {
     process.stdout.write(helpText("scripts/race-sim", OPTIONS) + "\n");
     return;
   }
-  if (!o.collect === !o.data) throw new UsageError("give one of --collect FILE (run the racers) and --data FILE (replay races)");
+  if (!o.collect === !o.data)
+    throw new UsageError(
+      "give one of --collect FILE (run the racers) and --data FILE (replay races)",
+    );
   if (o.collect) {
     const extra = o.extra ? readJson(o.extra, "--extra") : [];
     if (!Array.isArray(extra)) throw new UsageError("--extra: give a JSON list of plan entries");
@@ -307,12 +413,21 @@ await exitOnUsageError("race-sim", async () => {
     }
     const overrides: RuleOverrides = o.empty === "preset" ? {} : { emptyColumn: o.empty };
     const rules = resolveRules(o.preset, overrides);
-    const data = collect(rules, overrides, o.from, o.deals, o.cap, o["complete-cap"], extra as PlanStep[]);
+    const data = collect(
+      rules,
+      overrides,
+      o.from,
+      o.deals,
+      o.cap,
+      o["complete-cap"],
+      extra as PlanStep[],
+    );
     writeOutput(o.collect, JSON.stringify(data) + "\n", { what: "--collect" });
     return;
   }
   const data = readJson(o.data, "--data") as SimData;
-  if (!data || typeof data !== "object" || !data.racers || !Number.isInteger(data.deals)) throw new UsageError(`--data: ${o.data} was not written by --collect`);
+  if (!data || typeof data !== "object" || !data.racers || !Number.isInteger(data.deals))
+    throw new UsageError(`--data: ${o.data} was not written by --collect`);
   const rules = resolveRules(data.preset, data.overrides ?? {});
   const given: SolvePlan = o.plan ? (readJson(o.plan, "--plan") as SolvePlan) : defaultPlan(rules);
   if (!Array.isArray(given)) throw new UsageError("--plan: give a JSON list of plan entries");
@@ -325,7 +440,16 @@ await exitOnUsageError("race-sim", async () => {
   }
   const entries = entriesOf(plan);
   const all = replay(entries, data, 0, data.deals);
-  process.stdout.write(JSON.stringify({ preset: data.preset, ...data.overrides, from: data.from, deals: data.deals, plan: o.plan || "default", ...all }) + "\n");
+  process.stdout.write(
+    JSON.stringify({
+      preset: data.preset,
+      ...data.overrides,
+      from: data.from,
+      deals: data.deals,
+      plan: o.plan || "default",
+      ...all,
+    }) + "\n",
+  );
   if (o.check) {
     let same = 0;
     let real = 0;
@@ -338,13 +462,25 @@ await exitOnUsageError("race-sim", async () => {
       if (r.states === sim.positions) same++;
       else if (!sim.bestFirst) unexplained.push(data.from + d);
     }
-    process.stdout.write(JSON.stringify({ check: "solve() with the plan", positions: real, replayedPositions: all.positions, dealsExact: same, deals: data.deals, unexplained }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        check: "solve() with the plan",
+        positions: real,
+        replayedPositions: all.positions,
+        dealsExact: same,
+        deals: data.deals,
+        unexplained,
+      }) + "\n",
+    );
   }
   if (o.anneal > 0) {
     const half = data.deals >> 1;
     const best = anneal(entries, data, half, o.anneal, o.seed, new Set(o.fixed.split(",")));
     const fitted = { before: replay(entries, data, 0, half), after: replay(best, data, 0, half) };
-    const heldOut = { before: replay(entries, data, half, data.deals), after: replay(best, data, half, data.deals) };
+    const heldOut = {
+      before: replay(entries, data, half, data.deals),
+      after: replay(best, data, half, data.deals),
+    };
     process.stdout.write(JSON.stringify({ annealed: best, fitted, heldOut }) + "\n");
   }
 });

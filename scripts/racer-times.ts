@@ -22,9 +22,21 @@ import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/opt
 
 const OPTIONS = {
   sets: { type: "list", default: ["freecell", "penguin"], choices: SOLVER_SETS, help: "deal sets" },
-  deals: { type: "int", default: 0, min: 0, max: 100_000, help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)" },
+  deals: {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 100_000,
+    help: "deals per set, from --from on (0 = 1000, or 500 for Eight Off and Seahaven)",
+  },
   from: { type: "int", default: 1, min: 1, max: 1_000_000, help: "first Microsoft deal number" },
-  "warm-up": { type: "int", default: 5, min: 0, max: 100, help: "unmeasured passes over the set first (the JIT compiles meanwhile)" },
+  "warm-up": {
+    type: "int",
+    default: 5,
+    min: 0,
+    max: 100,
+    help: "unmeasured passes over the set first (the JIT compiles meanwhile)",
+  },
   rounds: { type: "int", default: 5, min: 1, max: 100, help: "measured passes over the set" },
 } as const;
 
@@ -106,6 +118,15 @@ await exitOnUsageError("racer-times", async () => {
       };
       process.stdout.write(JSON.stringify(row) + "\n");
     });
-    process.stdout.write(JSON.stringify({ set, deals: n, entry: "(outside the searches)", cpuMsPerPass: ms(total - inSearches), percent: share(total - inSearches), totalCpuMsPerPass: ms(total) }) + "\n");
+    process.stdout.write(
+      JSON.stringify({
+        set,
+        deals: n,
+        entry: "(outside the searches)",
+        cpuMsPerPass: ms(total - inSearches),
+        percent: share(total - inSearches),
+        totalCpuMsPerPass: ms(total),
+      }) + "\n",
+    );
   }
 });

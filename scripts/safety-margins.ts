@@ -11,7 +11,15 @@
  *
  * Prints one JSON line.
  */
-import { CELL0, FOUNDATION, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "../src/engine/moves.js";
+import {
+  CELL0,
+  FOUNDATION,
+  moveCount,
+  moveFrom,
+  moveTo,
+  moveToEmpty,
+  type Move,
+} from "../src/engine/moves.js";
 import { UsageError } from "../src/errors.js";
 import { PositionSet } from "../src/agents/position-set.js";
 import { ActionCodec } from "../src/env/actions.js";
@@ -22,11 +30,23 @@ import { loadDataset } from "../src/train/safety/dataset.js";
 import { loadSafety } from "../src/train/safety/model.js";
 
 const kind = (m: Move): string =>
-  moveTo(m) === FOUNDATION ? "home" : moveTo(m) >= CELL0 ? "toFlipper" : moveFrom(m) >= CELL0 ? "fromFlipper" : moveToEmpty(m) ? "toEmpty" : moveCount(m) > 1 ? "run" : "card";
+  moveTo(m) === FOUNDATION
+    ? "home"
+    : moveTo(m) >= CELL0
+      ? "toFlipper"
+      : moveFrom(m) >= CELL0
+        ? "fromFlipper"
+        : moveToEmpty(m)
+          ? "toEmpty"
+          : moveCount(m) > 1
+            ? "run"
+            : "card";
 
 function quantiles(xs: number[]): number[] {
   const s = [...xs].sort((a, b) => a - b);
-  return [0.1, 0.25, 0.5, 0.75, 0.9].map((p) => (s.length ? Math.round(s[Math.floor(p * (s.length - 1))]! * 1000) / 1000 : NaN));
+  return [0.1, 0.25, 0.5, 0.75, 0.9].map((p) =>
+    s.length ? Math.round(s[Math.floor(p * (s.length - 1))]! * 1000) / 1000 : NaN,
+  );
 }
 
 function main(dir: string, model: string): Record<string, unknown> {
@@ -34,7 +54,10 @@ function main(dir: string, model: string): Record<string, unknown> {
   const first = decisionStarts(ds);
   const rules = ds.index.rules;
   const { weights } = loadSafety(model);
-  if (weights.config.objective !== "choice") throw new UsageError(`${model} is not a choice network (its scores are not logits of one softmax)`);
+  if (weights.config.objective !== "choice")
+    throw new UsageError(
+      `${model} is not a choice network (its scores are not logits of one softmax)`,
+    );
   const sv = new SafetyView(new ActionCodec(rules), weights);
   const unpacker = new Unpacker(rules);
   const none = new PositionSet();
@@ -43,9 +66,13 @@ function main(dir: string, model: string): Record<string, unknown> {
   const add = (k: string): void => void (counts[k] = (counts[k] ?? 0) + 1);
   const missGap: number[] = [];
   const safeGap: number[] = [];
-  let critical = 0, topLoses = 0, misses = 0;
+  let critical = 0,
+    topLoses = 0,
+    misses = 0;
   for (let d = 0; d < ds.deal.length; d++) {
-    let losing = 0, winnable = 0, played = -1;
+    let losing = 0,
+      winnable = 0,
+      played = -1;
     for (let k = first[d]!; k < first[d + 1]!; k++) {
       if (ds.label[k] === 0) losing++;
       if (ds.label[k] === 1) winnable++;
@@ -59,8 +86,12 @@ function main(dir: string, model: string): Record<string, unknown> {
     sv.look(s, none);
     // risk = 1 − e^(z − z_top), so −log(1 − risk) is how far the move's logit lies below the best.
     gap.clear();
-    for (let a = 0; a < sv.codec.n; a++) if (sv.view.mask[a] === 1) gap.set(sv.view.actionMoves[a]!, -Math.log(Math.max(1e-12, 1 - sv.risk[a]!)));
-    let win = Infinity, lose = Infinity, winK = -1;
+    for (let a = 0; a < sv.codec.n; a++)
+      if (sv.view.mask[a] === 1)
+        gap.set(sv.view.actionMoves[a]!, -Math.log(Math.max(1e-12, 1 - sv.risk[a]!)));
+    let win = Infinity,
+      lose = Infinity,
+      winK = -1;
     for (let k = first[d]!; k < first[d + 1]!; k++) {
       const g = gap.get(ds.move[k]!) ?? Infinity;
       if (ds.label[k] === 1 && g < win) [win, winK] = [g, k];
@@ -74,7 +105,18 @@ function main(dir: string, model: string): Record<string, unknown> {
       missGap.push(win - (gap.get(ds.move[played]!) ?? 0));
     } else safeGap.push(lose - win);
   }
-  return { data: dir, model, critical, topLoses, misses, kinds: counts, missGapQuantiles: quantiles(missGap), safeGapQuantiles: quantiles(safeGap), missesWithin05: missGap.filter((g) => g < 0.5).length, safeWithin05: safeGap.filter((g) => g < 0.5).length };
+  return {
+    data: dir,
+    model,
+    critical,
+    topLoses,
+    misses,
+    kinds: counts,
+    missGapQuantiles: quantiles(missGap),
+    safeGapQuantiles: quantiles(safeGap),
+    missesWithin05: missGap.filter((g) => g < 0.5).length,
+    safeWithin05: safeGap.filter((g) => g < 0.5).length,
+  };
 }
 
 const [dir, model] = process.argv.slice(2);

@@ -23,7 +23,10 @@ function misses(dir: string): Record<string, number | string> {
   const seen = new Map<number, Set<string>>();
   const backs = new Map<number, number>();
   const lost = new Set<number>();
-  let critical = 0, fatal = 0, forced = 0, missed = 0;
+  let critical = 0,
+    fatal = 0,
+    forced = 0,
+    missed = 0;
   for (let d = 0; d < ds.deal.length; d++) {
     const game = ds.deal[d]!;
     let positions = seen.get(game);
@@ -32,7 +35,11 @@ function misses(dir: string): Record<string, number | string> {
     unpackState(ds.before, d * PACK_STRIDE, s);
     s.rehash();
     positions.add(`${s.hashLo},${s.hashHi}`);
-    let freshWinnable = 0, backWinnable = 0, losing = 0, playedLost = false, playedBack = false;
+    let freshWinnable = 0,
+      backWinnable = 0,
+      losing = 0,
+      playedLost = false,
+      playedBack = false;
     for (let k = first[d]!; k < first[d + 1]!; k++) {
       applyMove(s, ds.move[k]!);
       const back = positions.has(`${s.hashLo},${s.hashHi}`);
@@ -71,7 +78,8 @@ function misses(dir: string): Record<string, number | string> {
 
 const dirs = process.argv.slice(2);
 try {
-  if (dirs.length === 0) throw new UsageError("name one or more dataset folders written by penguin dataset");
+  if (dirs.length === 0)
+    throw new UsageError("name one or more dataset folders written by penguin dataset");
   for (const dir of dirs) console.log(JSON.stringify(misses(dir)));
 } catch (e) {
   if (!(e instanceof UsageError)) throw e;

@@ -25,8 +25,17 @@ const [choiceModel, riskModel, first, count, ...settings] = process.argv.slice(2
 const from = Number(first);
 const n = Number(count);
 const parsed = settings.map((t) => t.split(",").map(Number));
-if (!choiceModel || !riskModel || !Number.isInteger(from) || !(Number.isInteger(n) && n >= 1) || parsed.length === 0 || parsed.some((p) => p.length !== 2 || !(p[0]! >= 0 && p[0]! <= 1) || !(p[1]! >= 0))) {
-  console.error("usage: npx tsx scripts/safety-veto.ts CHOICE_MODEL RISK_MODEL FIRST_SEED DEALS tau,lambda … (tau from 0 to 1, lambda ≥ 0)");
+if (
+  !choiceModel ||
+  !riskModel ||
+  !Number.isInteger(from) ||
+  !(Number.isInteger(n) && n >= 1) ||
+  parsed.length === 0 ||
+  parsed.some((p) => p.length !== 2 || !(p[0]! >= 0 && p[0]! <= 1) || !(p[1]! >= 0))
+) {
+  console.error(
+    "usage: npx tsx scripts/safety-veto.ts CHOICE_MODEL RISK_MODEL FIRST_SEED DEALS tau,lambda … (tau from 0 to 1, lambda ≥ 0)",
+  );
   process.exit(2);
 }
 const rules = resolveRules("penguin");
@@ -44,7 +53,10 @@ class Vetoed implements Agent {
   readonly name: string;
   private readonly seen = new PositionSet();
   private readonly none = new PositionSet();
-  constructor(private readonly tau: number, private readonly lambda: number) {
+  constructor(
+    private readonly tau: number,
+    private readonly lambda: number,
+  ) {
     this.name = `veto(tau=${tau},lambda=${lambda})`;
   }
   reset(start: State): void {
@@ -59,7 +71,8 @@ class Vetoed implements Agent {
     if (useRisk) rv.look(s, this.none);
     const fresh = cv.view.guarded;
     let passes = false;
-    for (let a = 0; a < codec.n; a++) if (fresh[a] === 1 && (this.tau >= 1 || rv.risk[a]! <= this.tau)) passes = true;
+    for (let a = 0; a < codec.n; a++)
+      if (fresh[a] === 1 && (this.tau >= 1 || rv.risk[a]! <= this.tau)) passes = true;
     let best = -1;
     let bestV = -Infinity;
     for (let a = 0; a < codec.n; a++) {
@@ -88,5 +101,7 @@ for (const [tau, lambda] of parsed) {
   for (let i = 0; i < n; i++) if (runner.play(deal(rules, from + i), from + i).won) won++;
   const ci = wilson(won, n);
   const c = process.cpuUsage(t0);
-  console.log(`tau=${tau} lambda=${lambda}: ${won}/${n} = ${((100 * won) / n).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}], ${((c.user + c.system) / 1e6).toFixed(0)} CPU s`);
+  console.log(
+    `tau=${tau} lambda=${lambda}: ${won}/${n} = ${((100 * won) / n).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}], ${((c.user + c.system) / 1e6).toFixed(0)} CPU s`,
+  );
 }

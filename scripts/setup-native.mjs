@@ -15,7 +15,17 @@
  * the project keeps running on the WebAssembly backend.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
@@ -28,7 +38,9 @@ const started = performance.now();
 const say = (line) => console.log(`setup:native: ${line}`);
 const fail = (why) => {
   console.error(`setup:native: failed: ${why}`);
-  console.error("setup:native: training still works on the WebAssembly backend (about 6x slower per training step).");
+  console.error(
+    "setup:native: training still works on the WebAssembly backend (about 6x slower per training step).",
+  );
   process.exit(1);
 };
 const secs = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -38,7 +50,12 @@ if (!want) fail("package.json lists no optional dependency @tensorflow/tfjs-node
 /** Runs a command in the project folder; returns its status and output. */
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, ...opts });
-  return { ok: r.status === 0, stdout: r.stdout ?? "", out: `${r.stdout ?? ""}${r.stderr ?? ""}`, error: r.error };
+  return {
+    ok: r.status === 0,
+    stdout: r.stdout ?? "",
+    out: `${r.stdout ?? ""}${r.stderr ?? ""}`,
+    error: r.error,
+  };
 }
 
 /**
@@ -62,12 +79,20 @@ function check() {
       console.log(JSON.stringify({ tf: tf.backend().binding.TF_Version, maxDiff: d }));
     });`;
   const r = run(process.execPath, ["-e", probe]);
-  lastLoadError = r.out.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 3).join(" | ");
+  lastLoadError = r.out
+    .trim()
+    .split("\n")
+    .filter((l) => /error/i.test(l))
+    .slice(0, 3)
+    .join(" | ");
   if (!r.ok) return undefined;
   const last = r.stdout.trim().split("\n").pop() ?? "";
   try {
     const { tf, maxDiff } = JSON.parse(last);
-    if (!(maxDiff < 1e-3)) fail(`tfjs-node loads, but its matrix product differs from the JavaScript backend's by ${maxDiff}`);
+    if (!(maxDiff < 1e-3))
+      fail(
+        `tfjs-node loads, but its matrix product differs from the JavaScript backend's by ${maxDiff}`,
+      );
     return { tf, maxDiff };
   } catch {
     return undefined;
@@ -75,7 +100,9 @@ function check() {
 }
 
 function report(how, res) {
-  say(`${how}: @tensorflow/tfjs-node ${want} loads with TensorFlow ${res.tf}; a 96x96 matmul matches the JavaScript backend (max |diff| ${res.maxDiff.toExponential(1)}), in ${secs()}`);
+  say(
+    `${how}: @tensorflow/tfjs-node ${want} loads with TensorFlow ${res.tf}; a 96x96 matmul matches the JavaScript backend (max |diff| ${res.maxDiff.toExponential(1)}), in ${secs()}`,
+  );
   say("training now picks the native backend (PENGUIN_TF_BACKEND=wasm forces the old one)");
   process.exit(0);
 }
@@ -95,16 +122,30 @@ const locate = () => {
 };
 locate();
 if (!dir) {
-  say(`installing @tensorflow/tfjs-node@${want} without its download step (package.json and the lock file stay as they are)`);
-  const r = run("npm", ["install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", `@tensorflow/tfjs-node@${want}`]);
-  if (!r.ok) fail(`npm could not install @tensorflow/tfjs-node@${want}:\n${r.out.trim().split("\n").slice(-5).join("\n")}`);
+  say(
+    `installing @tensorflow/tfjs-node@${want} without its download step (package.json and the lock file stay as they are)`,
+  );
+  const r = run("npm", [
+    "install",
+    "--no-save",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    `@tensorflow/tfjs-node@${want}`,
+  ]);
+  if (!r.ok)
+    fail(
+      `npm could not install @tensorflow/tfjs-node@${want}:\n${r.out.trim().split("\n").slice(-5).join("\n")}`,
+    );
   locate();
   if (!dir) fail("@tensorflow/tfjs-node is still not resolvable after npm install");
 }
 
 // 2. Where its release host answers, the package's own install is all that is needed.
 say("trying tfjs-node's own install (it downloads from its release host)");
-const own = run("npm", ["rebuild", "@tensorflow/tfjs-node", "--foreground-scripts"], { timeout: 180_000 });
+const own = run("npm", ["rebuild", "@tensorflow/tfjs-node", "--foreground-scripts"], {
+  timeout: 180_000,
+});
 res = own.ok ? check() : undefined;
 if (res) report("tfjs-node's own install worked", res);
 say("its own install could not download; building it from a TensorFlow wheel instead");
@@ -122,13 +163,19 @@ if (!wheel) {
     // The version tfjs-node was checked against first, then whatever the index offers.
     for (const spec of ["tensorflow-cpu==2.21.0", "tensorflow-cpu", "tensorflow"]) {
       say(`pip download --no-deps ${spec}`);
-      const r = run("python3", ["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", cache, spec], { timeout: 900_000 });
+      const r = run(
+        "python3",
+        ["-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", cache, spec],
+        { timeout: 900_000 },
+      );
       if (r.ok && have()) break;
     }
   }
   if (!have()) {
     rmSync(cache, { recursive: true, force: true });
-    fail("no tensorflow-cpu wheel: pip found none on its index (set PENGUIN_TF_WHEEL=/path/to/tensorflow_cpu-….whl)");
+    fail(
+      "no tensorflow-cpu wheel: pip found none on its index (set PENGUIN_TF_WHEEL=/path/to/tensorflow_cpu-….whl)",
+    );
   }
   wheel = join(cache, have());
 }
@@ -175,8 +222,13 @@ link("libtensorflow_cc.so.2", "libtensorflow.so");
 link("libtensorflow_framework.so.2", "libtensorflow_framework.so");
 // tfjs-node's install downloads unless its pinned library file exists.
 link("libtensorflow_cc.so.2", constants.depsLibTensorFlowName);
-const sizeMiB = (statSync(join(lib, "libtensorflow_cc.so.2")).size + statSync(join(lib, "libtensorflow_framework.so.2")).size) / 2 ** 20;
-say(`staged the TensorFlow libraries (${sizeMiB.toFixed(0)} MiB) and ${ex.out.trim()} headers in ${relative(root, deps)}`);
+const sizeMiB =
+  (statSync(join(lib, "libtensorflow_cc.so.2")).size +
+    statSync(join(lib, "libtensorflow_framework.so.2")).size) /
+  2 ** 20;
+say(
+  `staged the TensorFlow libraries (${sizeMiB.toFixed(0)} MiB) and ${ex.out.trim()} headers in ${relative(root, deps)}`,
+);
 
 // 5. Build the addon from source.
 say("building the addon from source (node-gyp, Node's own headers)");
@@ -184,7 +236,11 @@ const build = run("npm", ["rebuild", "@tensorflow/tfjs-node", "--foreground-scri
   env: { ...process.env, npm_config_build_from_source: "true" },
   timeout: 900_000,
 });
-if (!build.ok) fail(`the addon did not build:\n${build.out.trim().split("\n").slice(-12).join("\n")}`);
+if (!build.ok)
+  fail(`the addon did not build:\n${build.out.trim().split("\n").slice(-12).join("\n")}`);
 res = check();
-if (!res) fail(`the addon built but @tensorflow/tfjs-node still does not load: ${lastLoadError || "no error message"}`);
+if (!res)
+  fail(
+    `the addon built but @tensorflow/tfjs-node still does not load: ${lastLoadError || "no error message"}`,
+  );
 report("built from the wheel", res);

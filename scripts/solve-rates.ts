@@ -22,12 +22,28 @@ import { printable } from "../src/util/text.js";
 const DEFAULT_ROWS = "bakers-game:4:ms,penguin:7,penguin:6,penguin:5,penguin:4,penguin:3";
 
 const OPTIONS = {
-  rows: { type: "string", default: DEFAULT_ROWS, help: "comma list of preset:cells[:ms] (ms: Microsoft deals from --ms-from, else seeds from --seed)" },
+  rows: {
+    type: "string",
+    default: DEFAULT_ROWS,
+    help: "comma list of preset:cells[:ms] (ms: Microsoft deals from --ms-from, else seeds from --seed)",
+  },
   deals: { type: "int", default: 1000, min: 1, max: 10_000_000, help: "deals per row" },
   seed: { type: "int", default: 0, min: 0, max: 2 ** 31 - 1, help: "first seed" },
   "ms-from": { type: "int", default: 1, min: 1, max: 2 ** 31 - 1, help: "first Microsoft deal" },
-  "max-states": { type: "int", default: DEFAULT_MAX_STATES, min: 1, max: MAX_STATES_LIMIT, help: "solver budget per deal" },
-  "timeout-ms": { type: "int", default: 0, min: 0, max: 86_400_000, help: "wall-clock budget per deal (0 = none)" },
+  "max-states": {
+    type: "int",
+    default: DEFAULT_MAX_STATES,
+    min: 1,
+    max: MAX_STATES_LIMIT,
+    help: "solver budget per deal",
+  },
+  "timeout-ms": {
+    type: "int",
+    default: 0,
+    min: 0,
+    max: 86_400_000,
+    help: "wall-clock budget per deal (0 = none)",
+  },
 } as const;
 
 interface RowSpec {
@@ -40,7 +56,10 @@ interface RowSpec {
 function parseRows(text: string): RowSpec[] {
   return text.split(",").map((item) => {
     const m = /^([a-z][a-z-]*)(?::(\d+))?(?::(ms))?$/.exec(item.trim());
-    if (!m) throw new UsageError(`--rows item ${JSON.stringify(printable(item))} is not preset[:cells][:ms], e.g. penguin:7 or bakers-game:4:ms`);
+    if (!m)
+      throw new UsageError(
+        `--rows item ${JSON.stringify(printable(item))} is not preset[:cells][:ms], e.g. penguin:7 or bakers-game:4:ms`,
+      );
     const cells = m[2] === undefined ? undefined : Number(m[2]);
     resolveRules(m[1]!, cells === undefined ? {} : { cells }); // throws a UsageError naming the allowed presets / cells
     return { preset: m[1]!, cells, ms: m[3] === "ms" };

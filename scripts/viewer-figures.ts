@@ -13,7 +13,9 @@ import { buildReplay } from "../src/viewer/record.js";
 import { startWebServer } from "../src/viewer/server.js";
 import { browserMissing, openBrowser } from "../tests/viewer/browser.js";
 
-const shot = process.argv.includes("--shot") ? process.argv[process.argv.indexOf("--shot") + 1] : undefined;
+const shot = process.argv.includes("--shot")
+  ? process.argv[process.argv.indexOf("--shot") + 1]
+  : undefined;
 const missing = browserMissing();
 if (missing) {
   console.error(missing);
@@ -22,7 +24,8 @@ if (missing) {
 const rules = resolveRules("penguin");
 const dir = mkdtempSync(join(tmpdir(), "penguin-figures-"));
 const browser = await openBrowser();
-const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const out: Record<string, unknown> = {};
 try {
   for (const seed of [3, 1]) {
@@ -76,11 +79,18 @@ try {
     }
     await page.close();
   }
-  const web = await startWebServer({ host: "127.0.0.1", port: 0, first: { rules: "penguin", seed: "1" } });
+  const web = await startWebServer({
+    host: "127.0.0.1",
+    port: 0,
+    first: { rules: "penguin", seed: "1" },
+  });
   const page = await browser.context.newPage();
   const res = await page.goto(web.url);
   await page.waitForSelector("body[data-ready]");
-  out["play page"] = { bytes: (await res!.body()).length, loadMs: Number(await page.locator("body").getAttribute("data-ready-ms")) };
+  out["play page"] = {
+    bytes: (await res!.body()).length,
+    loadMs: Number(await page.locator("body").getAttribute("data-ready-ms")),
+  };
   await web.close();
 } finally {
   await browser.close();

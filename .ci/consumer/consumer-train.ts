@@ -3,6 +3,12 @@
 import { resolveRules } from "penguin-gym";
 import { TRAIN_DEFAULTS, validateOptions, type TrainOptions } from "penguin-gym/train";
 
-const options: TrainOptions = { ...TRAIN_DEFAULTS, algo: "ppo", rules: resolveRules("penguin"), out: "runs/ppo", seed: 3 };
+const options: TrainOptions = {
+  ...TRAIN_DEFAULTS,
+  algo: "ppo",
+  rules: resolveRules("penguin"),
+  out: "runs/ppo",
+  seed: 3,
+};
 validateOptions(options);
 console.log(options.seed);

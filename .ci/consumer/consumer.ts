@@ -1,6 +1,19 @@
 // A user's TypeScript against the shipped .d.ts of the main entry: tsc --noEmit, strict, with
 // the package's declarations checked too (no skipLibCheck).
-import { checkEnv, deal, ENV_IDS, legalMoves, makeEnv, moveToString, resolveRules, solve, VecEnv, type EnvId, type Rules, type SolveResult } from "penguin-gym";
+import {
+  checkEnv,
+  deal,
+  ENV_IDS,
+  legalMoves,
+  makeEnv,
+  moveToString,
+  resolveRules,
+  solve,
+  VecEnv,
+  type EnvId,
+  type Rules,
+  type SolveResult,
+} from "penguin-gym";
 
 const id: EnvId = ENV_IDS[0];
 const env = makeEnv(id, { cells: 5, reward: "win" });

@@ -6,7 +6,9 @@ const { envIdForPreset, makeEnv } = await import("penguin-gym");
 const importMs = performance.now() - t0;
 const c = process.cpuUsage(cpu);
 const importCpuMs = (c.user + c.system) / 1000;
-console.log(`import "penguin-gym": ${importMs.toFixed(0)} ms wall, ${importCpuMs.toFixed(0)} ms CPU`);
+console.log(
+  `import "penguin-gym": ${importMs.toFixed(0)} ms wall, ${importCpuMs.toFixed(0)} ms CPU`,
+);
 if (importCpuMs >= 500) throw new Error("importing penguin-gym must take under 0.5 s");
 
 const env = makeEnv(envIdForPreset("penguin"), { maxSteps: 200 });
@@ -18,4 +20,6 @@ for (;;) {
   info = r.info;
   if (r.terminated || r.truncated) break;
 }
-console.log(`episode: ${steps} steps, ${info.cardsHome} cards home, won ${info.won}, return ${info.episodeReturn.toFixed(4)}`);
+console.log(
+  `episode: ${steps} steps, ${info.cardsHome} cards home, won ${info.won}, return ${info.episodeReturn.toFixed(4)}`,
+);

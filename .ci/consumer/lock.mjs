@@ -23,4 +23,7 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   const { devOptional, ...rest } = entry;
   packages[path] = devOptional ? { ...rest, optional: true } : rest;
 }
-process.stdout.write(JSON.stringify({ name: "consumer", lockfileVersion: 3, requires: true, packages }, null, 2) + "\n");
+process.stdout.write(
+  JSON.stringify({ name: "consumer", lockfileVersion: 3, requires: true, packages }, null, 2) +
+    "\n",
+);

@@ -1,7 +1,8 @@
 import { mcnemarExact } from "../../src/eval/stats.js";
 
 /** The median of a list of timings (the lower middle one of an even count); the scripts and benches share it. */
-export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
+export const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
 
 /**
  * A 95 % interval for the median of xs (at least 95 % coverage), from order statistics: from the

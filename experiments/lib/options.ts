@@ -50,7 +50,14 @@ interface ShardSpec {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- choice types are inferred per option
-export type OptionSpec = IntSpec | ChoiceSpec<any> | ListSpec<any> | IntListSpec | StringSpec | FlagSpec | ShardSpec;
+export type OptionSpec =
+  | IntSpec
+  | ChoiceSpec<any>
+  | ListSpec<any>
+  | IntListSpec
+  | StringSpec
+  | FlagSpec
+  | ShardSpec;
 export type OptionSpecs = Record<string, OptionSpec>;
 
 type ValueOf<S> = S extends IntSpec
@@ -72,11 +79,21 @@ export type Parsed<S extends OptionSpecs> = { -readonly [K in keyof S]: ValueOf<
 
 /** Options every experiment takes (deal range, sharding, workers, output). */
 export const COMMON_OPTIONS = {
-  deals: { type: "int", default: 200, min: 1, max: 100_000_000, help: "deals per condition (deal seeds seed … seed+deals−1)" },
+  deals: {
+    type: "int",
+    default: 200,
+    min: 1,
+    max: 100_000_000,
+    help: "deals per condition (deal seeds seed … seed+deals−1)",
+  },
   seed: { type: "int", default: 1, min: 0, max: 2 ** 31 - 1, help: "first deal seed" },
   shard: { type: "shard", help: "i/n: play only the i-th of n disjoint deal ranges (0 ≤ i < n)" },
   workers: { type: "int", default: 1, min: 1, max: 256, help: "worker threads" },
-  out: { type: "string", default: "", help: "per-deal CSV (default results/<name>.csv, or results/<name>.shard-i-of-n.csv)" },
+  out: {
+    type: "string",
+    default: "",
+    help: "per-deal CSV (default results/<name>.csv, or results/<name>.shard-i-of-n.csv)",
+  },
   report: { type: "flag", help: "play nothing: summarize and plot the existing CSV" },
   quiet: { type: "flag", help: "no progress line" },
 } as const satisfies OptionSpecs;
@@ -84,27 +101,47 @@ export const COMMON_OPTIONS = {
 function parseInt10(name: string, text: string, min: number, max: number): number {
   const v = Number(text);
   if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(v) || v < min || v > max)
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`,
+    );
   return v;
 }
 
 function parseValue(name: string, spec: OptionSpec, text: string): unknown {
   switch (spec.type) {
     case "int":
-      return parseInt10(name, text, spec.min ?? Number.MIN_SAFE_INTEGER, spec.max ?? Number.MAX_SAFE_INTEGER);
+      return parseInt10(
+        name,
+        text,
+        spec.min ?? Number.MIN_SAFE_INTEGER,
+        spec.max ?? Number.MAX_SAFE_INTEGER,
+      );
     case "choice":
-      if (!spec.choices.includes(text)) throw new UsageError(`--${name} ${JSON.stringify(text)} is not allowed; allowed: ${spec.choices.join(", ")}`);
+      if (!spec.choices.includes(text))
+        throw new UsageError(
+          `--${name} ${JSON.stringify(text)} is not allowed; allowed: ${spec.choices.join(", ")}`,
+        );
       return text;
     case "list": {
-      const items = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
-      if (items.length === 0) throw new UsageError(`--${name} needs at least one of: ${spec.choices.join(", ")}`);
+      const items = text
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+      if (items.length === 0)
+        throw new UsageError(`--${name} needs at least one of: ${spec.choices.join(", ")}`);
       for (const it of items)
-        if (!spec.choices.includes(it)) throw new UsageError(`--${name}: unknown ${JSON.stringify(it)}; allowed: ${spec.choices.join(", ")}`);
+        if (!spec.choices.includes(it))
+          throw new UsageError(
+            `--${name}: unknown ${JSON.stringify(it)}; allowed: ${spec.choices.join(", ")}`,
+          );
       return [...new Set(items)];
     }
     case "int-list": {
       const out: number[] = [];
-      for (const part of text.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+      for (const part of text
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")) {
         const range = /^(\d+)-(\d+)$/.exec(part);
         if (range) {
           const a = parseInt10(name, range[1]!, spec.min, spec.max);
@@ -112,7 +149,10 @@ function parseValue(name: string, spec: OptionSpec, text: string): unknown {
           for (let v = a; v <= b; v++) out.push(v);
         } else out.push(parseInt10(name, part, spec.min, spec.max));
       }
-      if (out.length === 0) throw new UsageError(`--${name} needs integers from ${spec.min} to ${spec.max}, e.g. 0-3,5`);
+      if (out.length === 0)
+        throw new UsageError(
+          `--${name} needs integers from ${spec.min} to ${spec.max}, e.g. 0-3,5`,
+        );
       return [...new Set(out)];
     }
     case "string":
@@ -141,9 +181,14 @@ function defaultOf(spec: OptionSpec): unknown {
 }
 
 export function helpText(script: string, specs: OptionSpecs): string {
-  const lines = [`usage: npx tsx ${script.includes("/") ? script : `experiments/${script}`}.ts [options]`];
+  const lines = [
+    `usage: npx tsx ${script.includes("/") ? script : `experiments/${script}`}.ts [options]`,
+  ];
   for (const [name, s] of Object.entries(specs)) {
-    const d = s.type === "flag" || s.type === "shard" ? "" : ` (default ${Array.isArray(s.default) ? s.default.join(",") : String(s.default)})`;
+    const d =
+      s.type === "flag" || s.type === "shard"
+        ? ""
+        : ` (default ${Array.isArray(s.default) ? s.default.join(",") : String(s.default)})`;
     const allowed = s.type === "choice" || s.type === "list" ? ` [${s.choices.join(", ")}]` : "";
     lines.push(`  --${name.padEnd(12)} ${s.help}${allowed}${d}`);
   }
@@ -154,10 +199,16 @@ export function helpText(script: string, specs: OptionSpecs): string {
  * Parses `--name value`, `--name=value` and bare flags. Unknown options and stray arguments are
  * errors naming the known options, so a typo never silently runs the default experiment.
  */
-export function parseOptions<S extends OptionSpecs>(script: string, specs: S, argv: readonly string[]): Parsed<S> & { help: boolean } {
+export function parseOptions<S extends OptionSpecs>(
+  script: string,
+  specs: S,
+  argv: readonly string[],
+): Parsed<S> & { help: boolean } {
   const out: Record<string, unknown> = { help: false };
   for (const [k, s] of Object.entries(specs)) out[k] = defaultOf(s);
-  const known = Object.keys(specs).map((k) => `--${k}`).join(", ");
+  const known = Object.keys(specs)
+    .map((k) => `--${k}`)
+    .join(", ");
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -166,7 +217,10 @@ export function parseOptions<S extends OptionSpecs>(script: string, specs: S, ar
       continue;
     }
     const m = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new UsageError(`unexpected argument ${JSON.stringify(printable(arg))}; ${script} takes ${known}`);
+    if (!m)
+      throw new UsageError(
+        `unexpected argument ${JSON.stringify(printable(arg))}; ${script} takes ${known}`,
+      );
     const name = m[1]!;
     const spec = specs[name];
     if (!spec) throw new UsageError(`unknown option --${name}; ${script} takes ${known}`);
@@ -179,7 +233,8 @@ export function parseOptions<S extends OptionSpecs>(script: string, specs: S, ar
         continue;
       }
       text = argv[i + 1];
-      if (text === undefined || (text.startsWith("--") && text.length > 2)) throw new UsageError(`--${name} needs a value: ${spec.help}`);
+      if (text === undefined || (text.startsWith("--") && text.length > 2))
+        throw new UsageError(`--${name} needs a value: ${spec.help}`);
       i++;
     }
     if (text.trim() === "") throw new UsageError(`--${name} needs a value: ${spec.help}`);

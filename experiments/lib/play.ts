@@ -26,7 +26,8 @@ const cache = new Map<string, Promise<Prepared>>();
 
 async function prepareOnce(c: Condition): Promise<Prepared> {
   const rules = resolveRules(c.preset, c.overrides);
-  if (c.player.kind === "solver") return { rules, label: `solver(maxStates=${c.player.maxStates})` };
+  if (c.player.kind === "solver")
+    return { rules, label: `solver(maxStates=${c.player.maxStates})` };
   const agent = await createAgent(c.player.agent, c.player.options, rules);
   return { rules, runner: new EpisodeRunner(rules, agent), label: agentLabel(agent) };
 }
@@ -53,9 +54,22 @@ export async function play(c: Condition, deal: number, deck: "seed" | "ms"): Pro
   if (c.player.kind === "solver") {
     const r = solve(start, { maxStates: c.player.maxStates });
     // cards_home for the solver: 52 when it found a win, else the cards home at the deal.
-    if (r.result === "solved") return { outcome: "won", base, cardsHome: 52, moves: r.moves.length, states: r.states };
-    return { outcome: r.result === "unsolvable" ? "lost" : "unknown", base, cardsHome: start.cardsHome(), moves: 0, states: r.states };
+    if (r.result === "solved")
+      return { outcome: "won", base, cardsHome: 52, moves: r.moves.length, states: r.states };
+    return {
+      outcome: r.result === "unsolvable" ? "lost" : "unknown",
+      base,
+      cardsHome: start.cardsHome(),
+      moves: 0,
+      states: r.states,
+    };
   }
   const o = p.runner!.play(start, agentSeed(ref));
-  return { outcome: o.won ? "won" : "lost", base, cardsHome: o.cardsHome, moves: o.moves, states: 0 };
+  return {
+    outcome: o.won ? "won" : "lost",
+    base,
+    cardsHome: o.cardsHome,
+    moves: o.moves,
+    states: 0,
+  };
 }

@@ -16,13 +16,32 @@ export const DEFAULT_MAX_STATES = 200_000;
 
 export function playerOptions(defaultPlayers: readonly PlayerName[]) {
   return {
-    players: { type: "list", default: defaultPlayers, choices: PLAYERS, help: "players: agents, and the exact solver (solvability)" },
-    heuristic: { type: "choice", default: BEST_GREEDY, choices: HEURISTIC_NAMES, help: "greedy/lookahead weight preset" },
-    "max-states": { type: "int", default: DEFAULT_MAX_STATES, min: 1000, max: 100_000_000, help: "solver budget in positions (beyond it a deal is 'unknown')" },
+    players: {
+      type: "list",
+      default: defaultPlayers,
+      choices: PLAYERS,
+      help: "players: agents, and the exact solver (solvability)",
+    },
+    heuristic: {
+      type: "choice",
+      default: BEST_GREEDY,
+      choices: HEURISTIC_NAMES,
+      help: "greedy/lookahead weight preset",
+    },
+    "max-states": {
+      type: "int",
+      default: DEFAULT_MAX_STATES,
+      min: 1000,
+      max: 100_000_000,
+      help: "solver budget in positions (beyond it a deal is 'unknown')",
+    },
   } as const;
 }
 
-export function playerSpec(name: PlayerName, o: { heuristic: string; "max-states": number }): PlayerSpec {
+export function playerSpec(
+  name: PlayerName,
+  o: { heuristic: string; "max-states": number },
+): PlayerSpec {
   switch (name) {
     case "solver":
       return { kind: "solver", maxStates: o["max-states"] };

@@ -36,7 +36,12 @@ export function plotData(summary: readonly SummaryRow[]): Datum[] {
 export interface ChartOptions {
   title: string;
   /** Field on the x axis and its type ("quantitative" for flipper counts, "ordinal" for labels). */
-  x: { field: string; title: string; type: "quantitative" | "ordinal" | "nominal"; sort?: string[] };
+  x: {
+    field: string;
+    title: string;
+    type: "quantitative" | "ordinal" | "nominal";
+    sort?: string[];
+  };
   color?: { field: string; title: string };
   /** Small multiples, one panel per value. */
   column?: { field: string; title: string; sort?: string[] };
@@ -49,20 +54,58 @@ export interface ChartOptions {
 
 /** Win rate (%) against x, coloured by series, with 95% interval bars; optional facets. */
 export function rateChart(data: Datum[], o: ChartOptions): TopLevelSpec {
-  const x = { field: o.x.field, type: o.x.type, title: o.x.title, ...(o.x.sort ? { sort: o.x.sort } : {}), axis: { labelAngle: o.x.type === "quantitative" ? 0 : -30, labelLimit: 200 } };
-  const color = o.color ? { color: { field: o.color.field, type: "nominal" as const, title: o.color.title, legend: { labelLimit: 400 } } } : {};
+  const x = {
+    field: o.x.field,
+    type: o.x.type,
+    title: o.x.title,
+    ...(o.x.sort ? { sort: o.x.sort } : {}),
+    axis: { labelAngle: o.x.type === "quantitative" ? 0 : -30, labelLimit: 200 },
+  };
+  const color = o.color
+    ? {
+        color: {
+          field: o.color.field,
+          type: "nominal" as const,
+          title: o.color.title,
+          legend: { labelLimit: 400 },
+        },
+      }
+    : {};
   // Categories on x: series side by side within each category, not on top of each other.
-  const offset = o.mark === "point" && o.color ? { xOffset: { field: o.color.field, type: "nominal" as const } } : {};
-  const y = { field: "rate", type: "quantitative" as const, title: o.yTitle ?? "win rate (%)", scale: o.yFit ? { zero: false } : { domain: [0, 100] } };
+  const offset =
+    o.mark === "point" && o.color
+      ? { xOffset: { field: o.color.field, type: "nominal" as const } }
+      : {};
+  const y = {
+    field: "rate",
+    type: "quantitative" as const,
+    title: o.yTitle ?? "win rate (%)",
+    scale: o.yFit ? { zero: false } : { domain: [0, 100] },
+  };
   const layer = {
     layer: [
       {
-        mark: o.mark === "line" ? { type: "line" as const, point: true } : { type: "point" as const, filled: true, size: 60 },
-        encoding: { x, y, ...color, ...offset, tooltip: [{ field: "n", type: "quantitative" as const }] },
+        mark:
+          o.mark === "line"
+            ? { type: "line" as const, point: true }
+            : { type: "point" as const, filled: true, size: 60 },
+        encoding: {
+          x,
+          y,
+          ...color,
+          ...offset,
+          tooltip: [{ field: "n", type: "quantitative" as const }],
+        },
       },
       {
         mark: { type: "errorbar" as const, ticks: { size: 6 } },
-        encoding: { x, y: { field: "lo", type: "quantitative" as const, title: "" }, y2: { field: "hi" }, ...color, ...offset },
+        encoding: {
+          x,
+          y: { field: "lo", type: "quantitative" as const, title: "" },
+          y2: { field: "hi" },
+          ...color,
+          ...offset,
+        },
       },
     ],
   };
@@ -75,7 +118,14 @@ export function rateChart(data: Datum[], o: ChartOptions): TopLevelSpec {
   if (o.column)
     return {
       ...base,
-      facet: { column: { field: o.column.field, type: "nominal", title: o.column.title, ...(o.column.sort ? { sort: o.column.sort } : {}) } },
+      facet: {
+        column: {
+          field: o.column.field,
+          type: "nominal",
+          title: o.column.title,
+          ...(o.column.sort ? { sort: o.column.sort } : {}),
+        },
+      },
       spec: { width: 180, height: 220, ...layer },
     } as TopLevelSpec;
   return { ...base, width: 420, height: 260, ...layer } as TopLevelSpec;

@@ -17,7 +17,9 @@ export interface Task {
 function where(e: unknown, t: Task, conditions: readonly Condition[]): Error {
   const c = conditions[t.condition]!;
   const msg = e instanceof Error ? e.message : String(e);
-  return new Error(`deal ${t.deal}, rules ${c.preset} ${JSON.stringify(c.overrides)}, player ${JSON.stringify(c.player)}: ${msg}`);
+  return new Error(
+    `deal ${t.deal}, rules ${c.preset} ${JSON.stringify(c.overrides)}, player ${JSON.stringify(c.player)}: ${msg}`,
+  );
 }
 
 export async function runTasks(

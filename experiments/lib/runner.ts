@@ -11,11 +11,23 @@ import { writeOutput } from "../../src/util/output.js";
 import { exitWithWrappers } from "../../src/util/parent.js";
 import { writeSidecar } from "../../src/env/provenance.js";
 import type { TopLevelSpec } from "vega-lite";
-import { COMMON_OPTIONS, helpText, parseOptions, type OptionSpecs, type Parsed } from "./options.js";
+import {
+  COMMON_OPTIONS,
+  helpText,
+  parseOptions,
+  type OptionSpecs,
+  type Parsed,
+} from "./options.js";
 import { shardLabel, shardRange } from "./shard.js";
 import { csvLine, openStore } from "./store.js";
 import { runTasks, type Task } from "./pool.js";
-import { formatTable, Summarizer, summaryFields, SUMMARY_COLUMNS, type SummaryRow } from "./summary.js";
+import {
+  formatTable,
+  Summarizer,
+  summaryFields,
+  SUMMARY_COLUMNS,
+  type SummaryRow,
+} from "./summary.js";
 import { writeSvg } from "./plot.js";
 import type { Condition, Outcome, TaskModule } from "./types.js";
 
@@ -50,10 +62,15 @@ export const OUTCOME_COLUMNS = ["base", "outcome", "cards_home", "moves", "state
 
 function fmtSeconds(s: number): string {
   if (!Number.isFinite(s)) return "?";
-  return s >= 90 ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${s.toFixed(0)}s`;
+  return s >= 90
+    ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
+    : `${s.toFixed(0)}s`;
 }
 
-export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, argv: readonly string[]): Promise<ExperimentResult | undefined> {
+export async function runExperiment<S extends OptionSpecs>(
+  def: Experiment<S>,
+  argv: readonly string[],
+): Promise<ExperimentResult | undefined> {
   const specs = { ...COMMON_OPTIONS, ...def.options };
   const o = parseOptions(def.name, specs, argv) as unknown as Options<S> & { help: boolean };
   if (o.help) {
@@ -70,17 +87,33 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   // million-deal run holds no task array.
   const C = conditions.length;
   const total = (end - start) * C;
-  const taskAt = (i: number): Task => ({ deal: o.seed + start + Math.floor(i / C), condition: i % C });
+  const taskAt = (i: number): Task => ({
+    deal: o.seed + start + Math.floor(i / C),
+    condition: i % C,
+  });
   const deck = "seed" as const;
   const out = o.out || `results/${def.name}${o.shard ? `.${shardLabel(o.shard)}` : ""}.csv`;
   const header = ["deal", "deck", ...def.labelColumns, "rules", "player", ...OUTCOME_COLUMNS];
   const keyOf = (t: Task): string[] => {
     const c = conditions[t.condition]!;
-    return [String(t.deal), deck, ...def.labelColumns.map((l) => String(c.labels[l] ?? "")), rulesLabel(rules[t.condition]!), players[t.condition]!];
+    return [
+      String(t.deal),
+      deck,
+      ...def.labelColumns.map((l) => String(c.labels[l] ?? "")),
+      rulesLabel(rules[t.condition]!),
+      players[t.condition]!,
+    ];
   };
   const groupBy = def.groupBy ?? [...def.labelColumns, "player"];
   const summarizer = new Summarizer(header, groupBy);
-  const store = openStore(out, header, header.length - OUTCOME_COLUMNS.length, total, (i) => keyOf(taskAt(i)), (f) => summarizer.add(f));
+  const store = openStore(
+    out,
+    header,
+    header.length - OUTCOME_COLUMNS.length,
+    total,
+    (i) => keyOf(taskAt(i)),
+    (f) => summarizer.add(f),
+  );
   writeExperimentSidecar(out, def.name, o, conditions, rules);
   let rows = store.done;
   const todo = o.report ? 0 : total - store.done;
@@ -98,7 +131,9 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
     flush();
     store.close();
     const why = sig === "SIGHUP" ? "the end of its npx/npm/tsx wrapper" : sig;
-    process.stderr.write(`\n${def.name}: stopped by ${why} after ${rows} of ${total} games; rerun the same command to resume\n`);
+    process.stderr.write(
+      `\n${def.name}: stopped by ${why} after ${rows} of ${total} games; rerun the same command to resume\n`,
+    );
     process.exit(sig === "SIGINT" ? 130 : sig === "SIGHUP" ? 129 : 143);
   };
   process.once("SIGINT", stop);
@@ -106,20 +141,37 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   // Killed wrappers (npx, npm, tsx) cannot pass a signal on: stop the same way when they are gone.
   const unwatch = exitWithWrappers(() => stop("SIGHUP"));
   try {
-    await runTasks(moduleUrl, conditions, deck, todo, (i) => taskAt(store.done + i), o.workers, (i: number, r: Outcome) => {
-      const fields = [...keyOf(taskAt(store.done + i)), r.base, r.outcome, String(r.cardsHome), String(r.moves), String(r.states)];
-      summarizer.add(fields);
-      rows++;
-      buffer.push(fields);
-      const now = Date.now();
-      if (buffer.length >= 256 || now - lastFlush > 1000) {
-        flush();
-        if (showProgress) {
-          const rate = ((i + 1) * 1000) / (now - t0);
-          process.stderr.write(`\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i - 1) / rate)}   `);
+    await runTasks(
+      moduleUrl,
+      conditions,
+      deck,
+      todo,
+      (i) => taskAt(store.done + i),
+      o.workers,
+      (i: number, r: Outcome) => {
+        const fields = [
+          ...keyOf(taskAt(store.done + i)),
+          r.base,
+          r.outcome,
+          String(r.cardsHome),
+          String(r.moves),
+          String(r.states),
+        ];
+        summarizer.add(fields);
+        rows++;
+        buffer.push(fields);
+        const now = Date.now();
+        if (buffer.length >= 256 || now - lastFlush > 1000) {
+          flush();
+          if (showProgress) {
+            const rate = ((i + 1) * 1000) / (now - t0);
+            process.stderr.write(
+              `\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i - 1) / rate)}   `,
+            );
+          }
         }
-      }
-    });
+      },
+    );
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
@@ -134,16 +186,32 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
   if (def.sortSummary) summary = def.sortSummary(summary);
   const secs = (Date.now() - t0) / 1000;
   if (!o.quiet) {
-    const where = o.shard ? ` (shard ${o.shard.index}/${o.shard.count}: deals ${o.seed + start}…${o.seed + end - 1})` : "";
-    process.stdout.write(`${def.name}: ${rows}/${total} games in ${out}${where}; played ${todo} now in ${secs.toFixed(1)} s\n`);
+    const where = o.shard
+      ? ` (shard ${o.shard.index}/${o.shard.count}: deals ${o.seed + start}…${o.seed + end - 1})`
+      : "";
+    process.stdout.write(
+      `${def.name}: ${rows}/${total} games in ${out}${where}; played ${todo} now in ${secs.toFixed(1)} s\n`,
+    );
     process.stdout.write(formatTable(groupBy, summary) + "\n");
-    if (!complete) process.stdout.write(`incomplete: ${total - rows} games to go (rerun without --report to resume)\n`);
-    else if (todo === 0 && !o.report) process.stdout.write(`nothing to play: ${out} was already complete (delete it or pass another --out to play afresh)\n`);
+    if (!complete)
+      process.stdout.write(
+        `incomplete: ${total - rows} games to go (rerun without --report to resume)\n`,
+      );
+    else if (todo === 0 && !o.report)
+      process.stdout.write(
+        `nothing to play: ${out} was already complete (delete it or pass another --out to play afresh)\n`,
+      );
   }
   // Plots and summaries describe a whole study; a shard waits for `penguin merge` + --report.
   if (!o.shard && rows > 0) {
     const stem = out.replace(/\.csv$/, "");
-    writeOutput(`${stem}.summary.csv`, [csvLine([...groupBy, ...SUMMARY_COLUMNS]), ...summary.map((s) => csvLine([...groupBy.map((g) => s.group[g]!), ...summaryFields(s)]))].join(""));
+    writeOutput(
+      `${stem}.summary.csv`,
+      [
+        csvLine([...groupBy, ...SUMMARY_COLUMNS]),
+        ...summary.map((s) => csvLine([...groupBy.map((g) => s.group[g]!), ...summaryFields(s)])),
+      ].join(""),
+    );
     await writeSvg(`${stem}.svg`, def.plot(summary, o));
   }
   return { out, header, rows, summary, complete, played: todo };
@@ -153,7 +221,18 @@ export async function runExperiment<S extends OptionSpecs>(def: Experiment<S>, a
  * X.meta.json beside X.csv (and X.summary.csv): the experiment, its options and conditions, and
  * the provenance (package version, git commit, env ids) of each run that wrote to the file.
  */
-function writeExperimentSidecar(out: string, name: string, options: object, conditions: readonly Condition[], rules: readonly Rules[]): void {
-  const about = { experiment: name, csv: basename(out), options, conditions: conditions.map((c, i) => ({ ...c, rules: rulesLabel(rules[i]!) })) };
+function writeExperimentSidecar(
+  out: string,
+  name: string,
+  options: object,
+  conditions: readonly Condition[],
+  rules: readonly Rules[],
+): void {
+  const about = {
+    experiment: name,
+    csv: basename(out),
+    options,
+    conditions: conditions.map((c, i) => ({ ...c, rules: rulesLabel(rules[i]!) })),
+  };
   writeSidecar(out, about, new Set(conditions.map((c) => c.preset)));
 }

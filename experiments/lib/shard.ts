@@ -17,7 +17,9 @@ export function parseShard(text: string): Shard {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || !Number.isSafeInteger(count) || count < 1 || count > 1_000_000 || index >= count)
-    throw new UsageError(`--shard must be i/n with 1 ≤ n ≤ 1000000 and 0 ≤ i < n (e.g. 0/4 … 3/4), got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `--shard must be i/n with 1 ≤ n ≤ 1000000 and 0 ≤ i < n (e.g. 0/4 … 3/4), got ${JSON.stringify(text)}`,
+    );
   return { index, count };
 }
 

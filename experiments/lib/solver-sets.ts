@@ -3,8 +3,15 @@
  * Microsoft deals 1…N, N = 500 for Eight Off and Seahaven Towers and 1000 for the others. The
  * bench and the timing scripts share them.
  */
-export const SOLVER_SETS = ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"] as const;
+export const SOLVER_SETS = [
+  "freecell",
+  "bakers-game",
+  "eight-off",
+  "seahaven-towers",
+  "penguin",
+] as const;
 export type SolverSet = (typeof SOLVER_SETS)[number];
 
 /** Deals in a set's full run. */
-export const fullDeals = (set: string): number => (set === "eight-off" || set === "seahaven-towers" ? 500 : 1000);
+export const fullDeals = (set: string): number =>
+  set === "eight-off" || set === "seahaven-towers" ? 500 : 1000;

@@ -35,8 +35,10 @@ const COUNT = /^(0|[1-9]\d{0,14})$/;
 function outcomeProblem(f: readonly string[]): string | undefined {
   const [base, outcome, home, moves, states] = f.slice(-5);
   if (!/^[A2-9TJQK]$/.test(base!)) return `base is ${JSON.stringify(base)}, expected a rank letter`;
-  if (outcome !== "won" && outcome !== "lost" && outcome !== "unknown") return `outcome is ${JSON.stringify(outcome)}, expected won, lost or unknown`;
-  if (!COUNT.test(home!) || Number(home) > 52) return `cards_home is ${JSON.stringify(home)}, expected an integer from 0 to 52`;
+  if (outcome !== "won" && outcome !== "lost" && outcome !== "unknown")
+    return `outcome is ${JSON.stringify(outcome)}, expected won, lost or unknown`;
+  if (!COUNT.test(home!) || Number(home) > 52)
+    return `cards_home is ${JSON.stringify(home)}, expected an integer from 0 to 52`;
   if (outcome === "won" && home !== "52") return `outcome is won with ${home} cards home`;
   if (!COUNT.test(moves!)) return `moves is ${JSON.stringify(moves)}, expected a count`;
   if (!COUNT.test(states!)) return `states is ${JSON.stringify(states)}, expected a count`;
@@ -61,7 +63,9 @@ export function openStore(
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
-    throw new UsageError(`cannot write ${shown}: ${(e as { code?: string }).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot write ${shown}: ${(e as { code?: string }).code ?? (e as Error).message}`,
+    );
   }
   const target = resumableTarget(path);
   const real = target.path;
@@ -79,21 +83,33 @@ export function openStore(
     const complete = forEachCsvRecord(fd, shown, ({ fields, raw }, i) => {
       if (i === 0) {
         if (raw + "\n" !== headerLine)
-          throw new UsageError(`${shown} has other columns (${raw.slice(0, 80)}): written by another experiment; choose another --out`);
+          throw new UsageError(
+            `${shown} has other columns (${raw.slice(0, 80)}): written by another experiment; choose another --out`,
+          );
         return;
       }
       if (rows >= total)
-        throw new UsageError(`${shown} already holds more than this run's ${total} rows: written with other settings (--deals?); choose another --out`);
-      if (fields.length !== header.length) throw new UsageError(`${shown} line ${i + 1} has ${fields.length} fields, expected ${header.length}; choose another --out`);
+        throw new UsageError(
+          `${shown} already holds more than this run's ${total} rows: written with other settings (--deals?); choose another --out`,
+        );
+      if (fields.length !== header.length)
+        throw new UsageError(
+          `${shown} line ${i + 1} has ${fields.length} fields, expected ${header.length}; choose another --out`,
+        );
       const want = expectedKey(rows);
       if (want.some((w, k) => w !== fields[k]))
-        throw new UsageError(`${shown} row ${rows + 1} is [${fields.slice(0, keyColumns).join(" ")}] where this run expects [${want.join(" ")}]: written with other settings; choose another --out`);
+        throw new UsageError(
+          `${shown} row ${rows + 1} is [${fields.slice(0, keyColumns).join(" ")}] where this run expects [${want.join(" ")}]: written with other settings; choose another --out`,
+        );
       const problem = outcomeProblem(fields);
       if (problem) throw new UsageError(`${shown} line ${i + 1}: ${problem}; choose another --out`);
       onExisting(fields);
       rows++;
     });
-    if (complete === 0) throw new UsageError(`${shown} has no header line: not an experiment CSV; choose another --out`);
+    if (complete === 0)
+      throw new UsageError(
+        `${shown} has no header line: not an experiment CSV; choose another --out`,
+      );
     // Checks passed: cut off a killed writer's half line; that row is recomputed, not lost.
     if (opened.size > complete) ftruncateSync(fd, complete);
     let end = complete;

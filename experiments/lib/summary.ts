@@ -24,7 +24,10 @@ export class Summarizer {
   private readonly gi: number[];
   private readonly oi: number;
   private readonly hi: number;
-  private readonly acc = new Map<string, { group: Record<string, string>; n: number; won: number; unknown: number; home: number }>();
+  private readonly acc = new Map<
+    string,
+    { group: Record<string, string>; n: number; won: number; unknown: number; home: number }
+  >();
 
   constructor(
     header: readonly string[],
@@ -44,7 +47,13 @@ export class Summarizer {
     const key = this.gi.map((i) => r[i]).join("\u0001");
     let a = this.acc.get(key);
     if (!a) {
-      a = { group: Object.fromEntries(this.groupBy.map((g, k) => [g, r[this.gi[k]!]!])), n: 0, won: 0, unknown: 0, home: 0 };
+      a = {
+        group: Object.fromEntries(this.groupBy.map((g, k) => [g, r[this.gi[k]!]!])),
+        n: 0,
+        won: 0,
+        unknown: 0,
+        home: 0,
+      };
       this.acc.set(key, a);
     }
     a.n++;
@@ -57,12 +66,26 @@ export class Summarizer {
   rows(): SummaryRow[] {
     return [...this.acc.values()].map((a) => {
       const { low, high } = wilson(a.won, a.n);
-      return { group: a.group, n: a.n, won: a.won, unknown: a.unknown, rate: a.won / a.n, lo: low, hi: high, upper: (a.won + a.unknown) / a.n, meanCardsHome: a.home / a.n };
+      return {
+        group: a.group,
+        n: a.n,
+        won: a.won,
+        unknown: a.unknown,
+        rate: a.won / a.n,
+        lo: low,
+        hi: high,
+        upper: (a.won + a.unknown) / a.n,
+        meanCardsHome: a.home / a.n,
+      };
     });
   }
 }
 
-export function summarize(header: readonly string[], rows: Iterable<readonly string[]>, groupBy: readonly string[]): SummaryRow[] {
+export function summarize(
+  header: readonly string[],
+  rows: Iterable<readonly string[]>,
+  groupBy: readonly string[],
+): SummaryRow[] {
   const s = new Summarizer(header, groupBy);
   for (const r of rows) s.add(r);
   return s.rows();
@@ -70,7 +93,16 @@ export function summarize(header: readonly string[], rows: Iterable<readonly str
 
 const pct = (x: number): string => (100 * x).toFixed(1);
 
-export const SUMMARY_COLUMNS = ["n", "won", "unknown", "win_rate", "ci95_lo", "ci95_hi", "upper_if_unknown_won", "mean_cards_home"];
+export const SUMMARY_COLUMNS = [
+  "n",
+  "won",
+  "unknown",
+  "win_rate",
+  "ci95_lo",
+  "ci95_hi",
+  "upper_if_unknown_won",
+  "mean_cards_home",
+];
 
 export function summaryFields(s: SummaryRow): string[] {
   return [
@@ -96,6 +128,9 @@ export function formatTable(groupBy: readonly string[], summary: readonly Summar
     s.unknown ? String(s.unknown) : "",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => (i < groupBy.length ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => (i < groupBy.length ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ");
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }

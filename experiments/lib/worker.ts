@@ -3,7 +3,11 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { Condition, TaskModule } from "./types.js";
 import type { Task } from "./pool.js";
 
-const { moduleUrl, conditions, deck } = workerData as { moduleUrl: string; conditions: Condition[]; deck: "seed" | "ms" };
+const { moduleUrl, conditions, deck } = workerData as {
+  moduleUrl: string;
+  conditions: Condition[];
+  deck: "seed" | "ms";
+};
 const mod = (await import(moduleUrl)) as TaskModule;
 
 parentPort!.on("message", async (m: { i: number; task: Task }) => {

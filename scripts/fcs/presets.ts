@@ -16,7 +16,11 @@ export const PRESETS_DIR = "/usr/share/freecell-solver/presets/";
 /** Shell-like words of the preset file: double quotes group, backslash-newline joins, # comments. */
 function words(text: string): string[] {
   const out: string[] = [];
-  const body = text.replace(/\\\n/g, " ").split("\n").filter((l) => !l.trimStart().startsWith("#")).join(" ");
+  const body = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .filter((l) => !l.trimStart().startsWith("#"))
+    .join(" ");
   for (const m of body.matchAll(/"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2]!);
   return out;
 }
@@ -48,14 +52,19 @@ export function presetWithout(name: string, drop: string): string[] {
   try {
     text = readFileSync(file, "utf8");
   } catch {
-    throw new UsageError(`cannot read Freecell Solver's preset ${file}; install freecell-solver-bin`);
+    throw new UsageError(
+      `cannot read Freecell Solver's preset ${file}; install freecell-solver-bin`,
+    );
   }
   // The file is a range-solver command line: its first four words are the program and its range.
   const args = words(text).slice(4);
   for (let i = 0; i < args.length - 1; i++) {
     if (args[i] === "-to") args[i + 1] = withoutMoves(args[i + 1]!, drop);
     else if (args[i] === "-dto2" || args[i] === "-dto") {
-      const [depth, order] = [args[i + 1]!.slice(0, args[i + 1]!.indexOf(",")), args[i + 1]!.slice(args[i + 1]!.indexOf(",") + 1)];
+      const [depth, order] = [
+        args[i + 1]!.slice(0, args[i + 1]!.indexOf(",")),
+        args[i + 1]!.slice(args[i + 1]!.indexOf(",") + 1),
+      ];
       args[i + 1] = `${depth},${withoutMoves(order, drop)}`;
     }
   }

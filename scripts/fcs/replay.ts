@@ -13,7 +13,17 @@
  */
 import { spawnSync } from "node:child_process";
 import { NO_CARD, rankOf } from "../../src/engine/card.js";
-import { applyMove, CELL0, FOUNDATION, groupCap, legalMoves, moveFrom, moveTo, runLength, type Move } from "../../src/engine/moves.js";
+import {
+  applyMove,
+  CELL0,
+  FOUNDATION,
+  groupCap,
+  legalMoves,
+  moveFrom,
+  moveTo,
+  runLength,
+  type Move,
+} from "../../src/engine/moves.js";
 import type { State } from "../../src/engine/state.js";
 
 export type ReplayVerdict = "won" | "illegal" | "not-won" | "no-solution";
@@ -39,9 +49,15 @@ function split(token: string): [Place, Place] {
 
 /** The moves of `fc-solve … -m -sn BOARD`, or null when it found none. */
 export function fcsSolution(fcsArgs: string[], boardFile: string): string[] | null {
-  const p = spawnSync("fc-solve", [...fcsArgs, "-m", "-sn", boardFile], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const p = spawnSync("fc-solve", [...fcsArgs, "-m", "-sn", boardFile], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (p.error || !/This game is solveable/.test(p.stdout)) return null;
-  const body = p.stdout.slice(p.stdout.indexOf("-=-=-"), p.stdout.indexOf("This game is solveable"));
+  const body = p.stdout.slice(
+    p.stdout.indexOf("-=-=-"),
+    p.stdout.indexOf("This game is solveable"),
+  );
   return body.split(/\s+/).filter((t) => /^(10|[1-9a-hk])(10|[1-9a-hk])$/.test(t));
 }
 
@@ -59,7 +75,10 @@ function wholeColumnMoves(s: State, src: number, dst: number): boolean {
 }
 
 /** Plays `tokens` from `start`; "won" only if every move was legal here and all cards end home. */
-export function replayFcs(start: State, tokens: readonly string[]): { verdict: ReplayVerdict; at?: number; token?: string } {
+export function replayFcs(
+  start: State,
+  tokens: readonly string[],
+): { verdict: ReplayVerdict; at?: number; token?: string } {
   const s = start.clone();
   const slot: number[] = Array.from(s.cells.subarray(0, s.nCells)); // Freecell Solver's cells, by slot
   const col = Array.from({ length: s.nColumns }, (_, i) => i); // its column i is the engine's col[i]
@@ -70,17 +89,29 @@ export function replayFcs(start: State, tokens: readonly string[]): { verdict: R
     if (from.kind === "column") src = col[from.index]!;
     else if (from.kind === "cell") {
       const card = slot[from.index];
-      const i = card === undefined || card === NO_CARD ? -1 : Array.from(s.cells.subarray(0, s.nCells)).indexOf(card);
+      const i =
+        card === undefined || card === NO_CARD
+          ? -1
+          : Array.from(s.cells.subarray(0, s.nCells)).indexOf(card);
       if (i < 0) return bad;
       src = CELL0 + i;
     } else return bad;
-    if (to.kind === "column" && from.kind === "column" && s.len[col[to.index]!] === 0 && wholeColumnMoves(s, src, col[to.index]!)) {
+    if (
+      to.kind === "column" &&
+      from.kind === "column" &&
+      s.len[col[to.index]!] === 0 &&
+      wholeColumnMoves(s, src, col[to.index]!)
+    ) {
       [col[from.index], col[to.index]] = [col[to.index]!, col[from.index]!];
       continue;
     }
     const dst = to.kind === "home" ? FOUNDATION : to.kind === "column" ? col[to.index]! : -1;
     const card = src >= CELL0 ? s.cells[src - CELL0]! : s.top(src);
-    const choices = legalMoves(s).filter((m: Move) => moveFrom(m) === src && (dst === -1 ? moveTo(m) >= CELL0 && moveTo(m) < FOUNDATION : moveTo(m) === dst));
+    const choices = legalMoves(s).filter(
+      (m: Move) =>
+        moveFrom(m) === src &&
+        (dst === -1 ? moveTo(m) >= CELL0 && moveTo(m) < FOUNDATION : moveTo(m) === dst),
+    );
     if (choices.length !== 1) return bad;
     applyMove(s, choices[0]!);
     if (from.kind === "cell") slot[from.index] = NO_CARD;

@@ -19,7 +19,16 @@
  * foundation takes it, and the next cards are every card of a rank some foundation needs.
  */
 import { NO_CARD, rankOf, suitOf } from "../engine/card.js";
-import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFrom, moveTo, type Move } from "../engine/moves.js";
+import {
+  CELL0,
+  FOUNDATION,
+  generateMoves,
+  MAX_MOVES,
+  moveCount,
+  moveFrom,
+  moveTo,
+  type Move,
+} from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 
 export interface Feature {
@@ -214,14 +223,16 @@ export const FEATURES: readonly Feature[] = [
       if (s.rules.build === "none") return 0;
       for (let c = 0; c < s.nColumns; c++) {
         const b = c * COLUMN_CAP;
-        for (let d = 1, n = s.len[c]!; d < n; d++) v += x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!]!;
+        for (let d = 1, n = s.len[c]!; d < n; d++)
+          v += x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!]!;
       }
       return v;
     },
   },
   {
     name: "short-flipper-use",
-    describe: "tip 5: −(how far each flipper card is from leaving it), so flippers hold cards briefly",
+    describe:
+      "tip 5: −(how far each flipper card is from leaving it), so flippers hold cards briefly",
     tip: true,
     potential: (s, x) => {
       let v = 0;
@@ -247,7 +258,8 @@ export const FEATURES: readonly Feature[] = [
           for (let su = 0; su < 4; su++) {
             const card = need * 4 + su;
             if (x.where[card] === -1) best = 0;
-            else if (x.where[card]! >= 0 && (best < 0 || x.cover[card]! < best)) best = x.cover[card]!;
+            else if (x.where[card]! >= 0 && (best < 0 || x.cover[card]! < best))
+              best = x.cover[card]!;
           }
           if (best > 0) v -= best;
         }
@@ -262,7 +274,8 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     name: "settled-cards",
-    describe: "cards in columns ordered in suit from a base−1 card at the bottom (never need to move)",
+    describe:
+      "cards in columns ordered in suit from a base−1 card at the bottom (never need to move)",
     tip: false,
     potential: (s, x) => {
       let v = 0;
@@ -288,7 +301,8 @@ export const FEATURES: readonly Feature[] = [
   },
   {
     name: "buried-order",
-    describe: "−cards lying on a lower card of their own suit (each must move again before that card goes home)",
+    describe:
+      "−cards lying on a lower card of their own suit (each must move again before that card goes home)",
     tip: false,
     potential: (s) => {
       let v = 0;
@@ -298,7 +312,10 @@ export const FEATURES: readonly Feature[] = [
         const n = s.len[c]!;
         const b = c * COLUMN_CAP;
         // minRel[suit] of the cards below, as a 4-value scan: columns are short.
-        let m0 = 99, m1 = 99, m2 = 99, m3 = 99;
+        let m0 = 99,
+          m1 = 99,
+          m2 = 99,
+          m3 = 99;
         for (let d = 0; d < n; d++) {
           const card = s.cards[b + d]!;
           const r = rel[card]!;

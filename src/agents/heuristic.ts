@@ -44,7 +44,8 @@ export const HEURISTIC_NAMES = Object.keys(HEURISTIC_PRESETS);
 export const DEFAULT_HEURISTIC = "tuned";
 
 function checkFeature(name: string): void {
-  if (!FEATURE_NAMES.includes(name)) throw new UsageError(`unknown feature "${name}"; known: ${FEATURE_NAMES.join(", ")}`);
+  if (!FEATURE_NAMES.includes(name))
+    throw new UsageError(`unknown feature "${name}"; known: ${FEATURE_NAMES.join(", ")}`);
 }
 
 /** Items of a list option given as a comma list, repeated flags (joined with commas) or an array. */
@@ -62,15 +63,20 @@ export interface HeuristicSpec {
 }
 
 /** Reads `heuristic`, `without` and `weight` agent options; every bad value is one-line UsageError. */
-export function heuristicSpec(options: Readonly<Record<string, unknown>>, dflt = DEFAULT_HEURISTIC): HeuristicSpec {
+export function heuristicSpec(
+  options: Readonly<Record<string, unknown>>,
+  dflt = DEFAULT_HEURISTIC,
+): HeuristicSpec {
   const preset = options.heuristic === undefined ? dflt : String(options.heuristic);
-  if (!HEURISTIC_PRESETS[preset]) throw new UsageError(`unknown heuristic "${preset}"; known: ${HEURISTIC_NAMES.join(", ")}`);
+  if (!HEURISTIC_PRESETS[preset])
+    throw new UsageError(`unknown heuristic "${preset}"; known: ${HEURISTIC_NAMES.join(", ")}`);
   const without = listOption(options.without);
   without.forEach(checkFeature);
   const weight: Record<string, number> = {};
   for (const item of listOption(options.weight)) {
     const m = /^([a-z-]+)=(-?\d+(?:\.\d+)?(?:e-?\d+)?)$/.exec(item);
-    if (!m) throw new UsageError(`bad --weight "${item}": expected feature=number, e.g. build-in-suit=2`);
+    if (!m)
+      throw new UsageError(`bad --weight "${item}": expected feature=number, e.g. build-in-suit=2`);
     checkFeature(m[1]!);
     weight[m[1]!] = Number(m[2]);
   }
@@ -86,7 +92,11 @@ export function weightsOf(spec: HeuristicSpec): Record<string, number> {
 
 /** `parlett`, `parlett,-keep-flippers-empty,build-in-suit=2`: the heuristic part of an agent's name. */
 export function heuristicLabel(spec: HeuristicSpec): string {
-  const parts = [spec.preset, ...spec.without.map((f) => `-${f}`), ...Object.entries(spec.weight).map(([f, v]) => `${f}=${v}`)];
+  const parts = [
+    spec.preset,
+    ...spec.without.map((f) => `-${f}`),
+    ...Object.entries(spec.weight).map(([f, v]) => `${f}=${v}`),
+  ];
   return parts.join(",");
 }
 

@@ -23,7 +23,8 @@ export const LOOKAHEAD_HEURISTIC = "tuned";
 function intOption(v: unknown, name: string, dflt: number, max: number): number {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${String(v)}`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${String(v)}`);
   return n;
 }
 
@@ -62,7 +63,8 @@ export class LookaheadAgent implements Agent {
 
   #visited(s: State, level: number): boolean {
     if (this.#seen.has(s.hashLo, s.hashHi)) return true;
-    for (let i = 0; i < level; i++) if (this.#pathLo[i] === s.hashLo && this.#pathHi[i] === s.hashHi) return true;
+    for (let i = 0; i < level; i++)
+      if (this.#pathLo[i] === s.hashLo && this.#pathHi[i] === s.hashHi) return true;
     return false;
   }
 
@@ -82,7 +84,8 @@ export class LookaheadAgent implements Agent {
     for (let taken = 0; taken < this.width; taken++) {
       // Next best untaken move (taken ones are marked -Infinity).
       let i = -1;
-      for (let j = 0; j < n; j++) if (score[j]! > -Infinity && (i < 0 || score[j]! > score[i]!)) i = j;
+      for (let j = 0; j < n; j++)
+        if (score[j]! > -Infinity && (i < 0 || score[j]! > score[i]!)) i = j;
       if (i < 0) break;
       const m = moves[i]!;
       const sc = score[i]!;
@@ -107,7 +110,13 @@ export class LookaheadAgent implements Agent {
    */
   valueOf(x: State, m: Move, score: number): number {
     applyMove(x, m);
-    const v = this.#seen.has(x.hashLo, x.hashHi) ? -Infinity : x.isWon() ? WIN : this.depth > 1 ? score + this.#search(x, this.depth - 1, 1) : score;
+    const v = this.#seen.has(x.hashLo, x.hashHi)
+      ? -Infinity
+      : x.isWon()
+        ? WIN
+        : this.depth > 1
+          ? score + this.#search(x, this.depth - 1, 1)
+          : score;
     undoMove(x, m);
     return v;
   }

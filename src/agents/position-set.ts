@@ -18,7 +18,13 @@ export { PositionSet };
  * Marks fresh[i] = 1 for each of the n moves whose result is not in `seen`, else 0; returns how
  * many are fresh. `s` is changed and restored (apply + undo).
  */
-export function markFresh(s: State, moves: Int32Array, n: number, seen: PositionSet, fresh: Uint8Array): number {
+export function markFresh(
+  s: State,
+  moves: Int32Array,
+  n: number,
+  seen: PositionSet,
+  fresh: Uint8Array,
+): number {
   let count = 0;
   for (let i = 0; i < n; i++) {
     const m = moves[i]!;
@@ -71,7 +77,13 @@ export function guardActions(
  * first on ties, candidates taken in `order` (engine move order; without it 0..count-1); score
  * and allowed of candidate c sit at `offset + c`. Returns the candidate, or -1 when none is allowed.
  */
-export function bestAllowed(score: ArrayLike<number>, allowed: Uint8Array, count: number, order?: Int32Array, offset = 0): number {
+export function bestAllowed(
+  score: ArrayLike<number>,
+  allowed: Uint8Array,
+  count: number,
+  order?: Int32Array,
+  offset = 0,
+): number {
   let best = -1;
   let bestV = -Infinity;
   for (let k = 0; k < count; k++) {

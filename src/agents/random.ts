@@ -16,7 +16,8 @@ export class RandomAgent implements Agent {
 
   constructor(options: AgentOptions = {}) {
     const salt = Number(options["agent-seed"] ?? 0);
-    if (!Number.isInteger(salt)) throw new UsageError(`--agent-seed must be an integer, got ${String(options["agent-seed"])}`);
+    if (!Number.isInteger(salt))
+      throw new UsageError(`--agent-seed must be an integer, got ${String(options["agent-seed"])}`);
     this.#salt = salt | 0;
     this.name = this.#salt ? `random(agent-seed=${this.#salt})` : "random";
   }

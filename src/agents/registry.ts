@@ -35,18 +35,30 @@ function lazy(relPath: string, exportName: string, area: string): AgentFactory {
     } catch (e) {
       const code = (e as { code?: string }).code;
       const msg = e instanceof Error ? e.message : String(e);
-      if (code === "ERR_MODULE_NOT_FOUND" && msg.includes(relPath.replace(/^\.\.\//, "").replace(/\.js$/, "")))
-        throw new UsageError(`agent needs ${area} (src/${relPath.replace(/^\.\.\//, "").replace(/\.js$/, ".ts")}), which is not available in this build`);
+      if (
+        code === "ERR_MODULE_NOT_FOUND" &&
+        msg.includes(relPath.replace(/^\.\.\//, "").replace(/\.js$/, ""))
+      )
+        throw new UsageError(
+          `agent needs ${area} (src/${relPath.replace(/^\.\.\//, "").replace(/\.js$/, ".ts")}), which is not available in this build`,
+        );
       throw e;
     }
     const factory = mod[exportName];
-    if (typeof factory !== "function") throw new UsageError(`src/${relPath.replace(/^\.\.\//, "")} does not export ${exportName}`);
+    if (typeof factory !== "function")
+      throw new UsageError(`src/${relPath.replace(/^\.\.\//, "")} does not export ${exportName}`);
     return (await (factory as AgentFactory)(options, rules)) as Agent;
   };
 }
 
 const entries: AgentEntry[] = [
-  { name: "random", describe: "uniform over the legal actions (seeded per deal)", options: "--agent-seed N (mixed with each deal's seed)", accepts: ["agent-seed"], create: (o) => new RandomAgent(o) },
+  {
+    name: "random",
+    describe: "uniform over the legal actions (seeded per deal)",
+    options: "--agent-seed N (mixed with each deal's seed)",
+    accepts: ["agent-seed"],
+    create: (o) => new RandomAgent(o),
+  },
   {
     name: "greedy",
     describe: "best move by a weighted sum of named features (Parlett's tips and more)",
@@ -61,17 +73,43 @@ const entries: AgentEntry[] = [
     accepts: ["heuristic", "without", "weight", "depth", "width"],
     create: (o) => new LookaheadAgent(o),
   },
-  { name: "solver", describe: "plays the exact solver's solution (src/solver)", options: "see docs/solver.md", create: lazy("../solver/agent.js", "createSolverAgent", "the solver") },
-  { name: "policy", describe: "the trained policy network (src/train)", options: "see docs/train.md", create: lazy("../train/policy-agent.js", "createPolicyAgent", "the trained policy") },
+  {
+    name: "solver",
+    describe: "plays the exact solver's solution (src/solver)",
+    options: "see docs/solver.md",
+    create: lazy("../solver/agent.js", "createSolverAgent", "the solver"),
+  },
+  {
+    name: "policy",
+    describe: "the trained policy network (src/train)",
+    options: "see docs/train.md",
+    create: lazy("../train/policy-agent.js", "createPolicyAgent", "the trained policy"),
+  },
   {
     name: "scorer",
-    describe: "the trained action-scorer network (src/train/scorer): argmax over legal moves, no search",
+    describe:
+      "the trained action-scorer network (src/train/scorer): argmax over legal moves, no search",
     options: "--agent-opt model=DIR (see docs/train-scorer.md)",
     accepts: ["model"],
     create: lazy("../train/scorer/agent.js", "createScorerAgent", "the action-scorer"),
   },
-  { name: "guided", describe: "a small best-first search per move vetoes moves it proves lost", options: "--agent-opt order=greedy|safety|safety-root nodes=N count=expanded|stored model=DIR (docs/guided.md)", accepts: ["order", "nodes", "count", "model"], create: lazy("../solver/guided.js", "createGuidedAgent", "the guided search") },
-  { name: "safety", describe: "the trained move-safety network: plays the best of the moves it judges safe, no search", options: "--agent-opt model=DIR [threshold=P shuffle=P margin=P order=greedy|net] (see docs/train-safety.md)", accepts: ["model", "threshold", "shuffle", "margin", "order"], create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network") },
+  {
+    name: "guided",
+    describe: "a small best-first search per move vetoes moves it proves lost",
+    options:
+      "--agent-opt order=greedy|safety|safety-root nodes=N count=expanded|stored model=DIR (docs/guided.md)",
+    accepts: ["order", "nodes", "count", "model"],
+    create: lazy("../solver/guided.js", "createGuidedAgent", "the guided search"),
+  },
+  {
+    name: "safety",
+    describe:
+      "the trained move-safety network: plays the best of the moves it judges safe, no search",
+    options:
+      "--agent-opt model=DIR [threshold=P shuffle=P margin=P order=greedy|net] (see docs/train-safety.md)",
+    accepts: ["model", "threshold", "shuffle", "margin", "order"],
+    create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network"),
+  },
 ];
 const registry = new Map<string, AgentEntry>(entries.map((e) => [e.name, e]));
 
@@ -95,11 +133,17 @@ export function getAgentEntry(name: string): AgentEntry {
 }
 
 /** Builds an agent by name; an unknown name or bad option is a one-line UsageError. */
-export async function createAgent(name: string, options: AgentOptions, rules: Rules): Promise<Agent> {
+export async function createAgent(
+  name: string,
+  options: AgentOptions,
+  rules: Rules,
+): Promise<Agent> {
   const entry = getAgentEntry(name);
   if (entry.accepts)
     for (const [k, v] of Object.entries(options))
       if (v !== undefined && !entry.accepts.includes(k))
-        throw new UsageError(`agent ${name} has no option "${k}"; allowed: ${entry.accepts.join(", ") || "none"}`);
+        throw new UsageError(
+          `agent ${name} has no option "${k}"; allowed: ${entry.accepts.join(", ") || "none"}`,
+        );
   return await entry.create(options, rules);
 }

@@ -12,4 +12,15 @@ import { datasetCommand } from "./dataset.js";
 
 // Each command module is owned by the area it drives (see the file names).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs' builder types differ per command
-export const commands: CommandModule<object, any>[] = [dealCommand, playCommand, solveCommand, evalCommand, trainCommand, mergeCommand, compareCommand, replayCommand, webCommand, datasetCommand];
+export const commands: CommandModule<object, any>[] = [
+  dealCommand,
+  playCommand,
+  solveCommand,
+  evalCommand,
+  trainCommand,
+  mergeCommand,
+  compareCommand,
+  replayCommand,
+  webCommand,
+  datasetCommand,
+];

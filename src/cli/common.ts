@@ -35,19 +35,36 @@ export interface RuleArgs {
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
   return y
-    .option("rules", { type: "string", default: "penguin", describe: `preset: ${PRESET_NAMES.join(", ")}` })
+    .option("rules", {
+      type: "string",
+      default: "penguin",
+      describe: `preset: ${PRESET_NAMES.join(", ")}`,
+    })
     .option("cells", rangedNumber("flippers / free cells", { min: 0, max: 8, integer: true }))
-    .option("empty", { type: "string", describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}` })
-    .option("group-move", { type: "string", describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}` })
+    .option("empty", {
+      type: "string",
+      describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}`,
+    })
+    .option("group-move", {
+      type: "string",
+      describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}`,
+    })
     .option("build", { type: "string", describe: `tableau build: ${BUILD_RULES.join(" | ")}` })
     .option("base", { type: "string", describe: `foundation base: ${BASE_RULES.join(" | ")}` })
-    .option("foundations", { type: "string", describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)` })
-    .option("deal", { type: "string", describe: `layout: ${DEAL_LAYOUTS.join(" | ")}` }) as unknown as Argv<T & RuleArgs>;
+    .option("foundations", {
+      type: "string",
+      describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)`,
+    })
+    .option("deal", {
+      type: "string",
+      describe: `layout: ${DEAL_LAYOUTS.join(" | ")}`,
+    }) as unknown as Argv<T & RuleArgs>;
 }
 
 export function rulesFromArgs(a: RuleArgs): Rules {
   const o: Record<string, unknown> = {};
-  if (a.cells !== undefined) o.cells = checkRange("cells", a.cells, { min: 0, max: 8, integer: true });
+  if (a.cells !== undefined)
+    o.cells = checkRange("cells", a.cells, { min: 0, max: 8, integer: true });
   if (a.empty !== undefined) o.emptyColumn = a.empty;
   if (a["group-move"] !== undefined) o.groupMove = a["group-move"];
   if (a.build !== undefined) o.build = a.build;
@@ -65,7 +82,10 @@ export interface DealArgs {
 export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {
   return y
     .option("seed", { type: "string", describe: "deal seed (integer or string, via seedrandom)" })
-    .option("ms", rangedNumber("Microsoft deal number", { min: 1, max: MS_MAX, integer: true })) as unknown as Argv<T & DealArgs>;
+    .option(
+      "ms",
+      rangedNumber("Microsoft deal number", { min: 1, max: MS_MAX, integer: true }),
+    ) as unknown as Argv<T & DealArgs>;
 }
 
 /** `--seed` may be an integer or any string; integers are kept as numbers so 7 and "7" agree. */
@@ -74,8 +94,10 @@ export function parseSeed(text: string): number | string {
 }
 
 export function dealFromArgs(rules: Rules, a: DealArgs, required = true): State | undefined {
-  if (a.seed !== undefined && a.ms !== undefined) throw new UsageError("give either --seed or --ms, not both");
-  if (a.ms !== undefined) return dealMs(rules, checkRange("ms", a.ms, { min: 1, max: MS_MAX, integer: true }));
+  if (a.seed !== undefined && a.ms !== undefined)
+    throw new UsageError("give either --seed or --ms, not both");
+  if (a.ms !== undefined)
+    return dealMs(rules, checkRange("ms", a.ms, { min: 1, max: MS_MAX, integer: true }));
   if (a.seed !== undefined) return dealSeed(rules, parseSeed(String(a.seed)));
   if (required) throw new UsageError("name a deal with --seed S or --ms N");
   return undefined;
@@ -87,12 +109,19 @@ const RANGES = new WeakMap<object, NumberRange>();
  * A numeric yargs option that carries its allowed range: the range is shown in --help and
  * checked (withRangeChecks) before the command's handler runs, so before any file is touched.
  */
-export function rangedNumber(describe: string, range: NumberRange, extra: Omit<Options, "type" | "describe"> = {}): Options {
-  const opt: Options = { ...extra, type: "number", describe: `${describe} (${range.integer ? "integer " : ""}${range.min}..${range.max})` };
+export function rangedNumber(
+  describe: string,
+  range: NumberRange,
+  extra: Omit<Options, "type" | "describe"> = {},
+): Options {
+  const opt: Options = {
+    ...extra,
+    type: "number",
+    describe: `${describe} (${range.integer ? "integer " : ""}${range.min}..${range.max})`,
+  };
   RANGES.set(opt, range);
   return opt;
 }
-
 
 /**
  * Declares `options` (name → yargs option, ranged ones from rangedNumber) and checks every
@@ -129,7 +158,8 @@ export interface OptionKinds {
  */
 export function checkRawArgs(raw: readonly string[], kinds: OptionKinds): void {
   const isBool = (n: string): boolean => kinds.boolean.includes(n);
-  const known = (n: string): boolean => isBool(n) || kinds.number.includes(n) || kinds.string.includes(n) || kinds.array.includes(n);
+  const known = (n: string): boolean =>
+    isBool(n) || kinds.number.includes(n) || kinds.string.includes(n) || kinds.array.includes(n);
   const count = new Map<string, number>();
   for (let i = 0; i < raw.length; i++) {
     const tok = raw[i]!;
@@ -140,15 +170,25 @@ export function checkRawArgs(raw: readonly string[], kinds: OptionKinds): void {
     let inline = m[3];
     if (!known(name) && name.startsWith("no-") && isBool(name.slice(3))) {
       name = name.slice(3);
-      if (inline !== undefined) throw new UsageError(`--no-${name} takes no value, got ${JSON.stringify(printable(inline))}`);
+      if (inline !== undefined)
+        throw new UsageError(
+          `--no-${name} takes no value, got ${JSON.stringify(printable(inline))}`,
+        );
       inline = undefined;
     } else if (!known(name)) continue; // unknown options are yargs' to refuse (strict mode)
     count.set(name, (count.get(name) ?? 0) + 1);
-    if (count.get(name) === 2 && !kinds.array.includes(name) && name !== "help" && name !== "version")
+    if (
+      count.get(name) === 2 &&
+      !kinds.array.includes(name) &&
+      name !== "help" &&
+      name !== "version"
+    )
       throw new UsageError(`--${name} is given more than once; give it once`);
     if (isBool(name)) {
       if (inline !== undefined && inline !== "true" && inline !== "false")
-        throw new UsageError(`--${name} is true or false, got ${JSON.stringify(printable(inline))}`);
+        throw new UsageError(
+          `--${name} is true or false, got ${JSON.stringify(printable(inline))}`,
+        );
       if (inline === undefined && (raw[i + 1] === "true" || raw[i + 1] === "false")) i++;
       continue;
     }
@@ -162,7 +202,9 @@ export function checkRawArgs(raw: readonly string[], kinds: OptionKinds): void {
       }
     }
     if (value === undefined || value === "") throw new UsageError(`--${name} needs a value`);
-    if (kinds.number.includes(name) && !NUMBER.test(value.trim())) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(printable(value))}`);
-    if (kinds.array.includes(name)) while (raw[i + 1] !== undefined && !raw[i + 1]!.startsWith("--")) i++;
+    if (kinds.number.includes(name) && !NUMBER.test(value.trim()))
+      throw new UsageError(`--${name} must be a number, got ${JSON.stringify(printable(value))}`);
+    if (kinds.array.includes(name))
+      while (raw[i + 1] !== undefined && !raw[i + 1]!.startsWith("--")) i++;
   }
 }

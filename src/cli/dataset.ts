@@ -25,20 +25,42 @@ interface Args extends RuleArgs {
 
 const DATASET_NUMBERS: Readonly<Record<string, NumberSpec>> = {
   deals: { describe: "training deals to label", default: 1000, min: 1, max: 10_000_000, int: true },
-  "deal-start": { describe: "first training deal seed (held-out seeds 1–10000 are refused)", default: TRAIN_DEAL_START, min: 10_001, max: 2 ** 31 - 1, int: true },
+  "deal-start": {
+    describe: "first training deal seed (held-out seeds 1–10000 are refused)",
+    default: TRAIN_DEAL_START,
+    min: 10_001,
+    max: 2 ** 31 - 1,
+    int: true,
+  },
   "shard-deals": { describe: "deals per shard", default: 20, min: 1, max: 100_000, int: true },
-  "max-states": { describe: "solver budget per labelled move (positions)", default: 20_000, min: 1, max: MAX_STATES_LIMIT, int: true },
+  "max-states": {
+    describe: "solver budget per labelled move (positions)",
+    default: 20_000,
+    min: 1,
+    max: MAX_STATES_LIMIT,
+    int: true,
+  },
   "max-steps": { describe: "move limit per game", default: 1000, min: 1, max: 100_000, int: true },
   workers: { describe: "worker threads", default: 1, min: 1, max: 64, int: true },
 };
 
 export const datasetCommand: CommandModule<object, Args> = {
   command: "dataset",
-  describe: "label every legal move of played training positions with the exact solver (winnable / lost / unknown) into .npy shards",
+  describe:
+    "label every legal move of played training positions with the exact solver (winnable / lost / unknown) into .npy shards",
   builder: (y) => {
     let b = withRuleOptions(y)
-      .option("players", { type: "string", default: "safe", describe: "comma list: safe[:shuffle=P] (greedy among solver-safe moves), or agents such as greedy:heuristic=tuned, safety:model=DIR" })
-      .option("out", { type: "string", demandOption: true, describe: "dataset directory (index.json + shard-NNNNN/*.npy)" })
+      .option("players", {
+        type: "string",
+        default: "safe",
+        describe:
+          "comma list: safe[:shuffle=P] (greedy among solver-safe moves), or agents such as greedy:heuristic=tuned, safety:model=DIR",
+      })
+      .option("out", {
+        type: "string",
+        demandOption: true,
+        describe: "dataset directory (index.json + shard-NNNNN/*.npy)",
+      })
       .option("quiet", { type: "boolean", default: false, describe: "no progress lines" });
     for (const [k, s] of Object.entries(DATASET_NUMBERS)) b = b.option(k, yargsNumber(s));
     return b as never;
@@ -52,13 +74,28 @@ export const datasetCommand: CommandModule<object, Args> = {
     const onSignal = (): void => {
       if (stopping) process.exit(130);
       stopping = true;
-      process.stderr.write("penguin dataset: stopping after the shards in flight (again to quit at once)\n");
+      process.stderr.write(
+        "penguin dataset: stopping after the shards in flight (again to quit at once)\n",
+      );
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    const log = a.quiet ? () => {} : (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+    const log = a.quiet
+      ? () => {}
+      : (line: string) =>
+          process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
     const idx = await runDataset(
-      { rules, players, deals: a.deals, dealStart: a["deal-start"], shardDeals: a["shard-deals"], maxStates: a["max-states"], maxSteps: a["max-steps"], workers: a.workers, out: a.out },
+      {
+        rules,
+        players,
+        deals: a.deals,
+        dealStart: a["deal-start"],
+        shardDeals: a["shard-deals"],
+        maxStates: a["max-states"],
+        maxSteps: a["max-steps"],
+        workers: a.workers,
+        out: a.out,
+      },
       log,
       () => stopping,
     );
@@ -67,6 +104,8 @@ export const datasetCommand: CommandModule<object, Args> = {
     const moves = idx.shards.reduce((n, s) => n + s.moves, 0);
     const lost = idx.shards.reduce((n, s) => n + s.lost, 0);
     const total = Math.ceil(idx.deals / idx.shardDeals);
-    process.stdout.write(`${a.out}: ${idx.shards.length}/${total} shards, ${moves} labelled moves (${lost} lost)${stopping ? "; stopped, run the same command to continue" : ""}\n`);
+    process.stdout.write(
+      `${a.out}: ${idx.shards.length}/${total} shards, ${moves} labelled moves (${lost} lost)${stopping ? "; stopped, run the same command to continue" : ""}\n`,
+    );
   },
 };

@@ -13,7 +13,14 @@ import type { CommandModule } from "yargs";
 import { cardToString, NO_CARD, RANKS, SUITS } from "../engine/card.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import type { State } from "../engine/state.js";
-import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
+import {
+  dealFromArgs,
+  rulesFromArgs,
+  withDealOptions,
+  withRuleOptions,
+  type DealArgs,
+  type RuleArgs,
+} from "./common.js";
 
 export interface DealJson {
   rules: string;
@@ -29,13 +36,21 @@ export interface DealJson {
 function dealJson(s: State): DealJson {
   const top = (f: number): string | null => (s.found[f] ? cardToString(s.foundationTop(f)) : null);
   const rank = s.tables.rankHome;
-  const foundations = Object.fromEntries([...SUITS].map((ch, f) => [rank ? String(f + 1) : ch, top(f)]));
-  const piles = rank ? [0, 1, 2, 3].map((f) => Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString)) : undefined;
+  const foundations = Object.fromEntries(
+    [...SUITS].map((ch, f) => [rank ? String(f + 1) : ch, top(f)]),
+  );
+  const piles = rank
+    ? [0, 1, 2, 3].map((f) =>
+        Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString),
+      )
+    : undefined;
   return {
     rules: s.rules.preset,
     base: RANKS[s.base]!,
     columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
-    cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
+    cells: Array.from(s.cells.subarray(0, s.nCells), (c) =>
+      c === NO_CARD ? null : cardToString(c),
+    ),
     foundations,
     ...(piles ? { piles } : {}),
   };
@@ -51,8 +66,16 @@ export const dealCommand: CommandModule<object, Args> = {
   describe: "show a deal (--seed S or --ms N) as a board or as JSON",
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
-      .option("json", { type: "boolean", default: false, describe: "print the deal as one JSON object" })
-      .option("color", { type: "boolean", describe: "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off" }) as never,
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "print the deal as one JSON object",
+      })
+      .option("color", {
+        type: "boolean",
+        describe:
+          "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off",
+      }) as never,
   handler: (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;

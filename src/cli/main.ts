@@ -18,12 +18,16 @@ function die(message: string, code: number): never {
 
 export async function main(argv: string[]): Promise<void> {
   // yargs hands middleware the parser of the command being run as a second argument.
-  const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void => checkRawArgs(argv, y.getOptions());
+  const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void =>
+    checkRawArgs(argv, y.getOptions());
   let cli = yargs(argv).scriptName("penguin");
   for (const c of commands) cli = cli.command(c);
   try {
     await cli
-      .demandCommand(1, `name a command: ${commands.map((c) => String(c.command).split(" ")[0]).join(", ")}`)
+      .demandCommand(
+        1,
+        `name a command: ${commands.map((c) => String(c.command).split(" ")[0]).join(", ")}`,
+      )
       .strict()
       // Before yargs' own checks: repeated options, missing values, non-numbers, booleans.
       .middleware(rawCheck as MiddlewareFunction, true)

@@ -45,32 +45,54 @@ class ShardJoiner {
     if (!head) throw new UsageError(`${name} is empty: no header row`);
     if (this.#header === undefined) {
       const dealAt = head.fields.indexOf("deal");
-      if (dealAt < 0) throw new UsageError(`${name} has no "deal" column; merge joins per-deal CSVs (columns: ${head.fields.join(", ")})`);
+      if (dealAt < 0)
+        throw new UsageError(
+          `${name} has no "deal" column; merge joins per-deal CSVs (columns: ${head.fields.join(", ")})`,
+        );
       this.#header = head.raw;
       this.#firstFile = name;
       this.#dealAt = dealAt;
       this.emit(head.raw + "\n");
-    } else if (head.raw !== this.#header) throw new UsageError(`${name} has another header than ${this.#firstFile}: not shards of one run`);
+    } else if (head.raw !== this.#header)
+      throw new UsageError(
+        `${name} has another header than ${this.#firstFile}: not shards of one run`,
+      );
   }
 
   row(r: CsvRecord): void {
     const name = this.#name;
     const d = Number(r.fields[this.#dealAt]);
-    if (!/^-?\d+$/.test(r.fields[this.#dealAt] ?? "") || !Number.isSafeInteger(d)) throw new UsageError(`${name}: deal ${JSON.stringify(r.fields[this.#dealAt])} is not an integer`);
-    if (d < this.#prevInFile) throw new UsageError(`${name}: rows are not in deal order (deal ${d} after ${this.#prevInFile})`);
+    if (!/^-?\d+$/.test(r.fields[this.#dealAt] ?? "") || !Number.isSafeInteger(d))
+      throw new UsageError(
+        `${name}: deal ${JSON.stringify(r.fields[this.#dealAt])} is not an integer`,
+      );
+    if (d < this.#prevInFile)
+      throw new UsageError(
+        `${name}: rows are not in deal order (deal ${d} after ${this.#prevInFile})`,
+      );
     if (this.#rowsInFile === 0) {
       if (Number.isNaN(this.#expectDeal)) this.#expectDeal = d;
-      if (d < this.#expectDeal) throw new UsageError(`${name} overlaps another file at deal ${d}: each deal must come from one shard`);
-      if (d > this.#expectDeal) throw new UsageError(`deals ${this.#expectDeal}…${d - 1} are missing before ${name}: merge every shard`);
+      if (d < this.#expectDeal)
+        throw new UsageError(
+          `${name} overlaps another file at deal ${d}: each deal must come from one shard`,
+        );
+      if (d > this.#expectDeal)
+        throw new UsageError(
+          `deals ${this.#expectDeal}…${d - 1} are missing before ${name}: merge every shard`,
+        );
     }
     this.#prevInFile = d;
     this.#rowsInFile++;
     if (d !== this.#groupDeal) {
       this.#flush();
-      if (d !== this.#expectDeal) throw new UsageError(`${name}: deal ${this.#expectDeal} is missing (next row is deal ${d})`);
+      if (d !== this.#expectDeal)
+        throw new UsageError(
+          `${name}: deal ${this.#expectDeal} is missing (next row is deal ${d})`,
+        );
       this.#groupDeal = d;
     }
-    if (this.#group.includes(r.raw)) throw new UsageError(`${name}: a row of deal ${d} appears twice`);
+    if (this.#group.includes(r.raw))
+      throw new UsageError(`${name}: a row of deal ${d} appears twice`);
     this.#group.push(r.raw);
   }
 
@@ -85,7 +107,9 @@ class ShardJoiner {
     const n = this.#group.length;
     if (this.#rowsPerDeal < 0) this.#rowsPerDeal = n;
     else if (n !== this.#rowsPerDeal)
-      throw new UsageError(`${this.#name}: deal ${this.#groupDeal} has ${n} rows, other deals ${this.#rowsPerDeal} (a shard stopped part way? rerun it)`);
+      throw new UsageError(
+        `${this.#name}: deal ${this.#groupDeal} has ${n} rows, other deals ${this.#rowsPerDeal} (a shard stopped part way? rerun it)`,
+      );
     this.emit(this.#group.join("\n") + "\n");
     this.rows += n;
     this.#group = [];
@@ -106,7 +130,10 @@ export function mergeShardTexts(files: readonly { name: string; text: string }[]
   if (files.length === 0) throw new UsageError("name at least one CSV to merge");
   const parsed = files.map((f) => {
     const { records, partial } = parseCsvText(f.text, f.name);
-    if (partial !== "") throw new UsageError(`${f.name} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`);
+    if (partial !== "")
+      throw new UsageError(
+        `${f.name} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`,
+      );
     return { name: f.name, records };
   });
   parsed.sort((a, b) => firstDealOf(a.records) - firstDealOf(b.records));
@@ -130,20 +157,31 @@ function checkShardSet(inputs: readonly string[]): void {
   const named = labels.filter((l) => l.m);
   if (named.length === 0) return;
   const unnamed = labels.find((l) => !l.m);
-  if (unnamed) throw new UsageError(`${printable(unnamed.p)} is not named shard-i-of-n like the other inputs: merge the shards of one run`);
+  if (unnamed)
+    throw new UsageError(
+      `${printable(unnamed.p)} is not named shard-i-of-n like the other inputs: merge the shards of one run`,
+    );
   const counts = new Set(named.map((l) => Number(l.m![2])));
-  if (counts.size > 1) throw new UsageError(`the inputs are shards of runs split ${[...counts].join(" and ")} ways: merge the shards of one run`);
+  if (counts.size > 1)
+    throw new UsageError(
+      `the inputs are shards of runs split ${[...counts].join(" and ")} ways: merge the shards of one run`,
+    );
   const n = [...counts][0]!;
   const have = new Set<number>();
   for (const l of named) {
     const i = Number(l.m![1]);
-    if (i >= n) throw new UsageError(`${printable(l.p)}: shard ${i} of ${n} does not exist (shards are 0 to ${n - 1})`);
+    if (i >= n)
+      throw new UsageError(
+        `${printable(l.p)}: shard ${i} of ${n} does not exist (shards are 0 to ${n - 1})`,
+      );
     if (have.has(i)) throw new UsageError(`shard ${i} of ${n} is named twice`);
     have.add(i);
   }
   const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !have.has(i));
   if (missing.length)
-    throw new UsageError(`shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${n} ${missing.length > 1 ? "are" : "is"} missing: merge needs every shard of the run (0 to ${n - 1})`);
+    throw new UsageError(
+      `shard${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of ${n} ${missing.length > 1 ? "are" : "is"} missing: merge needs every shard of the run (0 to ${n - 1})`,
+    );
 }
 
 /** Reads the header and first row of a shard (a 1 MiB chunk at most) to order the files. */
@@ -168,7 +206,10 @@ function firstDeal(path: string): number {
  * each shard is read in chunks and checked as it is copied. A regular `out` appears (by rename)
  * only when every check has passed; a device or FIFO (`/dev/stdout`) is written as a stream.
  */
-export function mergeFiles(inputs: readonly string[], out: string): { files: number; rows: number } {
+export function mergeFiles(
+  inputs: readonly string[],
+  out: string,
+): { files: number; rows: number } {
   if (inputs.length === 0) throw new UsageError("name at least one CSV to merge");
   const seen = new Set<string>();
   for (const p of inputs) {
@@ -178,7 +219,10 @@ export function mergeFiles(inputs: readonly string[], out: string): { files: num
   }
   checkShardSet(inputs);
   const target = outputTarget(out, { stream: true, what: "--out" });
-  if (seen.has(target.path)) throw new UsageError(`--out ${printable(out)} is also an input; write the merged file elsewhere`);
+  if (seen.has(target.path))
+    throw new UsageError(
+      `--out ${printable(out)} is also an input; write the merged file elsewhere`,
+    );
   const ordered = inputs.map((p) => ({ p, first: firstDeal(p) })).sort((a, b) => a.first - b.first);
   const lock = target.kind === "file" ? lockFile(target.path) : undefined;
   try {
@@ -190,7 +234,10 @@ export function mergeFiles(inputs: readonly string[], out: string): { files: num
         try {
           const complete = forEachCsvRecord(fd, p, (r, i) => (i === 0 ? j.begin(p, r) : j.row(r)));
           if (complete === 0) j.begin(p, undefined);
-          if (complete < size) throw new UsageError(`${printable(p)} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`);
+          if (complete < size)
+            throw new UsageError(
+              `${printable(p)} ends in a partial row (its run was killed): rerun that shard to finish it, then merge`,
+            );
           j.end();
         } finally {
           closeSync(fd);
@@ -217,8 +264,17 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   describe: "join the CSVs of a sharded run (--shard i/n) into the file one unsharded run writes",
   builder: (y: Argv) =>
     y
-      .positional("files", { type: "string", array: true, demandOption: true, describe: "shard CSVs, in any order" })
-      .option("out", { type: "string", demandOption: true, describe: "merged CSV (written via temp file + rename)" }) as unknown as Argv<MergeArgs>,
+      .positional("files", {
+        type: "string",
+        array: true,
+        demandOption: true,
+        describe: "shard CSVs, in any order",
+      })
+      .option("out", {
+        type: "string",
+        demandOption: true,
+        describe: "merged CSV (written via temp file + rename)",
+      }) as unknown as Argv<MergeArgs>,
   handler: (a) => {
     const { files, rows } = mergeFiles(a.files.map(String), a.out);
     process.stdout.write(`merged ${files} files, ${rows} rows -> ${a.out}\n`);

@@ -20,7 +20,14 @@ import { IllegalMoveError } from "../errors.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import { rulesLabel } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
-import { dealFromArgs, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
+import {
+  dealFromArgs,
+  rulesFromArgs,
+  withDealOptions,
+  withRuleOptions,
+  type DealArgs,
+  type RuleArgs,
+} from "./common.js";
 
 const HELP = [
   "moves: <from><to>, from a column (1-9, 0 = 10) or flipper (a-h), to a column, h (foundation) or a (a free flipper)",
@@ -29,7 +36,9 @@ const HELP = [
 ].join("\n");
 
 /** How a session ended; `error` is the refused input when the session stops at the first error. */
-export type PlayOutcome = { readonly end: "quit" | "won" | "eof" } | { readonly end: "error"; readonly error: string };
+export type PlayOutcome =
+  | { readonly end: "quit" | "won" | "eof" }
+  | { readonly end: "error"; readonly error: string };
 
 export interface SessionOptions {
   /** Where refusals go (default: `out`). */
@@ -58,7 +67,10 @@ export async function playSession(
   for await (const line of lines) {
     lineNo++;
     let changed = false;
-    const tokens = line.trim().split(/[\s,;]+/).filter(Boolean);
+    const tokens = line
+      .trim()
+      .split(/[\s,;]+/)
+      .filter(Boolean);
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]!.toLowerCase();
       try {
@@ -75,7 +87,11 @@ export async function playSession(
           }
         } else if (t === "?") {
           const ms = legalMoves(s);
-          out(ms.length ? `legal moves: ${ms.map((m) => moveToString(m, s)).join(" ")}` : "no legal moves: the game is lost (u to undo, q to quit)");
+          out(
+            ms.length
+              ? `legal moves: ${ms.map((m) => moveToString(m, s)).join(" ")}`
+              : "no legal moves: the game is lost (u to undo, q to quit)",
+          );
         } else if (t === "help") {
           out(HELP);
         } else {
@@ -94,7 +110,9 @@ export async function playSession(
         const rest = tokens.slice(i + 1);
         if (o.stopOnError) {
           if (changed) show();
-          const skipped = rest.length ? `; not played: ${rest.join(" ")} and any later input` : "; later input was not read";
+          const skipped = rest.length
+            ? `; not played: ${rest.join(" ")} and any later input`
+            : "; later input was not read";
           err(`${why} (line ${lineNo}); stopped after ${history.length} moves${skipped}`);
           return { end: "error", error: why };
         }
@@ -117,7 +135,11 @@ export const playCommand: CommandModule<object, Args> = {
   command: "play",
   describe: "play a deal in the terminal (--seed S or --ms N); u undo, ? moves, q quit",
   builder: (y) =>
-    withDealOptions(withRuleOptions(y)).option("color", { type: "boolean", describe: "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off" }) as never,
+    withDealOptions(withRuleOptions(y)).option("color", {
+      type: "boolean",
+      describe:
+        "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off",
+    }) as never,
   handler: async (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;
@@ -133,10 +155,17 @@ export const playCommand: CommandModule<object, Args> = {
     });
     let outcome: PlayOutcome;
     try {
-      outcome = await playSession(s, rl, (text) => process.stdout.write(text + "\n"), color, tty ? () => process.stdout.write("> ") : undefined, {
-        err: (text) => process.stderr.write(text + "\n"),
-        stopOnError: !tty,
-      });
+      outcome = await playSession(
+        s,
+        rl,
+        (text) => process.stdout.write(text + "\n"),
+        color,
+        tty ? () => process.stdout.write("> ") : undefined,
+        {
+          err: (text) => process.stderr.write(text + "\n"),
+          stopOnError: !tty,
+        },
+      );
     } finally {
       rl.close();
     }

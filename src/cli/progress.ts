@@ -35,7 +35,9 @@ export function progressReporter(o: ProgressOptions = {}): ProgressFn {
       last = t;
       const width = 30;
       const filled = Math.round((width * done) / total);
-      stream.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${unit}, ${wins} wins in this run`);
+      stream.write(
+        `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${unit}, ${wins} wins in this run`,
+      );
       if (done === total) stream.write("\n");
     };
   }
@@ -50,6 +52,8 @@ export function progressReporter(o: ProgressOptions = {}): ProgressFn {
     const seconds = (t - t0) / 1000;
     const rate = (done - started + 1) / seconds;
     const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-    stream.write(`progress: ${done}/${total} ${unit} (${((100 * done) / total).toFixed(1)}%), ${wins} wins in this run, ${rate.toFixed(1)} ${unit}/s, about ${eta} s left\n`);
+    stream.write(
+      `progress: ${done}/${total} ${unit} (${((100 * done) / total).toFixed(1)}%), ${wins} wins in this run, ${rate.toFixed(1)} ${unit}/s, about ${eta} s left\n`,
+    );
   };
 }

@@ -14,9 +14,22 @@ import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { replayHtml } from "../viewer/html.js";
 import { parseAgentLabel, parseRulesLabel } from "../viewer/labels.js";
 import { checkOutputFile, readCsvRow, writeOutput } from "../viewer/output.js";
-import { buildReplay, DEFAULT_REPLAY_STATES, replaySummary, type ReplaySpec } from "../viewer/record.js";
+import {
+  buildReplay,
+  DEFAULT_REPLAY_STATES,
+  replaySummary,
+  type ReplaySpec,
+} from "../viewer/record.js";
 import { MAX_STATES_LIMIT } from "../solver/search.js";
-import { dealFromArgs, parseSeed, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
+import {
+  dealFromArgs,
+  parseSeed,
+  rulesFromArgs,
+  withDealOptions,
+  withRuleOptions,
+  type DealArgs,
+  type RuleArgs,
+} from "./common.js";
 import { agentOptionsFrom, withAgentOptions, type AgentArgs } from "./eval.js";
 
 interface ReplayArgs extends RuleArgs, DealArgs, AgentArgs {
@@ -29,50 +42,116 @@ interface ReplayArgs extends RuleArgs, DealArgs, AgentArgs {
 }
 
 function dealRefFrom(a: DealArgs): DealRef {
-  if (a.seed !== undefined && a.ms !== undefined) throw new UsageError("give either --seed or --ms, not both");
+  if (a.seed !== undefined && a.ms !== undefined)
+    throw new UsageError("give either --seed or --ms, not both");
   if (a.ms !== undefined) return parseDealLabel(`ms:${a.ms}`);
-  if (a.seed === undefined) throw new UsageError("name a deal with --seed S or --ms N (or replay a results row with --from FILE --row K)");
+  if (a.seed === undefined)
+    throw new UsageError(
+      "name a deal with --seed S or --ms N (or replay a results row with --from FILE --row K)",
+    );
   const seed = parseSeed(String(a.seed));
-  if (typeof seed !== "number") throw new UsageError(`--seed must be an integer here, got "${a.seed}"`);
+  if (typeof seed !== "number")
+    throw new UsageError(`--seed must be an integer here, got "${a.seed}"`);
   return { kind: "seed", seed };
 }
 
 /** Options given on the command line that --from would silently override. */
-const CLASHING = ["seed", "ms", "heuristic", "without", "weight", "depth", "width", "agent-seed", "model", "sample", "agent-opt", "cells", "empty", "group-move", "build", "base", "deal"] as const;
+const CLASHING = [
+  "seed",
+  "ms",
+  "heuristic",
+  "without",
+  "weight",
+  "depth",
+  "width",
+  "agent-seed",
+  "model",
+  "sample",
+  "agent-opt",
+  "cells",
+  "empty",
+  "group-move",
+  "build",
+  "base",
+  "deal",
+] as const;
 
 function specFrom(a: ReplayArgs): ReplaySpec {
   const budget = a["max-states"];
-  if (!Number.isInteger(budget) || budget < 0 || budget > MAX_STATES_LIMIT) throw new UsageError(`--max-states must be an integer from 0 to ${MAX_STATES_LIMIT}, got ${budget}`);
-  if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1) throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
+  if (!Number.isInteger(budget) || budget < 0 || budget > MAX_STATES_LIMIT)
+    throw new UsageError(
+      `--max-states must be an integer from 0 to ${MAX_STATES_LIMIT}, got ${budget}`,
+    );
+  if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1)
+    throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
   if (a.from !== undefined) {
-    if (a.row === undefined) throw new UsageError("--from needs --row K (1 = the first row after the header)");
-    const given: string[] = CLASHING.filter((k) => (a as unknown as Record<string, unknown>)[k] !== undefined);
+    if (a.row === undefined)
+      throw new UsageError("--from needs --row K (1 = the first row after the header)");
+    const given: string[] = CLASHING.filter(
+      (k) => (a as unknown as Record<string, unknown>)[k] !== undefined,
+    );
     if (a.agent !== "greedy") given.push("agent");
     if (a.rules !== "penguin") given.push("rules");
-    if (given.length) throw new UsageError(`--from takes the deal, rules and player from the row; drop --${given.join(", --")}`);
+    if (given.length)
+      throw new UsageError(
+        `--from takes the deal, rules and player from the row; drop --${given.join(", --")}`,
+      );
     const row = readCsvRow(a.from, a.row);
     const agent = parseAgentLabel(row.agent!);
     const deal = parseDealLabel(row.deal!);
-    if (dealLabel(deal) !== row.deal) throw new UsageError(`row ${a.row} of ${a.from}: bad deal "${row.deal}"`);
-    return { rules: parseRulesLabel(row.rules!), deal, agent: agent.agent, agentOptions: agent.options, maxSteps: agent.maxSteps, solverLine: a.solver, maxStates: budget };
+    if (dealLabel(deal) !== row.deal)
+      throw new UsageError(`row ${a.row} of ${a.from}: bad deal "${row.deal}"`);
+    return {
+      rules: parseRulesLabel(row.rules!),
+      deal,
+      agent: agent.agent,
+      agentOptions: agent.options,
+      maxSteps: agent.maxSteps,
+      solverLine: a.solver,
+      maxStates: budget,
+    };
   }
   if (a.row !== undefined) throw new UsageError("--row needs --from FILE");
   const rules = rulesFromArgs(a);
   const deal = dealRefFrom(a);
   dealFromArgs(rules, a); // checks the MS number's range with the engine's own message
-  return { rules, deal, agent: a.agent, agentOptions: agentOptionsFrom(a), maxSteps: a["max-steps"], solverLine: a.solver, maxStates: budget };
+  return {
+    rules,
+    deal,
+    agent: a.agent,
+    agentOptions: agentOptionsFrom(a),
+    maxSteps: a["max-steps"],
+    solverLine: a.solver,
+    maxStates: budget,
+  };
 }
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: "replay",
-  describe: "write one game as a self-contained HTML replay (--seed S | --ms N | --from CSV --row K) --out game.html",
+  describe:
+    "write one game as a self-contained HTML replay (--seed S | --ms N | --from CSV --row K) --out game.html",
   builder: (y: Argv) =>
     withAgentOptions(withDealOptions(withRuleOptions(y)))
-      .option("solver", { type: "boolean", default: false, describe: "replay the exact solver's winning line instead of the agent's game" })
-      .option("from", { type: "string", describe: "a results CSV of penguin eval: replay one of its rows (its deal, rules and player)" })
-      .option("row", { type: "number", describe: "with --from: the row, 1 = the first after the header" })
+      .option("solver", {
+        type: "boolean",
+        default: false,
+        describe: "replay the exact solver's winning line instead of the agent's game",
+      })
+      .option("from", {
+        type: "string",
+        describe:
+          "a results CSV of penguin eval: replay one of its rows (its deal, rules and player)",
+      })
+      .option("row", {
+        type: "number",
+        describe: "with --from: the row, 1 = the first after the header",
+      })
       .option("out", { type: "string", demandOption: true, describe: "the HTML file to write" })
-      .option("max-steps", { type: "number", default: DEFAULT_MAX_STEPS, describe: "moves before the game counts as lost" })
+      .option("max-steps", {
+        type: "number",
+        default: DEFAULT_MAX_STEPS,
+        describe: "moves before the game counts as lost",
+      })
       .option("max-states", {
         type: "number",
         default: DEFAULT_REPLAY_STATES,

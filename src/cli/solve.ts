@@ -20,7 +20,16 @@ const MAX_STATES_RANGE = { min: 1, max: MAX_STATES_LIMIT, integer: true } as con
 const TIMEOUT_RANGE = { min: 1, max: 86_400_000 } as const;
 import type { State } from "../engine/state.js";
 import { DEFAULT_MAX_STATES, lineText, MAX_STATES_LIMIT, solve } from "../solver/search.js";
-import { checkRange, dealFromArgs, rangedNumber, rulesFromArgs, withDealOptions, withRuleOptions, type DealArgs, type RuleArgs } from "./common.js";
+import {
+  checkRange,
+  dealFromArgs,
+  rangedNumber,
+  rulesFromArgs,
+  withDealOptions,
+  withRuleOptions,
+  type DealArgs,
+  type RuleArgs,
+} from "./common.js";
 
 interface Args extends RuleArgs, DealArgs {
   board?: string;
@@ -38,32 +47,66 @@ export interface SolveJson {
 }
 
 function readBoard(path: string, a: Args): State {
-  if (a.seed !== undefined || a.ms !== undefined) throw new UsageError("give one of --seed, --ms or --board, not several");
-  return readBoardFile(readTextFile(path, { maxBytes: MAX_BOARD_BYTES, what: "board file" }), rulesFromArgs(a));
+  if (a.seed !== undefined || a.ms !== undefined)
+    throw new UsageError("give one of --seed, --ms or --board, not several");
+  return readBoardFile(
+    readTextFile(path, { maxBytes: MAX_BOARD_BYTES, what: "board file" }),
+    rulesFromArgs(a),
+  );
 }
 
 export const solveCommand: CommandModule<object, Args> = {
   command: "solve",
-  describe: "decide a deal (--seed S, --ms N or --board FILE): a winning line, a proof of none, or unknown",
+  describe:
+    "decide a deal (--seed S, --ms N or --board FILE): a winning line, a proof of none, or unknown",
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
-      .option("board", { type: "string", describe: "board file (penguin-board or Freecell Solver format)" })
-      .option("json", { type: "boolean", default: false, describe: 'print {"result","moves","states","ms"} as one JSON line' })
-      .option("max-states", rangedNumber("most distinct positions to examine (memory ≤ 16 bytes each)", MAX_STATES_RANGE, { default: DEFAULT_MAX_STATES }))
-      .option("timeout-ms", rangedNumber("wall-clock budget in milliseconds (default: none)", TIMEOUT_RANGE)) as never,
+      .option("board", {
+        type: "string",
+        describe: "board file (penguin-board or Freecell Solver format)",
+      })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: 'print {"result","moves","states","ms"} as one JSON line',
+      })
+      .option(
+        "max-states",
+        rangedNumber(
+          "most distinct positions to examine (memory ≤ 16 bytes each)",
+          MAX_STATES_RANGE,
+          { default: DEFAULT_MAX_STATES },
+        ),
+      )
+      .option(
+        "timeout-ms",
+        rangedNumber("wall-clock budget in milliseconds (default: none)", TIMEOUT_RANGE),
+      ) as never,
   handler: (a) => {
-    const maxStates = checkRange("max-states", a["max-states"] ?? DEFAULT_MAX_STATES, MAX_STATES_RANGE);
-    const timeoutMs = a["timeout-ms"] === undefined ? undefined : checkRange("timeout-ms", a["timeout-ms"], TIMEOUT_RANGE);
+    const maxStates = checkRange(
+      "max-states",
+      a["max-states"] ?? DEFAULT_MAX_STATES,
+      MAX_STATES_RANGE,
+    );
+    const timeoutMs =
+      a["timeout-ms"] === undefined
+        ? undefined
+        : checkRange("timeout-ms", a["timeout-ms"], TIMEOUT_RANGE);
     const rules = rulesFromArgs(a);
     const start = a.board !== undefined ? readBoard(a.board, a) : dealFromArgs(rules, a)!;
     const r = solve(start, { maxStates, timeoutMs });
     const moves = r.result === "solved" ? lineText(start, r.moves) : undefined;
     if (a.json) {
-      const out: SolveJson = moves ? { result: r.result, moves, states: r.states, ms: r.ms } : { result: r.result, states: r.states, ms: r.ms };
+      const out: SolveJson = moves
+        ? { result: r.result, moves, states: r.states, ms: r.ms }
+        : { result: r.result, states: r.states, ms: r.ms };
       process.stdout.write(JSON.stringify(out) + "\n");
       return;
     }
-    const why = r.result === "unknown" ? ` (${r.reason === "timeout" ? "timed out" : "state budget spent"})` : "";
+    const why =
+      r.result === "unknown"
+        ? ` (${r.reason === "timeout" ? "timed out" : "state budget spent"})`
+        : "";
     const len = moves ? `, ${moves.length} moves` : "";
     process.stdout.write(`${r.result}${why}${len}; ${r.states} positions examined in ${r.ms} ms\n`);
     if (moves) process.stdout.write(moves.join(" ") + "\n");

@@ -15,9 +15,19 @@ import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { stopOnSignals, stopRequested } from "../train/stop.js";
 import { safetyOptions } from "../train/safety/options.js";
 
-type TrainArgs = RuleArgs & Record<string, unknown> & { algo?: string; out?: string; resume?: string };
+type TrainArgs = RuleArgs &
+  Record<string, unknown> & { algo?: string; out?: string; resume?: string };
 
-const RULE_FLAGS = ["rules", "cells", "empty", "group-move", "build", "base", "foundations", "deal"];
+const RULE_FLAGS = [
+  "rules",
+  "cells",
+  "empty",
+  "group-move",
+  "build",
+  "base",
+  "foundations",
+  "deal",
+];
 
 /** The flags on the command line after `train` (`--no-x` counts as x). */
 function givenFlags(): string[] {
@@ -37,9 +47,14 @@ function givenFlags(): string[] {
 function namedAlgo(): AlgoSpec | undefined {
   const args = process.argv.slice(process.argv.indexOf("train") + 1);
   const flag = args.findIndex((x) => x === "--algo" || x.startsWith("--algo="));
-  if (flag >= 0) return algoSpec(args[flag]!.includes("=") ? args[flag]!.split("=")[1]! : (args[flag + 1] ?? ""));
+  if (flag >= 0)
+    return algoSpec(
+      args[flag]!.includes("=") ? args[flag]!.split("=")[1]! : (args[flag + 1] ?? ""),
+    );
   if (args[0] !== undefined && !args[0].startsWith("-")) return algoSpec(args[0]);
-  return args.some((x) => x === "--resume" || x.startsWith("--resume=")) ? undefined : algoSpec("ppo");
+  return args.some((x) => x === "--resume" || x.startsWith("--resume="))
+    ? undefined
+    : algoSpec("ppo");
 }
 
 /** The algorithm a run folder was started with (config.json), or undefined. */
@@ -62,40 +77,79 @@ const flagList = (flags: readonly string[]): string => flags.map((f) => `--${f}`
 
 /** The options object of `spec` from the parsed flags (every value checked first). */
 function parsed(spec: AlgoSpec, a: TrainArgs, only?: readonly string[]): Record<string, unknown> {
-  const specs: OptionSpecs = only ? Object.fromEntries(Object.entries(spec.options).filter(([f]) => only.includes(f))) : spec.options;
+  const specs: OptionSpecs = only
+    ? Object.fromEntries(Object.entries(spec.options).filter(([f]) => only.includes(f)))
+    : spec.options;
   return optionsFrom(specs, a);
 }
 
 async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
-  const wrong = givenFlags().filter((f) => !(f in spec.options) && !["out", "algo", "help"].includes(f) && !(spec.rules && RULE_FLAGS.includes(f)));
-  if (wrong.length) throw new UsageError(`penguin train ${spec.name} does not use ${flagList(wrong)}; its options: ${flagList(Object.keys(spec.options))} (penguin train ${spec.name} --help)`);
+  const wrong = givenFlags().filter(
+    (f) =>
+      !(f in spec.options) &&
+      !["out", "algo", "help"].includes(f) &&
+      !(spec.rules && RULE_FLAGS.includes(f)),
+  );
+  if (wrong.length)
+    throw new UsageError(
+      `penguin train ${spec.name} does not use ${flagList(wrong)}; its options: ${flagList(Object.keys(spec.options))} (penguin train ${spec.name} --help)`,
+    );
   const o = parsed(spec, a);
-  if (!a.out) throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
+  if (!a.out)
+    throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
   const out = a.out;
   if (spec.name === "safety") {
     const { trainSafety } = await import("../train/safety/train.js");
     const r = await trainSafety(safetyOptions(o, out));
-    console.log(JSON.stringify({ run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
+    console.log(
+      JSON.stringify({ run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }),
+    );
     return;
   }
   const rules = rulesFromArgs(a);
   if (spec.name === "es") {
     const { trainEs } = await import("../train/es/es.js");
     const { maxMinutes, ...rest } = o;
-    const r = await trainEs({ ...(rest as Partial<EsOptions>), minutes: maxMinutes as number, out, rules });
-    console.log(JSON.stringify({ run: out, algo: "es", generations: r.generations, bestGeneration: r.bestGeneration, bestValidationWinRate: r.bestValidationWinRate, seconds: Math.round(r.seconds) }));
+    const r = await trainEs({
+      ...(rest as Partial<EsOptions>),
+      minutes: maxMinutes as number,
+      out,
+      rules,
+    });
+    console.log(
+      JSON.stringify({
+        run: out,
+        algo: "es",
+        generations: r.generations,
+        bestGeneration: r.bestGeneration,
+        bestValidationWinRate: r.bestValidationWinRate,
+        seconds: Math.round(r.seconds),
+      }),
+    );
     return;
   }
   const { train } = await import("../train/trainer.js");
-  const r = await train({ ...TRAIN_DEFAULTS, ...(o as Partial<TrainOptions>), algo: spec.name, rules, out });
+  const r = await train({
+    ...TRAIN_DEFAULTS,
+    ...(o as Partial<TrainOptions>),
+    algo: spec.name,
+    rules,
+    out,
+  });
   if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
 }
 
 async function resume(dir: string, a: TrainArgs): Promise<void> {
-  if (givenFlags().includes("algo") || a.algo !== undefined) throw new UsageError(`--resume continues a run with its own algorithm; leave out the algorithm (${dir} says which)`);
+  if (givenFlags().includes("algo") || a.algo !== undefined)
+    throw new UsageError(
+      `--resume continues a run with its own algorithm; leave out the algorithm (${dir} says which)`,
+    );
   const name = runAlgo(dir);
   const spec = name === undefined ? undefined : algoSpec(name);
-  if (!spec) throw new UsageError(`${dir} is not a run folder of penguin train (no config.json naming its algorithm)`);
+  if (!spec)
+    throw new UsageError(
+      `${dir} is not a run folder of penguin train (no config.json naming its algorithm)`,
+    );
   const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable.includes(f));
   if (extra.length)
     throw new UsageError(
@@ -107,14 +161,32 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
   if (spec.name === "safety") {
     const { resumeSafety } = await import("../train/safety/train.js");
     const r = await resumeSafety(dir);
-    console.log(JSON.stringify({ run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }));
+    console.log(
+      JSON.stringify({ run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }),
+    );
     return;
   }
   if (spec.name === "es") {
     const { trainEs } = await import("../train/es/es.js");
     const { maxMinutes, ...rest } = changes;
-    const r = await trainEs({ out: dir, ...(rest as Partial<EsOptions>), ...(maxMinutes !== undefined ? { minutes: maxMinutes as number } : {}) }, true);
-    console.log(JSON.stringify({ run: dir, algo: "es", generations: r.generations, bestGeneration: r.bestGeneration, bestValidationWinRate: r.bestValidationWinRate, seconds: Math.round(r.seconds) }));
+    const r = await trainEs(
+      {
+        out: dir,
+        ...(rest as Partial<EsOptions>),
+        ...(maxMinutes !== undefined ? { minutes: maxMinutes as number } : {}),
+      },
+      true,
+    );
+    console.log(
+      JSON.stringify({
+        run: dir,
+        algo: "es",
+        generations: r.generations,
+        bestGeneration: r.bestGeneration,
+        bestValidationWinRate: r.bestValidationWinRate,
+        seconds: Math.round(r.seconds),
+      }),
+    );
     return;
   }
   const { resume: resumeRun } = await import("../train/trainer.js");
@@ -125,14 +197,18 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
 async function handler(a: TrainArgs): Promise<void> {
   const dir = a.resume ?? a.out;
   const spec = a.resume === undefined ? algoSpec(a.algo ?? "ppo") : undefined;
-  if (a.resume === undefined && !spec) throw new UsageError(`unknown algorithm ${JSON.stringify(a.algo)}; allowed: ${ALGO_NAMES.join(", ")}`);
+  if (a.resume === undefined && !spec)
+    throw new UsageError(
+      `unknown algorithm ${JSON.stringify(a.algo)}; allowed: ${ALGO_NAMES.join(", ")}`,
+    );
   const off = stopOnSignals((line) => process.stderr.write(`penguin train: ${line}\n`));
   try {
     await (a.resume !== undefined ? resume(a.resume, a) : start(spec!, a));
   } finally {
     off();
   }
-  if (stopRequested() && dir !== undefined) process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
+  if (stopRequested() && dir !== undefined)
+    process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
 }
 
 export const trainCommand: CommandModule<object, TrainArgs> = {
@@ -144,11 +220,19 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
     const specs = named ? [named] : ALGOS;
     let b = (specs.some((s) => s.rules) ? withRuleOptions(y) : y) as Argv<object>;
     b = b
-      .usage(`penguin train <algo> [options]   (or: penguin train --resume DIR)\n\n${ALGOS.map((s) => `  ${s.name.padEnd(7)} ${s.describe} (${s.docs})`).join("\n")}${named ? `\n\nthe options of ${named.name}:` : ""}`)
+      .usage(
+        `penguin train <algo> [options]   (or: penguin train --resume DIR)\n\n${ALGOS.map((s) => `  ${s.name.padEnd(7)} ${s.describe} (${s.docs})`).join("\n")}${named ? `\n\nthe options of ${named.name}:` : ""}`,
+      )
       .positional("algo", { type: "string" })
       .option("algo", { type: "string", hidden: true })
-      .option("out", { type: "string", describe: "run folder (config.json, metrics.csv, train.log, curve.svg, checkpoint/)" })
-      .option("resume", { type: "string", describe: "continue the run in this folder from its last checkpoint" });
+      .option("out", {
+        type: "string",
+        describe: "run folder (config.json, metrics.csv, train.log, curve.svg, checkpoint/)",
+      })
+      .option("resume", {
+        type: "string",
+        describe: "continue the run in this folder from its last checkpoint",
+      });
     const done = new Set<string>();
     for (const s of specs)
       for (const [flag, spec] of Object.entries(s.options)) {

@@ -24,20 +24,36 @@ const DEFAULT_PORT = 8765;
 
 export const webCommand: CommandModule<object, WebArgs> = {
   command: "web",
-  describe: "play in the browser: a local page on 127.0.0.1 (--port P), with drag and drop, undo and hints",
+  describe:
+    "play in the browser: a local page on 127.0.0.1 (--port P), with drag and drop, undo and hints",
   builder: (y: Argv) =>
     withRuleOptions(y)
-      .option("port", { type: "number", default: DEFAULT_PORT, describe: "TCP port, 1..65535 (0 = any free port)" })
-      .option("host", { type: "string", default: "127.0.0.1", describe: "address to bind; anything but 127.0.0.1/localhost/::1 exposes the page to your network" })
+      .option("port", {
+        type: "number",
+        default: DEFAULT_PORT,
+        describe: "TCP port, 1..65535 (0 = any free port)",
+      })
+      .option("host", {
+        type: "string",
+        default: "127.0.0.1",
+        describe:
+          "address to bind; anything but 127.0.0.1/localhost/::1 exposes the page to your network",
+      })
       .option("seed", { type: "string", describe: "first deal: seed (integer; default 1)" })
-      .option("ms", { type: "number", describe: `first deal: Microsoft deal number, 1..${MS_MAX}` }) as never,
+      .option("ms", {
+        type: "number",
+        describe: `first deal: Microsoft deal number, 1..${MS_MAX}`,
+      }) as never,
   handler: async (a) => {
-    if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${a.port}`);
+    if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
+      throw new UsageError(`--port must be an integer from 0 to 65535, got ${a.port}`);
     if (a.host.trim() === "") throw new UsageError("--host needs an address, e.g. 127.0.0.1");
-    if (a.seed !== undefined && a.ms !== undefined) throw new UsageError("give either --seed or --ms, not both");
+    if (a.seed !== undefined && a.ms !== undefined)
+      throw new UsageError("give either --seed or --ms, not both");
     const first: Record<string, string> = { rules: a.rules };
     if (a.cells !== undefined) first.cells = String(a.cells);
-    for (const k of ["empty", "group-move", "build", "base", "deal"] as const) if (a[k] !== undefined) first[k] = String(a[k]);
+    for (const k of ["empty", "group-move", "build", "base", "deal"] as const)
+      if (a[k] !== undefined) first[k] = String(a[k]);
     if (a.ms !== undefined) first.ms = String(a.ms);
     else first.seed = a.seed ?? "1";
     const web = await startWebServer({ host: a.host, port: a.port, first });

@@ -32,7 +32,18 @@
  *    input); `Foundations:` lists each suit's top rank (0 = empty) and may be left out;
  *    `Freecells:` (or `FC:`) lists cell cards with `-` for a free cell.
  */
-import { cardToString, makeCard, NO_CARD, parseCard, parseRank, rankOf, RANKS, SUITS, suitOf, type Card } from "./card.js";
+import {
+  cardToString,
+  makeCard,
+  NO_CARD,
+  parseCard,
+  parseRank,
+  rankOf,
+  RANKS,
+  SUITS,
+  suitOf,
+  type Card,
+} from "./card.js";
 import { type Rules } from "./rules.js";
 import { UsageError } from "../errors.js";
 import { State } from "./state.js";
@@ -63,9 +74,12 @@ function card(text: string, line: number): Card {
 
 /** Checks the layout against the rules (sizes, every card once) and builds the position. */
 function build(rules: Rules, l: Layout): State {
-  if (rules.base === "ace" && l.base !== 0) bad(0, `these rules build foundations from the ace, but the board's base is ${RANKS[l.base]}`);
-  if (l.columns.length !== rules.columns) bad(0, `these rules have ${rules.columns} columns, the board has ${l.columns.length}`);
-  if (l.cells.length > rules.cells) bad(0, `these rules have ${rules.cells} flippers, the board has ${l.cells.length}`);
+  if (rules.base === "ace" && l.base !== 0)
+    bad(0, `these rules build foundations from the ace, but the board's base is ${RANKS[l.base]}`);
+  if (l.columns.length !== rules.columns)
+    bad(0, `these rules have ${rules.columns} columns, the board has ${l.columns.length}`);
+  if (l.cells.length > rules.cells)
+    bad(0, `these rules have ${rules.cells} flippers, the board has ${l.cells.length}`);
   const seen = new Map<Card, string>();
   const note = (c: Card, where: string): void => {
     const before = seen.get(c);
@@ -73,23 +87,32 @@ function build(rules: Rules, l: Layout): State {
     seen.set(c, where);
   };
   if (rules.foundations === "rank") {
-    if (!l.piles) bad(0, "these rules build foundations by rank: give each foundation's cards (e.g. 5C,6D,7H)");
+    if (!l.piles)
+      bad(0, "these rules build foundations by rank: give each foundation's cards (e.g. 5C,6D,7H)");
     l.piles.forEach((pile, f) => {
       pile.forEach((c, k) => {
-        if (k > 0 && rankOf(c) !== (rankOf(pile[0]!) + k) % 13) bad(0, `foundation ${f + 1} must rise by one rank per card, got ${pile.map(cardToString).join(",")}`);
+        if (k > 0 && rankOf(c) !== (rankOf(pile[0]!) + k) % 13)
+          bad(
+            0,
+            `foundation ${f + 1} must rise by one rank per card, got ${pile.map(cardToString).join(",")}`,
+          );
         note(c, `foundation ${f + 1}`);
       });
       if (pile.length > 13) bad(0, `foundation ${f + 1} holds more than 13 cards`);
     });
   } else
     for (let su = 0; su < 4; su++)
-      for (let k = 0; k < l.found[su]!; k++) note(makeCard((l.base + k) % 13, su), `foundation ${SUITS[su]}`);
+      for (let k = 0; k < l.found[su]!; k++)
+        note(makeCard((l.base + k) % 13, su), `foundation ${SUITS[su]}`);
   l.cells.forEach((c, i) => c !== NO_CARD && note(c, `flipper ${"abcdefgh"[i]}`));
   l.columns.forEach((col, i) => col.forEach((c) => note(c, `column ${columnChar(i)}`)));
   if (seen.size !== 52) {
     const missing: string[] = [];
     for (let c = 0; c < 52; c++) if (!seen.has(c)) missing.push(cardToString(c));
-    bad(0, `${missing.length} card(s) missing: ${missing.slice(0, 8).join(" ")}${missing.length > 8 ? " …" : ""}`);
+    bad(
+      0,
+      `${missing.length} card(s) missing: ${missing.slice(0, 8).join(" ")}${missing.length > 8 ? " …" : ""}`,
+    );
   }
   const s = new State(rules, l.base);
   if (l.piles) l.piles.forEach((pile, f) => pile.forEach((c) => s.putHome(f, c)));
@@ -106,11 +129,23 @@ const cellText = (c: Card): string => (c === NO_CARD ? "-" : cardToString(c));
 export function formatBoard(s: State): string {
   const lines = [BOARD_MAGIC, `base: ${RANKS[s.base]}`];
   const tops = [0, 1, 2, 3].map((f) =>
-    !s.found[f] ? "-" : s.tables.rankHome ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString).join(",") : cardToString(s.foundationTop(f)),
+    !s.found[f]
+      ? "-"
+      : s.tables.rankHome
+        ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString).join(",")
+        : cardToString(s.foundationTop(f)),
   );
   lines.push(`foundations: ${tops.join(" ")}`);
-  lines.push(`flippers:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`);
-  for (let c = 0; c < s.nColumns; c++) lines.push(`${columnChar(c)}:${s.column(c).map((x) => " " + cardToString(x)).join("")}`);
+  lines.push(
+    `flippers:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`,
+  );
+  for (let c = 0; c < s.nColumns; c++)
+    lines.push(
+      `${columnChar(c)}:${s
+        .column(c)
+        .map((x) => " " + cardToString(x))
+        .join("")}`,
+    );
   return lines.join("\n") + "\n";
 }
 
@@ -125,7 +160,8 @@ function lines(text: string): { n: number; text: string }[] {
 
 export function parseBoard(text: string, rules: Rules): State {
   const ls = lines(text);
-  if (ls[0]?.text !== BOARD_MAGIC) bad(ls[0]?.n ?? 0, `expected "${BOARD_MAGIC}" as the first line`);
+  if (ls[0]?.text !== BOARD_MAGIC)
+    bad(ls[0]?.n ?? 0, `expected "${BOARD_MAGIC}" as the first line`);
   let base: number | undefined;
   let tops: string[] | undefined;
   let cells: Card[] | undefined;
@@ -145,17 +181,25 @@ export function parseBoard(text: string, rules: Rules): State {
       }
     } else if (key === "foundations") {
       if (tokens.length !== 4)
-        bad(n, rules.foundations === "rank" ? "foundations takes 4 tokens (each foundation's cards joined by commas, or -)" : "foundations takes 4 tokens (top card or -), in suit order C D H S");
+        bad(
+          n,
+          rules.foundations === "rank"
+            ? "foundations takes 4 tokens (each foundation's cards joined by commas, or -)"
+            : "foundations takes 4 tokens (top card or -), in suit order C D H S",
+        );
       tops = tokens;
-      if (rules.foundations === "rank") piles = tokens.map((tk) => (tk === "-" ? [] : tk.split(",").map((x) => card(x, n))));
+      if (rules.foundations === "rank")
+        piles = tokens.map((tk) => (tk === "-" ? [] : tk.split(",").map((x) => card(x, n))));
       else
         tops.forEach((tk, su) => {
-          if (tk !== "-" && suitOf(card(tk, n)) !== su) bad(n, `foundation ${su + 1} is the ${SUITS[su]} foundation, got ${tk}`);
+          if (tk !== "-" && suitOf(card(tk, n)) !== su)
+            bad(n, `foundation ${su + 1} is the ${SUITS[su]} foundation, got ${tk}`);
         });
     } else if (key === "flippers") {
       cells = tokens.map((tk) => (tk === "-" ? NO_CARD : card(tk, n)));
     } else if (/^\d$/.test(key)) {
-      if (key !== columnChar(columns.length)) bad(n, `expected column ${columnChar(columns.length)} next, got ${key}`);
+      if (key !== columnChar(columns.length))
+        bad(n, `expected column ${columnChar(columns.length)} next, got ${key}`);
       columns.push(tokens.map((tk) => card(tk, n)));
     } else bad(n, `unknown line "${key}:"`);
   }
@@ -163,24 +207,47 @@ export function parseBoard(text: string, rules: Rules): State {
   if (!tops) bad(0, `missing "foundations:" line`);
   if (!cells) bad(0, `missing "flippers:" line`);
   const b = base;
-  if (piles) return build(rules, { base: b, found: piles.map((p) => p.length), piles, cells, columns });
-  const found = tops.map((tk) => (tk === "-" ? 0 : ((parseCard(tk) >> 2) - b + 13) % 13 + 1));
+  if (piles)
+    return build(rules, { base: b, found: piles.map((p) => p.length), piles, cells, columns });
+  const found = tops.map((tk) => (tk === "-" ? 0 : (((parseCard(tk) >> 2) - b + 13) % 13) + 1));
   return build(rules, { base: b, found, cells, columns });
 }
 
 /** Freecell Solver's format (ace-based rules only). */
 export function formatFcsBoard(s: State): string {
-  if (s.tables.rankHome) throw new UsageError("Freecell Solver's board format has no rank foundations; use the penguin-board format");
-  if (s.base !== 0) throw new UsageError("Freecell Solver's board format has no base rank; use the penguin-board format");
-  const found = [2, 0, 1, 3].map((su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`);
-  const lines = [`Foundations: ${found.join(" ")}`, `Freecells:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`];
-  for (let c = 0; c < s.nColumns; c++) lines.push(`:${s.column(c).map((x) => " " + cardToString(x)).join("")}`);
+  if (s.tables.rankHome)
+    throw new UsageError(
+      "Freecell Solver's board format has no rank foundations; use the penguin-board format",
+    );
+  if (s.base !== 0)
+    throw new UsageError(
+      "Freecell Solver's board format has no base rank; use the penguin-board format",
+    );
+  const found = [2, 0, 1, 3].map(
+    (su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`,
+  );
+  const lines = [
+    `Foundations: ${found.join(" ")}`,
+    `Freecells:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`,
+  ];
+  for (let c = 0; c < s.nColumns; c++)
+    lines.push(
+      `:${s
+        .column(c)
+        .map((x) => " " + cardToString(x))
+        .join("")}`,
+    );
   return lines.join("\n") + "\n";
 }
 
 export function parseFcsBoard(text: string, rules: Rules): State {
-  if (rules.foundations === "rank") bad(0, "Freecell Solver's format has no rank foundations; use the penguin-board format");
-  if (rules.base !== "ace") bad(0, `Freecell Solver's format needs ace-based rules; for base "${rules.base}" use the penguin-board format`);
+  if (rules.foundations === "rank")
+    bad(0, "Freecell Solver's format has no rank foundations; use the penguin-board format");
+  if (rules.base !== "ace")
+    bad(
+      0,
+      `Freecell Solver's format needs ace-based rules; for base "${rules.base}" use the penguin-board format`,
+    );
   const found = [0, 0, 0, 0];
   let cells: Card[] = [];
   const columns: Card[][] = [];
@@ -192,13 +259,22 @@ export function parseFcsBoard(text: string, rules: Rules): State {
         const m = /^([CDHS])-(10|[0A2-9TJQK])$/i.exec(tk);
         if (!m) bad(n, `bad foundation "${tk}": expected suit-rank such as H-5 (0 = empty)`);
         const r = m[2]!.toUpperCase();
-        found[SUITS.indexOf(m[1]!.toUpperCase())] = r === "0" ? 0 : r === "10" ? 10 : parseRank(r) + 1;
+        found[SUITS.indexOf(m[1]!.toUpperCase())] =
+          r === "0" ? 0 : r === "10" ? 10 : parseRank(r) + 1;
       }
     } else if (c) {
-      cells = c[1]!.split(/\s+/).filter(Boolean).map((tk) => (tk === "-" ? NO_CARD : card(tk, n)));
+      cells = c[1]!
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((tk) => (tk === "-" ? NO_CARD : card(tk, n)));
     } else {
       const body = t.startsWith(":") ? t.slice(1) : t;
-      columns.push(body.split(/\s+/).filter(Boolean).map((tk) => card(tk, n)));
+      columns.push(
+        body
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((tk) => card(tk, n)),
+      );
     }
   }
   return build(rules, { base: 0, found, cells, columns });
@@ -211,5 +287,7 @@ export function parseFcsBoard(text: string, rules: Rules): State {
 export function readBoardFile(text: string, rules: Rules): State {
   const first = lines(text)[0];
   if (!first) bad(0, "the board is empty");
-  return first.text.startsWith("penguin-board") ? parseBoard(text, rules) : parseFcsBoard(text, rules);
+  return first.text.startsWith("penguin-board")
+    ? parseBoard(text, rules)
+    : parseFcsBoard(text, rules);
 }

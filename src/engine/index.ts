@@ -3,7 +3,19 @@
  * generation, the play notation and board formats. Every name is listed on purpose; the API
  * report test (tests/api) holds the list.
  */
-export { type Card, SUITS, RANKS, NO_CARD, rankOf, suitOf, colorOf, makeCard, cardToString, parseCard, parseRank } from "./card.js";
+export {
+  type Card,
+  SUITS,
+  RANKS,
+  NO_CARD,
+  rankOf,
+  suitOf,
+  colorOf,
+  makeCard,
+  cardToString,
+  parseCard,
+  parseRank,
+} from "./card.js";
 export {
   type EmptyColumnRule,
   type GroupMoveRule,

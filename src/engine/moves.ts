@@ -42,8 +42,13 @@ export const moveToEmpty = (m: Move): boolean => ((m >> 22) & 1) === 1;
 export const moveFoundation = (m: Move): number => (m >> 23) & 3;
 /** Base cards the move sends home after it (penguin-beak-home), 0..3. */
 export const moveAutoHome = (m: Move): number => (m >>> 25) & 3;
-export const makeMove = (from: number, to: number, count: number, card: number, toEmpty = false): Move =>
-  from | (to << 5) | (count << 10) | (card << 16) | (toEmpty ? 1 << 22 : 0);
+export const makeMove = (
+  from: number,
+  to: number,
+  count: number,
+  card: number,
+  toEmpty = false,
+): Move => from | (to << 5) | (count << 10) | (card << 16) | (toEmpty ? 1 << 22 : 0);
 
 /**
  * The legal move that sends the card at `from` (a column or flipper) home, or -1: with the
@@ -106,7 +111,8 @@ function homeChain(s: State, c: number, rest: number): number {
     if (k < 2) bits |= (card & 3) << (27 + 2 * k);
     else {
       let hi = -1;
-      for (let su = 0; su < 4; su++) if (su !== ((bits >>> 27) & 3) && su !== ((bits >>> 29) & 3)) hi = su;
+      for (let su = 0; su < 4; su++)
+        if (su !== ((bits >>> 27) & 3) && su !== ((bits >>> 29) & 3)) hi = su;
       if ((card & 3) === hi) bits |= 1 << 31;
     }
     k++;
@@ -120,15 +126,24 @@ const colOfTop = new Int8Array(52).fill(-1);
 const needs = new Uint8Array(4);
 
 /** Writes the moves home of `card` from `from` (each rank foundation that takes it) and returns n. */
-function homeMoves(s: State, from: number, card: number, out: Int32Array, n: number, extra: number): number {
+function homeMoves(
+  s: State,
+  from: number,
+  card: number,
+  out: Int32Array,
+  n: number,
+  extra: number,
+): number {
   const t = s.tables;
   if (!t.rankHome) {
     const su = card & 3;
-    if (t.foundationCard[su * 14 + s.found[su]!] === card) out[n++] = makeMove(from, FOUNDATION, 1, card) | extra;
+    if (t.foundationCard[su * 14 + s.found[su]!] === card)
+      out[n++] = makeMove(from, FOUNDATION, 1, card) | extra;
     return n;
   }
   const r = card >> 2;
-  for (let f = 0; f < 4; f++) if (needs[f] === r) out[n++] = makeMove(from, FOUNDATION, 1, card) | (f << 23) | extra;
+  for (let f = 0; f < 4; f++)
+    if (needs[f] === r) out[n++] = makeMove(from, FOUNDATION, 1, card) | (f << 23) | extra;
   return n;
 }
 /** Moves onto non-empty columns found for one source, kept sorted by destination column. */
@@ -195,7 +210,12 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     // The run at the column's end, counted only as far as the largest group allowed (capEmpty is
     // never above capFull): beyond that its length changes nothing below.
     let run = 1;
-    while (run < len && run < capFull && buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1) run++;
+    while (
+      run < len &&
+      run < capFull &&
+      buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1
+    )
+      run++;
     // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
     let hits = 0;
     const most = run < capFull ? run : capFull;
@@ -230,7 +250,8 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
       for (let e = emptyBits; e !== 0; e &= e - 1) {
         const dst = 31 - Math.clz32(e & -e);
         while (h < hits && hitDst[h]! < dst) out[n++] = hitMove[h++]!;
-        for (let k = emptyMode === 1 ? max : low; k >= low; k--) out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
+        for (let k = emptyMode === 1 ? max : low; k >= low; k--)
+          out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
       }
     while (h < hits) out[n++] = hitMove[h++]!;
     if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top);
@@ -384,7 +405,14 @@ function listed(s: State, m: Move): boolean {
   if (from >= nCols && from < CELL0) return false;
   if (to >= CELL0) {
     // Into the lowest free flipper, a column's last card.
-    if (to >= CELL0 + s.nCells || from >= CELL0 || k !== 1 || toEmpty !== 0 || s.cells[to - CELL0] !== NO_CARD) return false;
+    if (
+      to >= CELL0 + s.nCells ||
+      from >= CELL0 ||
+      k !== 1 ||
+      toEmpty !== 0 ||
+      s.cells[to - CELL0] !== NO_CARD
+    )
+      return false;
     for (let i = 0; i < to - CELL0; i++) if (s.cells[i] === NO_CARD) return false;
     return s.len[from]! > 0 && s.top(from) === card;
   }
@@ -392,7 +420,8 @@ function listed(s: State, m: Move): boolean {
   const dstLen = s.len[to]!;
   if (toEmpty !== (dstLen === 0 ? 1 : 0)) return false;
   const dstTop = dstLen === 0 ? NO_CARD : s.cards[to * COLUMN_CAP + dstLen - 1]!;
-  const onTop = dstLen > 0 && (t.targets[card * 2] === dstTop || t.targets[card * 2 + 1] === dstTop);
+  const onTop =
+    dstLen > 0 && (t.targets[card * 2] === dstTop || t.targets[card * 2 + 1] === dstTop);
   const fills = dstLen === 0 && t.emptyMode !== 2;
   if (from >= CELL0) {
     if (k !== 1 || s.cells[from - CELL0] !== card || card === NO_CARD) return false;
@@ -402,7 +431,8 @@ function listed(s: State, m: Move): boolean {
   if (k > len || s.cards[from * COLUMN_CAP + len - k] !== card) return false;
   // The k cards must be in build order, and no more than the rules let move there.
   const b = from * COLUMN_CAP;
-  for (let i = len - k + 1; i < len; i++) if (t.buildOn[s.cards[b + i]! * 52 + s.cards[b + i - 1]!] !== 1) return false;
+  for (let i = len - k + 1; i < len; i++)
+    if (t.buildOn[s.cards[b + i]! * 52 + s.cards[b + i - 1]!] !== 1) return false;
   if (k > groupCap(s, to)) return false;
   if (dstLen > 0) return onTop;
   // Into an empty column: never the whole column; kings-only, just the run from the card of the last rank.

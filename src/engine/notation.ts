@@ -65,7 +65,8 @@ export function moveToString(m: Move, s?: State): string {
       const n = generateMoves(s, scratch);
       for (let i = 0; i < n; i++) {
         const mv = scratch[i]!;
-        if (moveFrom(mv) === from && moveTo(mv) === moveTo(m) && moveCount(mv) > largest) largest = moveCount(mv);
+        if (moveFrom(mv) === from && moveTo(mv) === moveTo(m) && moveCount(mv) > largest)
+          largest = moveCount(mv);
       }
     }
     if (largest !== k) suffix = `/${k}`;
@@ -79,7 +80,8 @@ export function moveToString(m: Move, s?: State): string {
       lowest = 4;
       for (let i = 0; i < n; i++) {
         const mv = scratch[i]!;
-        if (moveTo(mv) === FOUNDATION && moveFrom(mv) === from && moveCard(mv) === moveCard(m)) lowest = Math.min(lowest, moveFoundation(mv));
+        if (moveTo(mv) === FOUNDATION && moveFrom(mv) === from && moveCard(mv) === moveCard(m))
+          lowest = Math.min(lowest, moveFoundation(mv));
       }
     }
     if (f !== lowest) suffix = String(f + 1);
@@ -90,10 +92,10 @@ export function moveToString(m: Move, s?: State): string {
 /** `+5H+5S`: the base cards a move sends home after it (`+h` each when the base is unknown). */
 function autoHomeText(m: Move, s?: State): string {
   let out = "";
-  for (let i = 0; i < moveAutoHome(m); i++) out += "+" + (s ? cardToString(s.base * 4 + autoHomeSuit(m, i)) : "h");
+  for (let i = 0; i < moveAutoHome(m); i++)
+    out += "+" + (s ? cardToString(s.base * 4 + autoHomeSuit(m, i)) : "h");
   return out;
 }
-
 
 function parseColumn(ch: string, s: State): number | undefined {
   if (!/^[0-9]$/.test(ch)) return undefined;
@@ -118,13 +120,24 @@ export function parseMove(text: string, s: State): Move {
     `; optional /k for k cards into an empty column` +
     (s.tables.rankHome ? `; h1-h4 names a foundation` : "");
   if (!m) throw new IllegalMoveError(`cannot read "${text}": ${syntax}`);
-  const [, a, b, kText, pileText, homeText] = m as unknown as [string, string, string, string | undefined, string | undefined, string];
-  if (pileText !== undefined && (b !== "h" || !s.tables.rankHome)) throw new IllegalMoveError(`cannot read "${text}": a foundation number (h1-h4) exists only with rank foundations`);
+  const [, a, b, kText, pileText, homeText] = m as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    string,
+  ];
+  if (pileText !== undefined && (b !== "h" || !s.tables.rankHome))
+    throw new IllegalMoveError(
+      `cannot read "${text}": a foundation number (h1-h4) exists only with rank foundations`,
+    );
   const pile = pileText === undefined ? undefined : Number(pileText) - 1;
   let from = parseColumn(a, s);
   if (from === undefined) {
     const i = FLIPPERS.indexOf(a);
-    if (i < 0 || i >= s.nCells) throw new IllegalMoveError(`no column or flipper "${a}": ${syntax}`);
+    if (i < 0 || i >= s.nCells)
+      throw new IllegalMoveError(`no column or flipper "${a}": ${syntax}`);
     from = CELL0 + i;
   }
   let to = parseColumn(b, s);
@@ -148,19 +161,29 @@ export function parseMove(text: string, s: State): Move {
   }
   if (best !== undefined) {
     const said = homeText.toUpperCase();
-    if (said !== "" && said !== autoHomeText(best, s).toUpperCase() && said !== autoHomeText(best).toUpperCase())
-      throw new IllegalMoveError(`"${text}": that move sends ${autoHomeText(best, s) || "no base card"} home with it, not ${said}`, "the base cards named after + are not the ones it sends home");
+    if (
+      said !== "" &&
+      said !== autoHomeText(best, s).toUpperCase() &&
+      said !== autoHomeText(best).toUpperCase()
+    )
+      throw new IllegalMoveError(
+        `"${text}": that move sends ${autoHomeText(best, s) || "no base card"} home with it, not ${said}`,
+        "the base cards named after + are not the ones it sends home",
+      );
     return best;
   }
-  if (pile !== undefined && to === FOUNDATION) throw illegal(text, `foundation ${pile + 1} does not take that card`);
+  if (pile !== undefined && to === FOUNDATION)
+    throw illegal(text, `foundation ${pile + 1} does not take that card`);
   throw illegal(text, explainIllegal(s, from, toCell ? CELL0 : to!, k));
 }
 
-const illegal = (text: string, why: string): IllegalMoveError => new IllegalMoveError(`illegal move "${text}": ${why}`, why);
+const illegal = (text: string, why: string): IllegalMoveError =>
+  new IllegalMoveError(`illegal move "${text}": ${why}`, why);
 
 /** A human reason why nothing legal goes from `from` to `to`. */
 function explainIllegal(s: State, from: number, to: number, k: number | undefined): string {
-  if (from < CELL0 ? s.len[from] === 0 : s.cells[from - CELL0] === 255) return "the source is empty";
+  if (from < CELL0 ? s.len[from] === 0 : s.cells[from - CELL0] === 255)
+    return "the source is empty";
   // A flipper destination arrives here as CELL0 ("a free flipper"), so test it before equality.
   if (to >= CELL0 && to !== FOUNDATION) {
     if (from >= CELL0) return "moving from flipper to flipper changes nothing";
@@ -171,7 +194,8 @@ function explainIllegal(s: State, from: number, to: number, k: number | undefine
   if (s.len[to] === 0) {
     const r = s.rules;
     if (r.emptyColumn === "none") return "these rules never refill an empty column";
-    if (r.emptyColumn === "below-base") return "an empty column takes only a card (or run headed by one) one rank below the base";
+    if (r.emptyColumn === "below-base")
+      return "an empty column takes only a card (or run headed by one) one rank below the base";
     if (k !== undefined) return `cannot move ${k} cards there (group-move limit or not a run)`;
     return "moving a whole column into an empty column changes nothing";
   }

@@ -38,7 +38,8 @@ export class PositionSet {
   private slot(lo: number, hi: number): number {
     const mask = this.stamp.length - 1;
     let i = (Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> 0) & mask;
-    while (this.stamp[i] === this.epoch && (this.lo[i] !== lo || this.hi[i] !== hi)) i = (i + 1) & mask;
+    while (this.stamp[i] === this.epoch && (this.lo[i] !== lo || this.hi[i] !== hi))
+      i = (i + 1) & mask;
     return i;
   }
 
@@ -70,7 +71,8 @@ export class PositionSet {
   /** Every stored hash as [lo, hi] pairs (for serialization). */
   entries(): [number, number][] {
     const out: [number, number][] = [];
-    for (let i = 0; i < this.stamp.length; i++) if (this.stamp[i] === this.epoch) out.push([this.lo[i]!, this.hi[i]!]);
+    for (let i = 0; i < this.stamp.length; i++)
+      if (this.stamp[i] === this.epoch) out.push([this.lo[i]!, this.hi[i]!]);
     return out;
   }
 

@@ -41,7 +41,9 @@ function empty(o: RenderOptions): string {
 /** The whole position as lines of text (no trailing newline). */
 export function renderBoard(s: State, o: RenderOptions = {}): string {
   const out: string[] = [];
-  const found = [0, 1, 2, 3].map((f) => (s.found[f] ? renderCard(s.foundationTop(f), s.base, o) : empty(o)));
+  const found = [0, 1, 2, 3].map((f) =>
+    s.found[f] ? renderCard(s.foundationTop(f), s.base, o) : empty(o),
+  );
   const base = s.tables.rankHome ? "by rank" : `base ${RANKS[s.base]}`;
   out.push(`Foundations  ${found.join("  ")}     ${base}  (${s.cardsHome()}/52 home)`);
   if (s.nCells > 0) {
@@ -62,7 +64,8 @@ export function renderBoard(s: State, o: RenderOptions = {}): string {
   out.push(header.join(" ").trimEnd());
   for (let d = 0; d < depth; d++) {
     const row: string[] = [];
-    for (let c = 0; c < s.nColumns; c++) row.push(d < s.len[c]! ? ` ${renderCard(s.cards[c * COLUMN_CAP + d]!, s.base, o)} ` : "    ");
+    for (let c = 0; c < s.nColumns; c++)
+      row.push(d < s.len[c]! ? ` ${renderCard(s.cards[c * COLUMN_CAP + d]!, s.base, o)} ` : "    ");
     out.push(row.join(" ").trimEnd());
   }
   if (depth === 0) out.push("(the tableau is empty)");
@@ -70,7 +73,10 @@ export function renderBoard(s: State, o: RenderOptions = {}): string {
 }
 
 /** Colour choice for a command: an explicit --color/--no-color wins, else colour on a terminal unless NO_COLOR is set. */
-export function useColor(flag: boolean | undefined, stream: { isTTY?: boolean } = process.stdout): boolean {
+export function useColor(
+  flag: boolean | undefined,
+  stream: { isTTY?: boolean } = process.stdout,
+): boolean {
   if (flag !== undefined) return flag;
   return stream.isTTY === true && !process.env.NO_COLOR;
 }

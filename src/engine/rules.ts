@@ -10,7 +10,13 @@ export type BuildRule = "suit" | "alternate-color" | "none";
 export type BaseRule = "beak" | "ace";
 /** `suit`: one foundation per suit, built in suit. `rank`: four foundations built by rank in any suit. */
 export type FoundationRule = "suit" | "rank";
-export type DealLayout = "penguin" | "penguin-beak-home" | "freecell" | "eight-off" | "seahaven" | "stalactites";
+export type DealLayout =
+  | "penguin"
+  | "penguin-beak-home"
+  | "freecell"
+  | "eight-off"
+  | "seahaven"
+  | "stalactites";
 
 export type PresetName =
   | "penguin"
@@ -47,11 +53,23 @@ export interface Rules {
 export type RuleOverrides = Partial<Omit<Rules, "preset">>;
 
 export const EMPTY_COLUMN_RULES: readonly EmptyColumnRule[] = ["below-base", "any", "none"];
-export const GROUP_MOVE_RULES: readonly GroupMoveRule[] = ["unlimited", "supermove", "free-cells", "single"];
+export const GROUP_MOVE_RULES: readonly GroupMoveRule[] = [
+  "unlimited",
+  "supermove",
+  "free-cells",
+  "single",
+];
 export const BUILD_RULES: readonly BuildRule[] = ["suit", "alternate-color", "none"];
 export const BASE_RULES: readonly BaseRule[] = ["beak", "ace"];
 export const FOUNDATION_RULES: readonly FoundationRule[] = ["suit", "rank"];
-export const DEAL_LAYOUTS: readonly DealLayout[] = ["penguin", "penguin-beak-home", "freecell", "eight-off", "seahaven", "stalactites"];
+export const DEAL_LAYOUTS: readonly DealLayout[] = [
+  "penguin",
+  "penguin-beak-home",
+  "freecell",
+  "eight-off",
+  "seahaven",
+  "stalactites",
+];
 
 /** Columns each layout deals into; the rules' `columns` must match. */
 const LAYOUT_COLUMNS: Readonly<Record<DealLayout, number>> = {
@@ -99,10 +117,28 @@ export const PRESETS: Readonly<Record<PresetName, Rules>> = {
   opus: { preset: "opus", ...penguin, cells: 5 },
   "penguin-beak-home": { preset: "penguin-beak-home", ...penguin, deal: "penguin-beak-home" },
   "bakers-game": { preset: "bakers-game", ...bakers },
-  "kings-only-bakers-game": { preset: "kings-only-bakers-game", ...bakers, emptyColumn: "below-base" },
+  "kings-only-bakers-game": {
+    preset: "kings-only-bakers-game",
+    ...bakers,
+    emptyColumn: "below-base",
+  },
   freecell: { preset: "freecell", ...bakers, build: "alternate-color" },
-  "eight-off": { preset: "eight-off", ...bakers, cells: 8, emptyColumn: "below-base", groupMove: "free-cells", deal: "eight-off" },
-  "seahaven-towers": { preset: "seahaven-towers", ...bakers, emptyColumn: "below-base", groupMove: "free-cells", deal: "seahaven", columns: 10 },
+  "eight-off": {
+    preset: "eight-off",
+    ...bakers,
+    cells: 8,
+    emptyColumn: "below-base",
+    groupMove: "free-cells",
+    deal: "eight-off",
+  },
+  "seahaven-towers": {
+    preset: "seahaven-towers",
+    ...bakers,
+    emptyColumn: "below-base",
+    groupMove: "free-cells",
+    deal: "seahaven",
+    columns: 10,
+  },
   // PySolFC's Stalactites: no building at all; a column's last card goes to a cell or home.
   stalactites: {
     preset: "stalactites",
@@ -118,9 +154,9 @@ export const PRESETS: Readonly<Record<PresetName, Rules>> = {
 };
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-
 function oneOf<T extends string>(what: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value))
+    return value as T;
   throw new UsageError(`unknown ${what} ${JSON.stringify(value)}; allowed: ${allowed.join(", ")}`);
 }
 
@@ -130,27 +166,43 @@ export function isPresetName(name: string): name is PresetName {
 
 /** Builds and validates a rule set; every error is one line naming what is allowed. */
 export function resolveRules(name: string = "penguin", overrides: RuleOverrides = {}): Rules {
-  if (!isPresetName(name)) throw new UsageError(`unknown rules ${JSON.stringify(name)}; known: ${PRESET_NAMES.join(", ")}`);
+  if (!isPresetName(name))
+    throw new UsageError(
+      `unknown rules ${JSON.stringify(name)}; known: ${PRESET_NAMES.join(", ")}`,
+    );
   const merged: Record<string, unknown> = { ...PRESETS[name] };
   for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = v;
   const deal = oneOf("deal layout", merged.deal, DEAL_LAYOUTS);
   // A layout change moves the column count with it unless the caller set columns explicitly.
-  if (overrides.deal !== undefined && overrides.columns === undefined) merged.columns = LAYOUT_COLUMNS[deal];
+  if (overrides.deal !== undefined && overrides.columns === undefined)
+    merged.columns = LAYOUT_COLUMNS[deal];
   const cells = merged.cells;
   if (typeof cells !== "number" || !Number.isInteger(cells) || cells < 0 || cells > 8)
     throw new UsageError(`cells must be an integer from 0 to 8, got ${JSON.stringify(cells)}`);
   if (cells < LAYOUT_CELL_CARDS[deal])
-    throw new UsageError(`the ${deal} deal puts ${LAYOUT_CELL_CARDS[deal]} cards in cells, so cells must be at least ${LAYOUT_CELL_CARDS[deal]} (got ${cells})`);
+    throw new UsageError(
+      `the ${deal} deal puts ${LAYOUT_CELL_CARDS[deal]} cards in cells, so cells must be at least ${LAYOUT_CELL_CARDS[deal]} (got ${cells})`,
+    );
   if (merged.columns !== LAYOUT_COLUMNS[deal])
-    throw new UsageError(`the ${deal} deal uses ${LAYOUT_COLUMNS[deal]} columns, got ${JSON.stringify(merged.columns)}`);
+    throw new UsageError(
+      `the ${deal} deal uses ${LAYOUT_COLUMNS[deal]} columns, got ${JSON.stringify(merged.columns)}`,
+    );
   const base = oneOf("base", merged.base, BASE_RULES);
   if (base === "beak" && deal !== "penguin" && deal !== "penguin-beak-home")
-    throw new UsageError(`base "beak" needs a penguin deal (penguin, penguin-beak-home), got deal "${deal}"; use base "ace"`);
+    throw new UsageError(
+      `base "beak" needs a penguin deal (penguin, penguin-beak-home), got deal "${deal}"; use base "ace"`,
+    );
   const foundations = oneOf("foundation rule", merged.foundations, FOUNDATION_RULES);
   // The beak's foundations wait for the beak and wrap with it, which is a per-suit notion; the
   // stalactites deal puts four arbitrary cards on the foundations.
-  if (foundations === "rank" && base === "beak") throw new UsageError(`foundations "rank" needs base "ace" (each rank foundation takes its base from its first card)`);
-  if (foundations === "suit" && deal === "stalactites") throw new UsageError(`the stalactites deal starts the foundations with any four cards, so it needs foundations "rank"`);
+  if (foundations === "rank" && base === "beak")
+    throw new UsageError(
+      `foundations "rank" needs base "ace" (each rank foundation takes its base from its first card)`,
+    );
+  if (foundations === "suit" && deal === "stalactites")
+    throw new UsageError(
+      `the stalactites deal starts the foundations with any four cards, so it needs foundations "rank"`,
+    );
   return {
     preset: name,
     cells,
@@ -165,13 +217,20 @@ export function resolveRules(name: string = "penguin", overrides: RuleOverrides 
 }
 
 /** Every option a rule set has besides its preset and its (derived) column count. */
-export const RULE_OPTION_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "foundations", "deal"] as const;
+export const RULE_OPTION_KEYS = [
+  "cells",
+  "emptyColumn",
+  "groupMove",
+  "build",
+  "base",
+  "foundations",
+  "deal",
+] as const;
 
 /** `penguin` or `penguin[cells=3,emptyColumn=any]`: the preset plus what differs from it. */
 export function rulesLabel(r: Rules): string {
   const p: Rules = PRESETS[r.preset];
   const diffs: string[] = [];
-  for (const k of RULE_OPTION_KEYS)
-    if (r[k] !== p[k]) diffs.push(`${k}=${r[k]}`);
+  for (const k of RULE_OPTION_KEYS) if (r[k] !== p[k]) diffs.push(`${k}=${r[k]}`);
   return diffs.length ? `${r.preset}[${diffs.join(",")}]` : r.preset;
 }

@@ -63,7 +63,10 @@ export class Tables {
   /** Base-rank cards go home as soon as they are a column's last card (`deal: "penguin-beak-home"`). */
   readonly autoHome: boolean;
 
-  constructor(readonly rules: Rules, readonly base: number) {
+  constructor(
+    readonly rules: Rules,
+    readonly base: number,
+  ) {
     const wrap = rules.base === "beak";
     const suitBuild = rules.build === "suit";
     const noBuild = rules.build === "none";
@@ -76,10 +79,13 @@ export class Tables {
       }
     }
     for (let c = 0; c < 52; c++)
-      for (let t = 0, j = 0; t < 52; t++) if (this.buildOn[c * 52 + t] === 1) this.targets[c * 2 + j++] = t;
+      for (let t = 0, j = 0; t < 52; t++)
+        if (this.buildOn[c * 52 + t] === 1) this.targets[c * 2 + j++] = t;
     this.rankHome = rules.foundations === "rank";
     this.autoHome = rules.deal === "penguin-beak-home";
-    if (!this.rankHome) for (let s = 0; s < 4; s++) for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
+    if (!this.rankHome)
+      for (let s = 0; s < 4; s++)
+        for (let n = 0; n < 13; n++) this.foundationCard[s * 14 + n] = ((base + n) % 13) * 4 + s;
     this.emptyMode = rules.emptyColumn === "below-base" ? 0 : rules.emptyColumn === "any" ? 1 : 2;
     this.groupMode = ["unlimited", "supermove", "single", "free-cells"].indexOf(rules.groupMove);
   }
@@ -132,7 +138,12 @@ export class State {
    */
   hashed = true;
 
-  constructor(readonly rules: Rules, readonly base: number, readonly tables: Tables = tablesFor(rules, base), copy?: State) {
+  constructor(
+    readonly rules: Rules,
+    readonly base: number,
+    readonly tables: Tables = tablesFor(rules, base),
+    copy?: State,
+  ) {
     this.nColumns = rules.columns;
     this.nCells = rules.cells;
     if (copy) {
@@ -171,14 +182,17 @@ export class State {
 
   /** Same cards in the same places (flipper order included). */
   equals(o: State): boolean {
-    if (this.base !== o.base || this.nColumns !== o.nColumns || this.nCells !== o.nCells) return false;
+    if (this.base !== o.base || this.nColumns !== o.nColumns || this.nCells !== o.nCells)
+      return false;
     for (let i = 0; i < 4; i++) if (this.found[i] !== o.found[i]) return false;
-    if (this.tables.rankHome) for (let i = 0; i < 52; i++) if (this.pile[i] !== o.pile[i]) return false;
+    if (this.tables.rankHome)
+      for (let i = 0; i < 52; i++) if (this.pile[i] !== o.pile[i]) return false;
     for (let i = 0; i < this.nCells; i++) if (this.cells[i] !== o.cells[i]) return false;
     for (let c = 0; c < this.nColumns; c++) {
       const n = this.len[c]!;
       if (n !== o.len[c]) return false;
-      for (let d = c * COLUMN_CAP, e = d + n; d < e; d++) if (this.cards[d] !== o.cards[d]) return false;
+      for (let d = c * COLUMN_CAP, e = d + n; d < e; d++)
+        if (this.cards[d] !== o.cards[d]) return false;
     }
     return true;
   }
@@ -255,7 +269,9 @@ export class State {
   foundationTop(f: number): Card {
     const n = this.found[f]!;
     if (n === 0) return NO_CARD;
-    return this.tables.rankHome ? this.pile[f * 13 + n - 1]! : makeCard((this.base + n - 1) % 13, f);
+    return this.tables.rankHome
+      ? this.pile[f * 13 + n - 1]!
+      : makeCard((this.base + n - 1) % 13, f);
   }
 
   /** Rank foundation f needs next, or NO_CARD when it holds 13 cards. */

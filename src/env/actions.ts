@@ -18,7 +18,18 @@
  * So every legal engine move has exactly one id, and the mask is exactly the legal ids.
  * Text form is the play notation (`34`, `3a`, `3h`, `a4`, `36/2`; `3h2` for rank foundation 2).
  */
-import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveCount, moveFoundation, moveFrom, moveTo, moveToEmpty, type Move } from "../engine/moves.js";
+import {
+  CELL0,
+  FOUNDATION,
+  generateMoves,
+  MAX_MOVES,
+  moveCount,
+  moveFoundation,
+  moveFrom,
+  moveTo,
+  moveToEmpty,
+  type Move,
+} from "../engine/moves.js";
 import { columnChar } from "../engine/notation.js";
 import { IllegalMoveError } from "../errors.js";
 import type { Rules } from "../engine/rules.js";
@@ -44,7 +55,10 @@ export class ActionCodec {
   readonly #moves = new Int32Array(MAX_MOVES);
   readonly #seen: Uint8Array;
 
-  constructor(rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> & Partial<Pick<Rules, "build" | "base" | "foundations">>) {
+  constructor(
+    rules: Pick<Rules, "columns" | "cells" | "emptyColumn" | "groupMove"> &
+      Partial<Pick<Rules, "build" | "base" | "foundations">>,
+  ) {
     this.columns = rules.columns;
     this.flippers = rules.cells;
     this.homes = rules.foundations === "rank" ? 4 : 1;
@@ -54,7 +68,9 @@ export class ActionCodec {
     const longRuns = rules.base === "beak" && rules.build === "alternate-color";
     this.splitSizes = longRuns ? 51 : SPLIT_SIZES;
     this.hasSplit =
-      rules.groupMove !== "single" && rules.build !== "none" && (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
+      rules.groupMove !== "single" &&
+      rules.build !== "none" &&
+      (rules.emptyColumn === "any" || (rules.emptyColumn === "below-base" && longRuns));
     this.n = this.baseCount + (this.hasSplit ? this.columns * this.columns * this.splitSizes : 0);
     this.#seen = new Uint8Array(this.columns * this.columns);
   }
@@ -64,7 +80,11 @@ export class ActionCodec {
   }
   #dst(m: Move): number {
     const loc = moveTo(m);
-    return loc === FOUNDATION ? this.columns + 1 + (this.homes > 1 ? moveFoundation(m) : 0) : loc >= CELL0 ? this.columns : loc;
+    return loc === FOUNDATION
+      ? this.columns + 1 + (this.homes > 1 ? moveFoundation(m) : 0)
+      : loc >= CELL0
+        ? this.columns
+        : loc;
   }
 
   /**
@@ -114,7 +134,8 @@ export class ActionCodec {
     if (!Number.isInteger(a) || a < 0 || a >= this.n) return -1;
     this.#seen.fill(0);
     const n = generateMoves(s, this.#moves);
-    for (let i = 0; i < n; i++) if (this.#encodeInOrder(this.#moves[i]!) === a) return this.#moves[i]!;
+    for (let i = 0; i < n; i++)
+      if (this.#encodeInOrder(this.#moves[i]!) === a) return this.#moves[i]!;
     return -1;
   }
 
@@ -130,7 +151,14 @@ export class ActionCodec {
     const src = Math.floor(a / this.dests);
     const dst = a % this.dests;
     const s = src < this.columns ? columnChar(src) : FLIPPERS[src - this.columns]!;
-    const d = dst < this.columns ? columnChar(dst) : dst === this.columns ? "a" : this.homes > 1 ? `h${dst - this.columns}` : "h";
+    const d =
+      dst < this.columns
+        ? columnChar(dst)
+        : dst === this.columns
+          ? "a"
+          : this.homes > 1
+            ? `h${dst - this.columns}`
+            : "h";
     return s + d;
   }
 
@@ -142,7 +170,8 @@ export class ActionCodec {
       throw new IllegalMoveError(`cannot read action "${text}": ${why}`);
     };
     if (!m) return bad("expected <from><to>[/k], e.g. 34, 3a, 3h, a4");
-    const col = (ch: string): number => ((Number(ch) + 9) % 10 < this.columns && /[0-9]/.test(ch) ? (Number(ch) + 9) % 10 : -1);
+    const col = (ch: string): number =>
+      (Number(ch) + 9) % 10 < this.columns && /[0-9]/.test(ch) ? (Number(ch) + 9) % 10 : -1;
     let src = col(m[1]!);
     if (src < 0) {
       const i = FLIPPERS.indexOf(m[1]!);
@@ -154,15 +183,20 @@ export class ActionCodec {
     if (dst < 0) {
       if (m[2] === "h") {
         const f = m[4] === undefined ? 1 : Number(m[4]);
-        if (f > this.homes) bad(`foundation ${f}: these rules have ${this.homes === 1 ? "one foundation per suit (h)" : `foundations h1-h${this.homes}`}`);
+        if (f > this.homes)
+          bad(
+            `foundation ${f}: these rules have ${this.homes === 1 ? "one foundation per suit (h)" : `foundations h1-h${this.homes}`}`,
+          );
         dst = this.columns + f;
-      }
-      else if (/[0-9]/.test(m[2]!)) bad(`no column "${m[2]}"`);
+      } else if (/[0-9]/.test(m[2]!)) bad(`no column "${m[2]}"`);
       else dst = this.columns; // "a flipper": an id of the layout even when the rules give none (never legal then)
     }
     if (m[3] !== undefined) {
       const k = Number(m[3]);
-      if (!this.hasSplit) bad("group sizes (/k) exist only where two group sizes can enter an empty column (emptyColumn any)");
+      if (!this.hasSplit)
+        bad(
+          "group sizes (/k) exist only where two group sizes can enter an empty column (emptyColumn any)",
+        );
       if (src >= this.columns || dst >= this.columns) bad("/k applies to column-to-column moves");
       if (!(k >= 1 && k <= this.splitSizes)) bad(`k must be 1..${this.splitSizes}`);
       return this.baseCount + (src * this.columns + dst) * this.splitSizes + k - 1;

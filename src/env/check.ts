@@ -16,7 +16,11 @@ import { deserializeEnv, type ResetResult, type StepResult } from "./env.js";
 export interface CheckableEnv {
   readonly id: string;
   readonly actionSpace: { readonly n: number };
-  readonly observationSpace: { readonly shape: readonly number[]; readonly low: number; readonly high: number };
+  readonly observationSpace: {
+    readonly shape: readonly number[];
+    readonly low: number;
+    readonly high: number;
+  };
   readonly rewardRange: readonly [number, number];
   readonly settings: { readonly maxSteps: number };
   readonly codec: {
@@ -83,19 +87,32 @@ const REQUIRED: readonly [string, string][] = [
 
 /** A short hash of an observation's bytes (not of its sum, which many different tensors share). */
 export function observationHash(o: Float32Array): string {
-  return createHash("sha256").update(new Uint8Array(o.buffer, o.byteOffset, o.byteLength)).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(new Uint8Array(o.buffer, o.byteOffset, o.byteLength))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 function asEnv(x: unknown): CheckableEnv {
-  const missing = x !== null && typeof x === "object" ? REQUIRED.filter(([k, t]) => typeof (x as Record<string, unknown>)[k] !== t).map(([k, t]) => (t === "function" ? `${k}()` : k)) : REQUIRED.map(([k]) => k);
+  const missing =
+    x !== null && typeof x === "object"
+      ? REQUIRED.filter(([k, t]) => typeof (x as Record<string, unknown>)[k] !== t).map(([k, t]) =>
+          t === "function" ? `${k}()` : k,
+        )
+      : REQUIRED.map(([k]) => k);
   if (missing.length)
-    throw new UsageError(`checkEnv: not an environment (missing ${missing.join(", ")}); pass one from makeEnv(id) or an object with ${REQUIRED.map(([k, t]) => (t === "function" ? `${k}()` : k)).join(", ")}`);
+    throw new UsageError(
+      `checkEnv: not an environment (missing ${missing.join(", ")}); pass one from makeEnv(id) or an object with ${REQUIRED.map(([k, t]) => (t === "function" ? `${k}()` : k)).join(", ")}`,
+    );
   return x as CheckableEnv;
 }
 
 function intOption(name: string, v: unknown, dflt: number, min: number, max: number): number {
   if (v === undefined) return dflt;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw new UsageError(`checkEnv: ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+    throw new UsageError(
+      `checkEnv: ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`,
+    );
   return v;
 }
 
@@ -116,11 +133,20 @@ function pick(env: CheckableEnv, rnd: () => number): number {
 
 export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): CheckEnvReport {
   const env = asEnv(envLike);
-  if (options === null || typeof options !== "object") throw new UsageError("checkEnv: options must be an object { episodes?, seed?, deserialize? }");
+  if (options === null || typeof options !== "object")
+    throw new UsageError("checkEnv: options must be an object { episodes?, seed?, deserialize? }");
   const episodes = intOption("episodes", options.episodes, 8, 1, 100_000);
   const seed0 = intOption("seed", options.seed, 1, 1, 2 ** 31 - 1);
   const deserialize = options.deserialize ?? ((t: string) => deserializeEnv(t) as CheckableEnv);
-  const report: CheckEnvReport = { id: env.id, episodes, positions: 0, won: 0, truncated: 0, stuck: 0, checks: CHECKS };
+  const report: CheckEnvReport = {
+    id: env.id,
+    episodes,
+    positions: 0,
+    won: 0,
+    truncated: 0,
+    stuck: 0,
+    checks: CHECKS,
+  };
   const moves = new Int32Array(MAX_MOVES);
   let where = "";
   const fail = (why: string): never => {
@@ -134,15 +160,20 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
   where = "action codec";
   for (let a = 0; a < n; a++) {
     const t = env.codec.actionToString(a);
-    if (env.codec.parseAction(t) !== a) fail(`action ${a} prints as "${t}", which parses to ${env.codec.parseAction(t)}`);
+    if (env.codec.parseAction(t) !== a)
+      fail(`action ${a} prints as "${t}", which parses to ${env.codec.parseAction(t)}`);
   }
 
   const checkPosition = (o: Float32Array): void => {
     report.positions++;
-    if (o.length !== size) fail(`observation has ${o.length} values, observationSpace.shape says ${size}`);
+    if (o.length !== size)
+      fail(`observation has ${o.length} values, observationSpace.shape says ${size}`);
     for (let i = 0; i < o.length; i++) {
       const v = o[i]!;
-      if (!Number.isFinite(v) || v < env.observationSpace.low || v > env.observationSpace.high) fail(`observation[${i}] = ${v}, outside [${env.observationSpace.low}, ${env.observationSpace.high}]`);
+      if (!Number.isFinite(v) || v < env.observationSpace.low || v > env.observationSpace.high)
+        fail(
+          `observation[${i}] = ${v}, outside [${env.observationSpace.low}, ${env.observationSpace.high}]`,
+        );
     }
     const s = env.state;
     const mask = env.actionMask;
@@ -154,8 +185,10 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
     for (let i = 0; i < k; i++) {
       const m = moves[i]!;
       const a = env.codec.encode(s, m);
-      if (a < 0 || mask[a] !== 1) fail(`legal move ${m} encodes to action ${a}, which the mask does not allow`);
-      if (env.codec.decode(s, a) !== m) fail(`decode(encode(move ${m})) is ${env.codec.decode(s, a)}`);
+      if (a < 0 || mask[a] !== 1)
+        fail(`legal move ${m} encodes to action ${a}, which the mask does not allow`);
+      if (env.codec.decode(s, a) !== m)
+        fail(`decode(encode(move ${m})) is ${env.codec.decode(s, a)}`);
       const text = env.codec.actionToString(a);
       if (parseMove(text, s) !== m) fail(`action ${a} ("${text}") does not parse to its move ${m}`);
     }
@@ -174,10 +207,15 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
       const a = pick(env, rnd);
       const r = env.step(a);
       where = `seed ${seed} step ${t}`;
-      if (!(r.reward >= rLow && r.reward <= rHigh)) fail(`reward ${r.reward} outside rewardRange [${rLow}, ${rHigh}]`);
+      if (!(r.reward >= rLow && r.reward <= rHigh))
+        fail(`reward ${r.reward} outside rewardRange [${rLow}, ${rHigh}]`);
       sum += r.reward;
-      if (Math.abs(sum - r.info.episodeReturn) > 1e-9) fail(`rewards sum to ${sum}, info.episodeReturn is ${r.info.episodeReturn}`);
-      if (trace) out.push(`${a} ${r.reward} ${r.terminated} ${r.truncated} ${observationHash(r.observation)}`);
+      if (Math.abs(sum - r.info.episodeReturn) > 1e-9)
+        fail(`rewards sum to ${sum}, info.episodeReturn is ${r.info.episodeReturn}`);
+      if (trace)
+        out.push(
+          `${a} ${r.reward} ${r.terminated} ${r.truncated} ${observationHash(r.observation)}`,
+        );
       checkPosition(r.observation);
       if (r.terminated || r.truncated) {
         if (!count) report.positions -= t + 1;
@@ -193,12 +231,18 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
   const roundTrips = (rnd: () => number): void => {
     const text = env.serialize();
     const back = deserialize(text);
-    if (back.serialize() !== text) fail("serialize() of the deserialized env differs from the original text");
+    if (back.serialize() !== text)
+      fail("serialize() of the deserialized env differs from the original text");
     const twin = env.clone();
-    for (const [name, other] of [["deserialized", back], ["clone", twin]] as const) {
+    for (const [name, other] of [
+      ["deserialized", back],
+      ["clone", twin],
+    ] as const) {
       if (!other.state.equals(env.state)) fail(`the ${name} env is in another position`);
-      if (observationHash(other.observation) !== observationHash(env.observation)) fail(`the ${name} env has another observation`);
-      if (other.actionMask.join("") !== env.actionMask.join("")) fail(`the ${name} env has another mask`);
+      if (observationHash(other.observation) !== observationHash(env.observation))
+        fail(`the ${name} env has another observation`);
+      if (other.actionMask.join("") !== env.actionMask.join(""))
+        fail(`the ${name} env has another mask`);
     }
     const a = pick(env, rnd);
     const before = env.serialize();
@@ -206,7 +250,8 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
     const r1s = `${r1.reward} ${r1.terminated} ${r1.truncated} ${observationHash(r1.observation)}`;
     if (env.serialize() !== before) fail("stepping a clone changed the original env");
     const r2 = back.step(a);
-    if (`${r2.reward} ${r2.terminated} ${r2.truncated} ${observationHash(r2.observation)}` !== r1s) fail(`action ${a}: the clone and the deserialized env step differently`);
+    if (`${r2.reward} ${r2.terminated} ${r2.truncated} ${observationHash(r2.observation)}` !== r1s)
+      fail(`action ${a}: the clone and the deserialized env step differently`);
   };
 
   where = "determinism";

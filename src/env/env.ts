@@ -144,7 +144,13 @@ export class PenguinEnv {
   readonly codec: ActionCodec;
   readonly encoder: ObservationEncoder;
   readonly actionSpace: { readonly type: "discrete"; readonly n: number };
-  readonly observationSpace: { readonly type: "box"; readonly shape: readonly [number]; readonly low: number; readonly high: number; readonly dtype: "float32" };
+  readonly observationSpace: {
+    readonly type: "box";
+    readonly shape: readonly [number];
+    readonly low: number;
+    readonly high: number;
+    readonly dtype: "float32";
+  };
   /**
    * Bounds of one step's reward: with reward "cards", [0, 1/52] (one card home), or [0, 4/52]
    * under penguin-beak-home, where a move also sends up to three uncovered base cards home;
@@ -163,20 +169,51 @@ export class PenguinEnv {
   readonly #seen: PositionSet | undefined;
   readonly #result: StepResult;
 
-  constructor(readonly spec: EnvSpec, readonly rules: Rules, readonly settings: EnvSettings, buffers?: EnvBuffers) {
+  constructor(
+    readonly spec: EnvSpec,
+    readonly rules: Rules,
+    readonly settings: EnvSettings,
+    buffers?: EnvBuffers,
+  ) {
     this.codec = new ActionCodec(rules);
     this.encoder = new ObservationEncoder(rules);
     this.actionSpace = { type: "discrete", n: this.codec.n };
-    this.observationSpace = { type: "box", shape: this.encoder.shape, low: 0, high: 5, dtype: "float32" };
-    this.rewardRange = settings.reward === "cards" ? [0, (rules.deal === "penguin-beak-home" ? 4 : 1) / 52] : [0, 1];
+    this.observationSpace = {
+      type: "box",
+      shape: this.encoder.shape,
+      low: 0,
+      high: 5,
+      dtype: "float32",
+    };
+    this.rewardRange =
+      settings.reward === "cards" ? [0, (rules.deal === "penguin-beak-home" ? 4 : 1) / 52] : [0, 1];
     this.observation = buffers?.observation ?? new Float32Array(this.encoder.size);
     const mask = buffers?.actionMask ?? new Uint8Array(this.codec.n);
     if (this.observation.length !== this.encoder.size || mask.length !== this.codec.n)
-      throw new RangeError(`env buffers must hold ${this.encoder.size} floats and ${this.codec.n} mask bytes`);
+      throw new RangeError(
+        `env buffers must hold ${this.encoder.size} floats and ${this.codec.n} mask bytes`,
+      );
     this.actionMoves = new Int32Array(Math.max(this.codec.n, MAX_MOVES));
-    this.info = { actionMask: mask, legalActions: 0, cardsHome: 0, steps: 0, won: false, repeated: false, seed: 0, episodeReturn: 0 };
-    this.#result = { observation: this.observation, reward: 0, terminated: false, truncated: false, info: this.info };
-    this.#seen = settings.truncateOnRepeat ? new PositionSet(Math.min(settings.maxSteps + 1, 4096)) : undefined;
+    this.info = {
+      actionMask: mask,
+      legalActions: 0,
+      cardsHome: 0,
+      steps: 0,
+      won: false,
+      repeated: false,
+      seed: 0,
+      episodeReturn: 0,
+    };
+    this.#result = {
+      observation: this.observation,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      info: this.info,
+    };
+    this.#seen = settings.truncateOnRepeat
+      ? new PositionSet(Math.min(settings.maxSteps + 1, 4096))
+      : undefined;
   }
 
   get id(): string {
@@ -201,13 +238,26 @@ export class PenguinEnv {
   reset(options: ResetOptions = {}): ResetResult {
     const seed = options.seed ?? this.#nextSeed;
     const ms = this.settings.shuffle === "microsoft";
-    if (typeof seed !== "number" || !Number.isSafeInteger(seed) || seed < (ms ? 1 : 0) || (ms && seed > MS_MAX))
-      throw new UsageError(`seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${JSON.stringify(seed)}`);
+    if (
+      typeof seed !== "number" ||
+      !Number.isSafeInteger(seed) ||
+      seed < (ms ? 1 : 0) ||
+      (ms && seed > MS_MAX)
+    )
+      throw new UsageError(
+        `seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${JSON.stringify(seed)}`,
+      );
     if (options.state) {
       const r = options.state.rules;
       const mine = this.rules;
-      if (RULE_OPTION_KEYS.some((k) => k !== "deal" && r[k] !== mine[k]) || r.columns !== mine.columns || r.deal === "penguin-beak-home" !== (mine.deal === "penguin-beak-home"))
-        throw new UsageError(`reset state has rules ${JSON.stringify(r)}, the env plays ${JSON.stringify(mine)}`);
+      if (
+        RULE_OPTION_KEYS.some((k) => k !== "deal" && r[k] !== mine[k]) ||
+        r.columns !== mine.columns ||
+        (r.deal === "penguin-beak-home") !== (mine.deal === "penguin-beak-home")
+      )
+        throw new UsageError(
+          `reset state has rules ${JSON.stringify(r)}, the env plays ${JSON.stringify(mine)}`,
+        );
       this.#s = options.state.clone();
     } else {
       this.#s = ms ? dealMs(this.rules, seed) : deal(this.rules, seed);
@@ -225,11 +275,19 @@ export class PenguinEnv {
   /** Plays action `a`. Throws InvalidActionError (naming the action and why) if it is not legal now. */
   step(a: number): StepResult {
     const s = this.#s;
-    if (!s) throw new InvalidActionError(`action ${a}: the env has no position yet; call reset() first`);
-    if (this.#over) throw new InvalidActionError(`action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`);
+    if (!s)
+      throw new InvalidActionError(`action ${a}: the env has no position yet; call reset() first`);
+    if (this.#over)
+      throw new InvalidActionError(
+        `action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`,
+      );
     const n = this.codec.n;
-    if (!Number.isInteger(a) || a < 0 || a >= n) throw new InvalidActionError(`action ${a} out of range: allowed integers 0..${n - 1}`);
-    if (this.info.actionMask[a] !== 1) throw new InvalidActionError(`action ${a} ("${this.codec.actionToString(a)}") is illegal here: ${this.#whyIllegal(a)}`);
+    if (!Number.isInteger(a) || a < 0 || a >= n)
+      throw new InvalidActionError(`action ${a} out of range: allowed integers 0..${n - 1}`);
+    if (this.info.actionMask[a] !== 1)
+      throw new InvalidActionError(
+        `action ${a} ("${this.codec.actionToString(a)}") is illegal here: ${this.#whyIllegal(a)}`,
+      );
     const before = this.info.cardsHome;
     applyMove(s, this.actionMoves[a]!);
     this.info.steps++;
@@ -248,10 +306,20 @@ export class PenguinEnv {
     info.legalActions = this.codec.fillMask(s, info.actionMask, this.actionMoves);
     this.encoder.encode(s, this.observation, 0);
     const r = this.#result;
-    r.reward = info.steps === 0 ? 0 : this.settings.reward === "cards" ? (home - before) / 52 : info.won ? 1 : 0;
+    r.reward =
+      info.steps === 0
+        ? 0
+        : this.settings.reward === "cards"
+          ? (home - before) / 52
+          : info.won
+            ? 1
+            : 0;
     info.episodeReturn += r.reward;
     r.terminated = info.won || info.legalActions === 0;
-    r.truncated = !r.terminated && info.steps > 0 && (info.steps >= this.settings.maxSteps || (info.repeated && this.settings.truncateOnRepeat));
+    r.truncated =
+      !r.terminated &&
+      info.steps > 0 &&
+      (info.steps >= this.settings.maxSteps || (info.repeated && this.settings.truncateOnRepeat));
     this.#over = r.terminated || r.truncated;
   }
 
@@ -276,7 +344,9 @@ export class PenguinEnv {
   }
 
   render(): string {
-    const head = `${this.spec.id} seed ${this.info.seed} step ${this.info.steps}/${this.settings.maxSteps}` + (this.#over ? (this.info.won ? " (won)" : " (over)") : "");
+    const head =
+      `${this.spec.id} seed ${this.info.seed} step ${this.info.steps}/${this.settings.maxSteps}` +
+      (this.#over ? (this.info.won ? " (won)" : " (over)") : "");
     return `${head}\n${renderState(this.state)}`;
   }
 
@@ -293,12 +363,27 @@ export class PenguinEnv {
       format: "penguin-gym/env",
       version: 2,
       id: this.spec.id,
-      options: { cells: r.cells, emptyColumn: r.emptyColumn, groupMove: r.groupMove, build: r.build, base: r.base, foundations: r.foundations, deal: r.deal, ...this.settings },
+      options: {
+        cells: r.cells,
+        emptyColumn: r.emptyColumn,
+        groupMove: r.groupMove,
+        build: r.build,
+        base: r.base,
+        foundations: r.foundations,
+        deal: r.deal,
+        ...this.settings,
+      },
       base: s.base,
       columns: Array.from({ length: s.nColumns }, (_, c) => s.column(c).map(cardToString)),
-      cells: Array.from(s.cells.subarray(0, s.nCells), (c) => (c === NO_CARD ? null : cardToString(c))),
+      cells: Array.from(s.cells.subarray(0, s.nCells), (c) =>
+        c === NO_CARD ? null : cardToString(c),
+      ),
       found: Array.from(s.found),
-      piles: s.tables.rankHome ? [0, 1, 2, 3].map((f) => Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString)) : [],
+      piles: s.tables.rankHome
+        ? [0, 1, 2, 3].map((f) =>
+            Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!), cardToString),
+          )
+        : [],
       seed: this.info.seed,
       nextSeed: this.#nextSeed,
       seedStride: this.seedStride,
@@ -315,12 +400,19 @@ export class PenguinEnv {
 
   /** Restores a serialized episode (JSON.parse of serialize()) into this env, keeping its buffers. */
   restore(d: SerializedEnv): void {
-    if (d.id !== this.spec.id || d.columns.length !== this.rules.columns || d.cells.length !== this.rules.cells)
-      throw new UsageError(`cannot restore a ${d.id} episode with ${d.columns.length} columns and ${d.cells.length} flippers into ${this.spec.id} (${this.rules.columns} columns, ${this.rules.cells} flippers)`);
+    if (
+      d.id !== this.spec.id ||
+      d.columns.length !== this.rules.columns ||
+      d.cells.length !== this.rules.cells
+    )
+      throw new UsageError(
+        `cannot restore a ${d.id} episode with ${d.columns.length} columns and ${d.cells.length} flippers into ${this.spec.id} (${this.rules.columns} columns, ${this.rules.cells} flippers)`,
+      );
     const s = new State(this.rules, d.base);
     d.columns.forEach((col, c) => col.forEach((t) => s.push(c, parseCard(t))));
     d.cells.forEach((t, i) => s.setCell(i, t === null ? NO_CARD : parseCard(t)));
-    if (s.tables.rankHome) d.piles.forEach((pile, f) => pile.forEach((t) => s.putHome(f, parseCard(t))));
+    if (s.tables.rankHome)
+      d.piles.forEach((pile, f) => pile.forEach((t) => s.putHome(f, parseCard(t))));
     else d.found.forEach((n, i) => (s.found[i] = n));
     s.rehash();
     this.#s = s;
@@ -378,7 +470,8 @@ export function deserializeEnv(text: string): PenguinEnv {
   } catch (e) {
     throw new UsageError(`not a serialized env: ${(e as Error).message}`);
   }
-  if (d?.format !== "penguin-gym/env" || d.version !== 2) throw new UsageError(`not a serialized env (format penguin-gym/env version 2)`);
+  if (d?.format !== "penguin-gym/env" || d.version !== 2)
+    throw new UsageError(`not a serialized env (format penguin-gym/env version 2)`);
   const env = makeEnv(d.id, d.options);
   env.restore(d);
   return env;

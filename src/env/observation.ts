@@ -45,7 +45,12 @@ const GROUP_ORDER = ["unlimited", "supermove", "free-cells", "single"] as const;
 
 /** Observation size for a rule shape with `columns` tableau columns. */
 export function observationSize(columns: number): number {
-  return 52 * (columns + CARD_FEATURES_EXTRA) + columns * COLUMN_FEATURES + MAX_CELLS * FLIPPER_FEATURES + GLOBAL_FEATURES;
+  return (
+    52 * (columns + CARD_FEATURES_EXTRA) +
+    columns * COLUMN_FEATURES +
+    MAX_CELLS * FLIPPER_FEATURES +
+    GLOBAL_FEATURES
+  );
 }
 
 export class ObservationEncoder {
@@ -126,10 +131,11 @@ export class ObservationEncoder {
     for (let f = 0; f < 4; f++) {
       const n = s.found[f]!;
       home += n;
-      if (byRank) for (let k = 0; k < n; k++) {
-        const card = s.pile[f * 13 + k]!;
-        out[offset + ((card & 3) * 13 + rel[card]!) * K + C + 1] = 1;
-      }
+      if (byRank)
+        for (let k = 0; k < n; k++) {
+          const card = s.pile[f * 13 + k]!;
+          out[offset + ((card & 3) * 13 + rel[card]!) * K + C + 1] = 1;
+        }
       // A suit foundation holds rel 0 .. found−1 of its suit: it is built up from the base rank.
       else for (let r = 0; r < n; r++) out[offset + (f * 13 + r) * K + C + 1] = 1;
       out[g + f] = n * INV13;

@@ -39,7 +39,12 @@ function packageRoot(): { dir: string; name: string; version: string } {
 
 function git(dir: string, args: string[]): string | undefined {
   try {
-    return execFileSync("git", args, { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim();
+    return execFileSync("git", args, {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 5000,
+    }).trim();
   } catch {
     return undefined;
   }
@@ -51,9 +56,19 @@ export function provenance(presets: Iterable<string>): Provenance {
     const root = packageRoot();
     // Only the package's own clone: an installed copy inside someone else's repository must not
     // report that repository's commit.
-    const commit = existsSync(join(root.dir, ".git")) ? git(root.dir, ["rev-parse", "HEAD"]) : undefined;
-    const dirty = commit === undefined ? undefined : (git(root.dir, ["status", "--porcelain", "--untracked-files=no"]) ?? "") !== "";
-    cached = { package: root.name, version: root.version, ...(commit ? { commit, dirty } : {}), node: process.version };
+    const commit = existsSync(join(root.dir, ".git"))
+      ? git(root.dir, ["rev-parse", "HEAD"])
+      : undefined;
+    const dirty =
+      commit === undefined
+        ? undefined
+        : (git(root.dir, ["status", "--porcelain", "--untracked-files=no"]) ?? "") !== "";
+    cached = {
+      package: root.name,
+      version: root.version,
+      ...(commit ? { commit, dirty } : {}),
+      node: process.version,
+    };
   }
   const envIds: Record<string, number> = {};
   for (const p of presets) {
@@ -77,7 +92,11 @@ export interface Sidecar {
 }
 
 /** The sidecar's text: `about` plus the runs already recorded in `previous` text and `p` if new. */
-function sidecarText(about: Readonly<Record<string, unknown>>, p: Provenance, previous?: string): string {
+function sidecarText(
+  about: Readonly<Record<string, unknown>>,
+  p: Provenance,
+  previous?: string,
+): string {
   let runs: Provenance[] = [];
   if (previous !== undefined) {
     try {
@@ -96,8 +115,14 @@ function sidecarText(about: Readonly<Record<string, unknown>>, p: Provenance, pr
  * Writes the sidecar of `csvPath` (see sidecarPath): `about` plus this run's provenance, keeping
  * the runs an earlier sidecar recorded.
  */
-export function writeSidecar(csvPath: string, about: Readonly<Record<string, unknown>>, presets: Iterable<string>): void {
+export function writeSidecar(
+  csvPath: string,
+  about: Readonly<Record<string, unknown>>,
+  presets: Iterable<string>,
+): void {
   const path = sidecarPath(csvPath);
-  const previous = existsSync(path) ? readTextFile(path, { maxBytes: MiB, what: "sidecar" }) : undefined;
+  const previous = existsSync(path)
+    ? readTextFile(path, { maxBytes: MiB, what: "sidecar" })
+    : undefined;
   writeOutput(path, sidecarText(about, provenance(presets), previous), { what: "sidecar" });
 }

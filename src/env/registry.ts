@@ -37,7 +37,12 @@ export interface EnvSettings {
   readonly shuffle: ShuffleSource;
 }
 
-export const DEFAULT_SETTINGS: EnvSettings = { reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" };
+export const DEFAULT_SETTINGS: EnvSettings = {
+  reward: "cards",
+  maxSteps: 500,
+  truncateOnRepeat: false,
+  shuffle: "seedrandom",
+};
 
 /** Rule overrides (cells, emptyColumn, groupMove, build, base, foundations, deal) plus env settings. */
 export type EnvOptions = Omit<RuleOverrides, "columns"> & Partial<EnvSettings>;
@@ -76,7 +81,10 @@ const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
 };
 
 export const ENV_SPECS: Readonly<Record<EnvId, EnvSpec>> = Object.fromEntries(
-  ENV_IDS.map((id) => [id, { id, preset: PRESET_OF[id], version: Number(/-v(\d+)$/.exec(id)![1]) }]),
+  ENV_IDS.map((id) => [
+    id,
+    { id, preset: PRESET_OF[id], version: Number(/-v(\d+)$/.exec(id)![1]) },
+  ]),
 ) as Record<EnvId, EnvSpec>;
 
 export function isEnvId(id: string): id is EnvId {
@@ -84,18 +92,30 @@ export function isEnvId(id: string): id is EnvId {
 }
 
 export function envSpec(id: string): EnvSpec {
-  if (!isEnvId(id)) throw new UsageError(`unknown env id ${JSON.stringify(id)}; known: ${ENV_IDS.join(", ")}`);
+  if (!isEnvId(id))
+    throw new UsageError(`unknown env id ${JSON.stringify(id)}; known: ${ENV_IDS.join(", ")}`);
   return ENV_SPECS[id];
 }
 
 /** The current id of a preset's environment (`penguin` → `Penguin-v2`). */
 export function envIdForPreset(preset: string): EnvId {
   const id = ENV_IDS.find((i) => PRESET_OF[i] === preset);
-  if (!id) throw new UsageError(`unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`);
+  if (!id)
+    throw new UsageError(
+      `unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`,
+    );
   return id;
 }
 
-const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "foundations", "deal"] as const;
+const RULE_KEYS = [
+  "cells",
+  "emptyColumn",
+  "groupMove",
+  "build",
+  "base",
+  "foundations",
+  "deal",
+] as const;
 const SETTING_KEYS = ["reward", "maxSteps", "truncateOnRepeat", "shuffle"] as const;
 const ENV_OPTION_KEYS: readonly string[] = [...RULE_KEYS, ...SETTING_KEYS];
 const ALLOWED_VALUES: Readonly<Record<string, string>> = {
@@ -109,11 +129,18 @@ const ALLOWED_VALUES: Readonly<Record<string, string>> = {
 };
 
 /** Splits and validates options; every error is one line naming what is allowed. */
-export function resolveEnvOptions(id: string, options: EnvOptions = {}): { spec: EnvSpec; rules: Rules; settings: EnvSettings } {
+export function resolveEnvOptions(
+  id: string,
+  options: EnvOptions = {},
+): { spec: EnvSpec; rules: Rules; settings: EnvSettings } {
   const spec = envSpec(id);
-  if (options === null || typeof options !== "object") throw new UsageError(`env options must be an object with keys: ${ENV_OPTION_KEYS.join(", ")}`);
+  if (options === null || typeof options !== "object")
+    throw new UsageError(`env options must be an object with keys: ${ENV_OPTION_KEYS.join(", ")}`);
   for (const k of Object.keys(options))
-    if (!ENV_OPTION_KEYS.includes(k)) throw new UsageError(`unknown env option ${JSON.stringify(k)}; allowed: ${ENV_OPTION_KEYS.join(", ")}`);
+    if (!ENV_OPTION_KEYS.includes(k))
+      throw new UsageError(
+        `unknown env option ${JSON.stringify(k)}; allowed: ${ENV_OPTION_KEYS.join(", ")}`,
+      );
   const overrides: Record<string, unknown> = {};
   for (const k of RULE_KEYS) if (options[k] !== undefined) overrides[k] = options[k];
   let rules: Rules;
@@ -121,17 +148,35 @@ export function resolveEnvOptions(id: string, options: EnvOptions = {}): { spec:
     rules = resolveRules(spec.preset, overrides as RuleOverrides);
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`bad rule option (${Object.keys(overrides).map((k) => `${k}: ${ALLOWED_VALUES[k]}`).join("; ")}): ${(e as Error).message}`);
+    throw new UsageError(
+      `bad rule option (${Object.keys(overrides)
+        .map((k) => `${k}: ${ALLOWED_VALUES[k]}`)
+        .join("; ")}): ${(e as Error).message}`,
+    );
   }
   const o = options as Partial<EnvSettings>;
   const reward = o.reward ?? DEFAULT_SETTINGS.reward;
-  if (reward !== "win" && reward !== "cards") throw new UsageError(`unknown reward ${JSON.stringify(reward)}; allowed: cards, win`);
+  if (reward !== "win" && reward !== "cards")
+    throw new UsageError(`unknown reward ${JSON.stringify(reward)}; allowed: cards, win`);
   const maxSteps = o.maxSteps ?? DEFAULT_SETTINGS.maxSteps;
-  if (typeof maxSteps !== "number" || !Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 1_000_000)
-    throw new UsageError(`maxSteps must be an integer from 1 to 1000000, got ${JSON.stringify(maxSteps)}`);
+  if (
+    typeof maxSteps !== "number" ||
+    !Number.isInteger(maxSteps) ||
+    maxSteps < 1 ||
+    maxSteps > 1_000_000
+  )
+    throw new UsageError(
+      `maxSteps must be an integer from 1 to 1000000, got ${JSON.stringify(maxSteps)}`,
+    );
   const truncateOnRepeat = o.truncateOnRepeat ?? DEFAULT_SETTINGS.truncateOnRepeat;
-  if (typeof truncateOnRepeat !== "boolean") throw new UsageError(`truncateOnRepeat must be true or false, got ${JSON.stringify(truncateOnRepeat)}`);
+  if (typeof truncateOnRepeat !== "boolean")
+    throw new UsageError(
+      `truncateOnRepeat must be true or false, got ${JSON.stringify(truncateOnRepeat)}`,
+    );
   const shuffle = o.shuffle ?? DEFAULT_SETTINGS.shuffle;
-  if (shuffle !== "seedrandom" && shuffle !== "microsoft") throw new UsageError(`unknown shuffle ${JSON.stringify(shuffle)}; allowed: seedrandom, microsoft (deal numbers 1..${MS_MAX})`);
+  if (shuffle !== "seedrandom" && shuffle !== "microsoft")
+    throw new UsageError(
+      `unknown shuffle ${JSON.stringify(shuffle)}; allowed: seedrandom, microsoft (deal numbers 1..${MS_MAX})`,
+    );
   return { spec, rules, settings: { reward, maxSteps, truncateOnRepeat, shuffle } };
 }

@@ -19,12 +19,16 @@ export function renderState(s: State): string {
     const top = n === 0 ? "--" : cardToString(s.foundationTop(f));
     found.push(`${s.tables.rankHome ? f + 1 : SUITS[f]} ${top}(${n})`);
   }
-  const lines = [`base ${RANKS[s.base]}   home ${s.cardsHome()}/52   foundations: ${found.join("  ")}`];
+  const lines = [
+    `base ${RANKS[s.base]}   home ${s.cardsHome()}/52   foundations: ${found.join("  ")}`,
+  ];
   if (s.nCells > 0) {
     const cells: string[] = [];
-    for (let i = 0; i < s.nCells; i++) cells.push(`${FLIPPERS[i]} ${s.cells[i] === NO_CARD ? "--" : cardToString(s.cells[i]!)}`);
+    for (let i = 0; i < s.nCells; i++)
+      cells.push(`${FLIPPERS[i]} ${s.cells[i] === NO_CARD ? "--" : cardToString(s.cells[i]!)}`);
     lines.push(`flippers: ${cells.join("  ")}`);
   }
-  for (let c = 0; c < s.nColumns; c++) lines.push(`${columnChar(c)}: ${s.column(c).map(cardToString).join(" ")}`.trimEnd());
+  for (let c = 0; c < s.nColumns; c++)
+    lines.push(`${columnChar(c)}: ${s.column(c).map(cardToString).join(" ")}`.trimEnd());
   return lines.join("\n");
 }

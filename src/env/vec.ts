@@ -56,8 +56,13 @@ export class VecEnv {
   #started = false;
   readonly #result: VecStepResult;
 
-  constructor(readonly n: number, readonly id: string, readonly options: EnvOptions = {}) {
-    if (!Number.isInteger(n) || n < 1 || n > 65536) throw new UsageError(`VecEnv size must be an integer from 1 to 65536, got ${n}`);
+  constructor(
+    readonly n: number,
+    readonly id: string,
+    readonly options: EnvOptions = {},
+  ) {
+    if (!Number.isInteger(n) || n < 1 || n > 65536)
+      throw new UsageError(`VecEnv size must be an integer from 1 to 65536, got ${n}`);
     const { spec, rules, settings } = resolveEnvOptions(id, options);
     const probe = new PenguinEnv(spec, rules, settings);
     this.obsSize = probe.encoder.size;
@@ -85,7 +90,13 @@ export class VecEnv {
       envs.push(env);
     }
     this.envs = envs;
-    this.#result = { observations: this.observations, masks: this.masks, rewards: this.rewards, terminated: this.terminated, truncated: this.truncated };
+    this.#result = {
+      observations: this.observations,
+      masks: this.masks,
+      rewards: this.rewards,
+      terminated: this.terminated,
+      truncated: this.truncated,
+    };
   }
 
   get observationSpace(): PenguinEnv["observationSpace"] {
@@ -110,7 +121,10 @@ export class VecEnv {
     const env = this.envs[i]!;
     env.reset(seed === undefined ? {} : { seed });
     for (let k = 0; env.done; k++) {
-      if (k >= MAX_DEAD_DEALS) throw new UsageError(`${MAX_DEAD_DEALS} deals in a row have no legal action under these rules`);
+      if (k >= MAX_DEAD_DEALS)
+        throw new UsageError(
+          `${MAX_DEAD_DEALS} deals in a row have no legal action under these rules`,
+        );
       env.reset();
     }
     this.seeds[i] = env.info.seed;
@@ -119,7 +133,8 @@ export class VecEnv {
   /** Steps sub-env i with actions[i]; ended episodes restart at once (autoreset "same-step"). */
   step(actions: ArrayLike<number>): VecStepResult {
     if (!this.#started) throw new UsageError("call reset() before step()");
-    if (actions.length < this.n) throw new UsageError(`step needs ${this.n} actions, got ${actions.length}`);
+    if (actions.length < this.n)
+      throw new UsageError(`step needs ${this.n} actions, got ${actions.length}`);
     const size = this.obsSize;
     const na = this.numActions;
     // Check every action first, so a bad one throws before any sub-env has moved.

@@ -39,7 +39,10 @@ export interface CsvSpec {
 }
 
 export function csvLine(values: readonly CsvValue[]): string {
-  return stringify([values.map((v) => (typeof v === "boolean" ? (v ? "true" : "false") : String(v)))], { record_delimiter: "\n" });
+  return stringify(
+    [values.map((v) => (typeof v === "boolean" ? (v ? "true" : "false") : String(v)))],
+    { record_delimiter: "\n" },
+  );
 }
 
 export class ResumableCsv {
@@ -81,19 +84,29 @@ export class ResumableCsv {
       }
       const { fd, size } = opened;
       try {
-        const fixedIdx = Object.entries(spec.fixed ?? {}).map(([col, v]) => [columns.indexOf(col), col, v] as const);
-        for (const [i, col] of fixedIdx) if (i < 0) throw new Error(`fixed column ${col} is not among the columns`);
+        const fixedIdx = Object.entries(spec.fixed ?? {}).map(
+          ([col, v]) => [columns.indexOf(col), col, v] as const,
+        );
+        for (const [i, col] of fixedIdx)
+          if (i < 0) throw new Error(`fixed column ${col} is not among the columns`);
         let rows = 0;
         const complete = forEachCsvRecord(fd, shown, ({ fields: f, raw }, n) => {
           if (n === 0) {
             if (raw + "\n" !== header)
-              throw new UsageError(`${shown} has other columns (${JSON.stringify(raw.slice(0, 120))}); expected ${header.trim()}: use another --out`);
+              throw new UsageError(
+                `${shown} has other columns (${JSON.stringify(raw.slice(0, 120))}); expected ${header.trim()}: use another --out`,
+              );
             return;
           }
-          if (f.length !== columns.length) throw new UsageError(`${shown} line ${n + 1} has ${f.length} fields, expected ${columns.length}: use another --out`);
+          if (f.length !== columns.length)
+            throw new UsageError(
+              `${shown} line ${n + 1} has ${f.length} fields, expected ${columns.length}: use another --out`,
+            );
           for (const [i, col, v] of fixedIdx)
             if (f[i] !== v)
-              throw new UsageError(`${shown} was written with other settings (${col} ${JSON.stringify(f[i])}, this run ${JSON.stringify(v)}): use another --out`);
+              throw new UsageError(
+                `${shown} was written with other settings (${col} ${JSON.stringify(f[i])}, this run ${JSON.stringify(v)}): use another --out`,
+              );
           if (spec.onRow) {
             const rec: Record<string, string> = {};
             columns.forEach((c, j) => (rec[c] = f[j]!));
@@ -101,7 +114,10 @@ export class ResumableCsv {
           }
           rows++;
         });
-        if (complete === 0) throw new UsageError(`${shown} has no complete header line: not a CSV of penguin eval; use another --out`);
+        if (complete === 0)
+          throw new UsageError(
+            `${shown} has no complete header line: not a CSV of penguin eval; use another --out`,
+          );
         // Checks passed: drop a partial last line left by a killed run, then append from there.
         if (complete < size) ftruncateSync(fd, complete);
         return new ResumableCsv(spec, path, fd, complete, lock, rows);
@@ -120,7 +136,8 @@ export class ResumableCsv {
     if (rows.length === 0) return;
     let text = "";
     for (const r of rows) {
-      if (r.length !== this.spec.columns.length) throw new Error(`row has ${r.length} values, expected ${this.spec.columns.length}`);
+      if (r.length !== this.spec.columns.length)
+        throw new Error(`row has ${r.length} values, expected ${this.spec.columns.length}`);
       text += csvLine(r);
     }
     const buf = Buffer.from(text);

@@ -8,7 +8,9 @@ import { type Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 
-export type DealRef = { readonly kind: "seed"; readonly seed: number } | { readonly kind: "ms"; readonly n: number };
+export type DealRef =
+  | { readonly kind: "seed"; readonly seed: number }
+  | { readonly kind: "ms"; readonly n: number };
 
 export function dealLabel(d: DealRef): string {
   return d.kind === "seed" ? String(d.seed) : `ms:${d.n}`;
@@ -58,7 +60,9 @@ export class DealRange implements DealList, Iterable<DealRef> {
 
   at(index: number): DealRef | undefined {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) return undefined;
-    return this.kind === "seed" ? { kind: "seed", seed: this.first + index } : { kind: "ms", n: this.first + index };
+    return this.kind === "seed"
+      ? { kind: "seed", seed: this.first + index }
+      : { kind: "ms", n: this.first + index };
   }
 
   *[Symbol.iterator](): Iterator<DealRef> {
@@ -68,17 +72,25 @@ export class DealRange implements DealList, Iterable<DealRef> {
 
 /** Seeds from, from+1, …, from+count−1 (lazy). */
 export function seedRange(from: number, count: number): DealRange {
-  if (!Number.isSafeInteger(from)) throw new UsageError(`--seed must be an integer for a range of deals, got ${from}`);
-  if (!Number.isInteger(count) || count <= 0 || count > MAX_DEALS) throw new UsageError(`--deals must be an integer from 1 to ${MAX_DEALS}, got ${count}`);
-  if (!Number.isSafeInteger(from + count)) throw new UsageError(`seed range ${from} + ${count} is too large`);
+  if (!Number.isSafeInteger(from))
+    throw new UsageError(`--seed must be an integer for a range of deals, got ${from}`);
+  if (!Number.isInteger(count) || count <= 0 || count > MAX_DEALS)
+    throw new UsageError(`--deals must be an integer from 1 to ${MAX_DEALS}, got ${count}`);
+  if (!Number.isSafeInteger(from + count))
+    throw new UsageError(`seed range ${from} + ${count} is too large`);
   return new DealRange("seed", from, count);
 }
 
 /** Microsoft deals from..to, both included (lazy). */
 export function msRange(from: number, to: number): DealRange {
-  for (const [name, v] of [["--ms-from", from], ["--ms-to", to]] as const)
-    if (!Number.isInteger(v) || v < 1 || v > MS_MAX) throw new UsageError(`${name} must be an integer from 1 to ${MS_MAX}, got ${v}`);
+  for (const [name, v] of [
+    ["--ms-from", from],
+    ["--ms-to", to],
+  ] as const)
+    if (!Number.isInteger(v) || v < 1 || v > MS_MAX)
+      throw new UsageError(`${name} must be an integer from 1 to ${MS_MAX}, got ${v}`);
   if (to < from) throw new UsageError(`--ms-to (${to}) must not be below --ms-from (${from})`);
-  if (to - from >= MAX_DEALS) throw new UsageError(`at most ${MAX_DEALS} deals per run, got ${to - from + 1}`);
+  if (to - from >= MAX_DEALS)
+    throw new UsageError(`at most ${MAX_DEALS} deals per run, got ${to - from + 1}`);
   return new DealRange("ms", from, to - from + 1);
 }

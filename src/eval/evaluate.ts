@@ -44,7 +44,9 @@ export interface EvalRow {
 export function agentLabel(agent: Agent, maxSteps = DEFAULT_MAX_STEPS): string {
   if (maxSteps === DEFAULT_MAX_STEPS) return agent.name;
   const n = agent.name;
-  return n.endsWith(")") ? `${n.slice(0, -1)},max-steps=${maxSteps})` : `${n}(max-steps=${maxSteps})`;
+  return n.endsWith(")")
+    ? `${n.slice(0, -1)},max-steps=${maxSteps})`
+    : `${n}(max-steps=${maxSteps})`;
 }
 
 /** Plays deals[i] for i in `indices` with an already built agent. Used by both the thread and the workers. */
@@ -68,7 +70,16 @@ export class DealPlayer {
     const t0 = performance.now();
     const o = this.#runner.play(dealState(this.rules, d), agentSeed(d), this.maxSteps);
     const ms = this.timing ? Math.round((performance.now() - t0) * 10) / 10 : 0;
-    return { index, deal: dealLabel(d), rules: this.#rulesText, agent: this.#label, won: o.won, cardsHome: o.cardsHome, moves: o.moves, ms };
+    return {
+      index,
+      deal: dealLabel(d),
+      rules: this.#rulesText,
+      agent: this.#label,
+      won: o.won,
+      cardsHome: o.cardsHome,
+      moves: o.moves,
+      ms,
+    };
   }
 }
 
@@ -100,8 +111,19 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
   // Small chunks keep the workers evenly busy and rows flowing in order.
   const chunk = Math.max(1, Math.min(8, Math.ceil(deals.length / (n * 16))));
   const tasks = Math.ceil(deals.length / chunk);
-  const init: WorkerSpec = { agent: spec.agent, agentOptions: spec.agentOptions, rules: spec.rules, maxSteps: spec.maxSteps, timing: spec.timing };
-  const pool = new TaskPool<WorkerSpec, ChunkTask, EvalRow[]>(builtModuleUrl(new URL("./worker.js", import.meta.url)), init, n, "eval");
+  const init: WorkerSpec = {
+    agent: spec.agent,
+    agentOptions: spec.agentOptions,
+    rules: spec.rules,
+    maxSteps: spec.maxSteps,
+    timing: spec.timing,
+  };
+  const pool = new TaskPool<WorkerSpec, ChunkTask, EvalRow[]>(
+    builtModuleUrl(new URL("./worker.js", import.meta.url)),
+    init,
+    n,
+    "eval",
+  );
   const taskAt = (t: number): ChunkTask => {
     const start = t * chunk;
     const list: DealRef[] = [];

@@ -26,8 +26,27 @@
  * Statistics
  *   wilson(wins, n) -> { low, high }; summarize(outcomes, played?, seconds?) -> Summary; formatSummary.
  */
-export { type DealRef, type DealList, DealRange, MAX_DEALS, dealLabel, parseDealLabel, dealState, agentSeed, seedRange, msRange } from "./deals.js";
-export { type Interval, type GameOutcome, type Summary, wilson, mcnemarExact, summarize, formatSummary } from "./stats.js";
+export {
+  type DealRef,
+  type DealList,
+  DealRange,
+  MAX_DEALS,
+  dealLabel,
+  parseDealLabel,
+  dealState,
+  agentSeed,
+  seedRange,
+  msRange,
+} from "./deals.js";
+export {
+  type Interval,
+  type GameOutcome,
+  type Summary,
+  wilson,
+  mcnemarExact,
+  summarize,
+  formatSummary,
+} from "./stats.js";
 export { DEFAULT_MAX_STEPS, EpisodeRunner, playDeal } from "./play.js";
 export { type CsvValue, type CsvSpec, ResumableCsv, csvLine } from "./csv.js";
 export { type EvalSpec, type EvalRow, evaluate, agentLabel } from "./evaluate.js";

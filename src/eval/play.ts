@@ -44,7 +44,10 @@ class Table {
   index = -1;
   actions: number[] | undefined;
 
-  constructor(readonly runner: EpisodeRunner, game: number) {
+  constructor(
+    readonly runner: EpisodeRunner,
+    game: number,
+  ) {
     const codec = runner.codec;
     this.mask = new Uint8Array(codec.n);
     this.actionMoves = new Int32Array(codec.n);
@@ -74,14 +77,25 @@ class Table {
   ready(maxSteps: number): boolean {
     const s = this.input.state;
     if (s.isWon() || this.moves >= maxSteps) return false;
-    if ((this.input.legal = this.runner.codec.fillMask(s, this.mask, this.actionMoves, this.input.order)) === 0) return false;
+    if (
+      (this.input.legal = this.runner.codec.fillMask(
+        s,
+        this.mask,
+        this.actionMoves,
+        this.input.order,
+      )) === 0
+    )
+      return false;
     this.runner.encoder?.encode(s, this.observation);
     return true;
   }
 
   apply(a: number): void {
     if (!(a >= 0 && a < this.mask.length && this.mask[a] === 1))
-      throw new IllegalMoveError(`agent ${this.runner.agent.name} chose illegal action ${a} after ${this.moves} moves`, `action ${a} is not legal in this position`);
+      throw new IllegalMoveError(
+        `agent ${this.runner.agent.name} chose illegal action ${a} after ${this.moves} moves`,
+        `action ${a} is not legal in this position`,
+      );
     applyMove(this.input.state, this.actionMoves[a]!);
     this.actions?.push(a);
     this.moves++;
@@ -89,7 +103,12 @@ class Table {
 
   outcome(): PlayedGame {
     const s = this.input.state;
-    return { won: s.isWon(), cardsHome: s.cardsHome(), moves: this.moves, ...(this.actions ? { actions: this.actions } : {}) };
+    return {
+      won: s.isWon(),
+      cardsHome: s.cardsHome(),
+      moves: this.moves,
+      ...(this.actions ? { actions: this.actions } : {}),
+    };
   }
 }
 
@@ -125,11 +144,18 @@ export class EpisodeRunner {
   }
 
   /** Plays every deal (starts[i] with seeds[i]); results in deal order. */
-  async playMany(starts: readonly State[], seeds: readonly number[], options: PlayManyOptions = {}): Promise<PlayedGame[]> {
+  async playMany(
+    starts: readonly State[],
+    seeds: readonly number[],
+    options: PlayManyOptions = {},
+  ): Promise<PlayedGame[]> {
     const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     const record = options.record ?? false;
     const results: PlayedGame[] = new Array(starts.length);
-    const B = this.agent.concurrentGames && this.agent.actBatch ? Math.max(1, Math.min(options.batch ?? 250, starts.length)) : 1;
+    const B =
+      this.agent.concurrentGames && this.agent.actBatch
+        ? Math.max(1, Math.min(options.batch ?? 250, starts.length))
+        : 1;
     const live: Table[] = [];
     const free = Array.from({ length: B }, (_, i) => this.#table(B - 1 - i));
     let next = 0;
@@ -167,6 +193,12 @@ export class EpisodeRunner {
 }
 
 /** One deal, one agent: the convenience form of EpisodeRunner. */
-export function playDeal(agent: Agent, rules: Rules, start: State, seed: number, maxSteps = DEFAULT_MAX_STEPS): GameOutcome {
+export function playDeal(
+  agent: Agent,
+  rules: Rules,
+  start: State,
+  seed: number,
+  maxSteps = DEFAULT_MAX_STEPS,
+): GameOutcome {
   return new EpisodeRunner(rules, agent).play(start, seed, maxSteps);
 }

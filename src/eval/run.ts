@@ -11,7 +11,14 @@ import { createAgent } from "../agents/registry.js";
 import { basename } from "node:path";
 import { writeSidecar } from "../env/provenance.js";
 import { ResumableCsv, type CsvValue } from "./csv.js";
-import { DealRange, dealLabel, dealOrderKey, parseDealLabel, type DealList, type DealRef } from "./deals.js";
+import {
+  DealRange,
+  dealLabel,
+  dealOrderKey,
+  parseDealLabel,
+  type DealList,
+  type DealRef,
+} from "./deals.js";
 import { agentLabel, evaluate, type EvalRow, type EvalSpec } from "./evaluate.js";
 import { DEFAULT_MAX_STEPS } from "./play.js";
 import { SummaryBuilder, type Summary } from "./stats.js";
@@ -50,7 +57,9 @@ function positionIn(deals: DealList): (d: DealRef) => number {
   if (deals instanceof DealRange) {
     return (d) => {
       const v = d.kind === "seed" ? d.seed : d.n;
-      return d.kind === deals.kind && v >= deals.first && v < deals.first + deals.length ? v - deals.first : -1;
+      return d.kind === deals.kind && v >= deals.first && v < deals.first + deals.length
+        ? v - deals.first
+        : -1;
     };
   }
   const at = new Map<string, number>();
@@ -65,13 +74,23 @@ function positionIn(deals: DealList): (d: DealRef) => number {
 const INT = /^(0|[1-9]\d{0,8})$/;
 
 /** Checks one existing row's own content; returns why it is wrong, or undefined. */
-function rowProblem(r: Readonly<Record<string, string>>, maxSteps: number, timing: boolean): string | undefined {
-  if (r.won !== "true" && r.won !== "false") return `won is ${JSON.stringify(r.won)}, expected true or false`;
-  if (!INT.test(r.cards_home!) || Number(r.cards_home) > 52) return `cards_home is ${JSON.stringify(r.cards_home)}, expected an integer from 0 to 52`;
-  if ((r.won === "true") !== (r.cards_home === "52")) return `won is ${r.won} with ${r.cards_home} cards home (a game is won exactly when all 52 are home)`;
-  if (!INT.test(r.moves!) || Number(r.moves) > maxSteps) return `moves is ${JSON.stringify(r.moves)}, expected an integer from 0 to ${maxSteps}`;
-  if (timing && !/^\d{1,9}\.\d$/.test(r.ms!)) return `ms is ${JSON.stringify(r.ms)}: the file was written with --no-timing (or by another tool), this run is timed`;
-  if (!timing && r.ms !== "0") return `ms is ${JSON.stringify(r.ms)}: the file holds timed rows, this run has --no-timing`;
+function rowProblem(
+  r: Readonly<Record<string, string>>,
+  maxSteps: number,
+  timing: boolean,
+): string | undefined {
+  if (r.won !== "true" && r.won !== "false")
+    return `won is ${JSON.stringify(r.won)}, expected true or false`;
+  if (!INT.test(r.cards_home!) || Number(r.cards_home) > 52)
+    return `cards_home is ${JSON.stringify(r.cards_home)}, expected an integer from 0 to 52`;
+  if ((r.won === "true") !== (r.cards_home === "52"))
+    return `won is ${r.won} with ${r.cards_home} cards home (a game is won exactly when all 52 are home)`;
+  if (!INT.test(r.moves!) || Number(r.moves) > maxSteps)
+    return `moves is ${JSON.stringify(r.moves)}, expected an integer from 0 to ${maxSteps}`;
+  if (timing && !/^\d{1,9}\.\d$/.test(r.ms!))
+    return `ms is ${JSON.stringify(r.ms)}: the file was written with --no-timing (or by another tool), this run is timed`;
+  if (!timing && r.ms !== "0")
+    return `ms is ${JSON.stringify(r.ms)}: the file holds timed rows, this run has --no-timing`;
   return undefined;
 }
 
@@ -95,7 +114,8 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
         columns: EVAL_COLUMNS,
         fixed: { rules, agent },
         onRow: (r, line) => {
-          const bad = (why: string): UsageError => new UsageError(`${o.out} line ${line}: ${why}; use another --out`);
+          const bad = (why: string): UsageError =>
+            new UsageError(`${o.out} line ${line}: ${why}; use another --out`);
           let d: DealRef;
           try {
             d = parseDealLabel(r.deal!);
@@ -103,9 +123,14 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
             throw bad(`deal is ${JSON.stringify(r.deal)}, expected a seed or ms:N`);
           }
           if (kind !== undefined && d.kind !== kind)
-            throw bad(`deal ${r.deal} is ${d.kind === "ms" ? "a Microsoft deal" : "a seeded deal"} and this run plays ${kind === "ms" ? "Microsoft deals (--ms-from)" : "seeded deals (--deals)"}: one kind per file`);
+            throw bad(
+              `deal ${r.deal} is ${d.kind === "ms" ? "a Microsoft deal" : "a seeded deal"} and this run plays ${kind === "ms" ? "Microsoft deals (--ms-from)" : "seeded deals (--deals)"}: one kind per file`,
+            );
           const key = dealOrderKey(d);
-          if (key <= lastKey) throw bad(`deal ${r.deal} comes after deal ${lastLabel}: rows are out of deal order or repeated`);
+          if (key <= lastKey)
+            throw bad(
+              `deal ${r.deal} comes after deal ${lastLabel}: rows are out of deal order or repeated`,
+            );
           const problem = rowProblem(r, maxSteps, timing);
           if (problem) throw bad(problem);
           lastKey = key;
@@ -114,20 +139,37 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
           if (i >= 0) {
             inRange++;
             lastInRange = i;
-            summary.add({ won: r.won === "true", cardsHome: Number(r.cards_home), moves: Number(r.moves) });
+            summary.add({
+              won: r.won === "true",
+              cardsHome: Number(r.cards_home),
+              moves: Number(r.moves),
+            });
           }
         },
       })
     : undefined;
   try {
     // X.meta.json beside the CSV: what it holds and the provenance of each run that wrote to it.
-    if (o.out) writeSidecar(o.out, { csv: basename(o.out), columns: EVAL_COLUMNS, rules, agent, agentOptions: o.agentOptions ?? {} }, [o.rules.preset]);
+    if (o.out)
+      writeSidecar(
+        o.out,
+        {
+          csv: basename(o.out),
+          columns: EVAL_COLUMNS,
+          rules,
+          agent,
+          agentOptions: o.agentOptions ?? {},
+        },
+        [o.rules.preset],
+      );
     o.onOpen?.(csv?.rows ?? 0);
     // The requested deals already in the file must be its first `inRange` ones, and every deal
     // still to play must come after the file's last row: rows stay in deal order.
     const first = deals.at(inRange);
     if (lastInRange !== inRange - 1 || (first && dealOrderKey(first) <= lastKey))
-      throw new UsageError(`${o.out} already holds deals after ${dealLabel(first ?? deals.at(lastInRange)!)}; adding it would break deal order: use another --out`);
+      throw new UsageError(
+        `${o.out} already holds deals after ${dealLabel(first ?? deals.at(lastInRange)!)}; adding it would break deal order: use another --out`,
+      );
     const todo: DealList = { length: deals.length - inRange, at: (i) => deals.at(inRange + i) };
     const t0 = performance.now();
     let played = 0;
@@ -143,4 +185,3 @@ export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
     csv?.close();
   }
 }
-

@@ -59,7 +59,8 @@ export class SummaryBuilder {
   }
 
   summary(played = 0, seconds = 0): Summary {
-    const games = this.#games, wins = this.#wins;
+    const games = this.#games,
+      wins = this.#wins;
     return {
       games,
       wins,

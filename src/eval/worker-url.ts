@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root when this file runs from source (src/eval/worker-url.ts), else undefined. */
-const sourceRoot = import.meta.url.endsWith(".ts") ? new URL("../../", import.meta.url).href : undefined;
+const sourceRoot = import.meta.url.endsWith(".ts")
+  ? new URL("../../", import.meta.url).href
+  : undefined;
 /** The folders scripts/build.mjs compiles. */
 const BUILT_DIRS = ["src", "experiments", "tests/experiments/fixtures"];
 let checked = false;
@@ -26,7 +28,9 @@ function checkFresh(root: string): void {
       if (!f.endsWith(".ts") || f.endsWith(".d.ts") || f.endsWith(".test.ts")) continue;
       const built = join(root, "dist", d, f.replace(/\.ts$/, ".js"));
       if (!existsSync(built) || statSync(built).mtimeMs < statSync(join(dir, f)).mtimeMs)
-        throw new Error(`dist/ is older than ${join(d, f)}, and worker threads run dist/: run \`npm run build\` first`);
+        throw new Error(
+          `dist/ is older than ${join(d, f)}, and worker threads run dist/: run \`npm run build\` first`,
+        );
     }
   }
   checked = true;
@@ -38,10 +42,21 @@ function checkFresh(root: string): void {
  */
 export function builtModuleUrl(url: URL | string): URL {
   const href = typeof url === "string" ? url : url.href;
-  if (sourceRoot === undefined || !href.startsWith(sourceRoot) || href.startsWith(`${sourceRoot}dist/`)) return new URL(href);
+  if (
+    sourceRoot === undefined ||
+    !href.startsWith(sourceRoot) ||
+    href.startsWith(`${sourceRoot}dist/`)
+  )
+    return new URL(href);
   const root = fileURLToPath(sourceRoot);
   checkFresh(root);
-  const built = new URL(`dist/${href.slice(sourceRoot.length).replace(/\.ts$/, ".js")}`, sourceRoot);
-  if (!existsSync(built)) throw new Error(`worker module ${fileURLToPath(built)} is missing: run \`npm run build\` first`);
+  const built = new URL(
+    `dist/${href.slice(sourceRoot.length).replace(/\.ts$/, ".js")}`,
+    sourceRoot,
+  );
+  if (!existsSync(built))
+    throw new Error(
+      `worker module ${fileURLToPath(built)} is missing: run \`npm run build\` first`,
+    );
   return built;
 }

@@ -7,6 +7,12 @@ import { serveTasks } from "../util/pool.js";
 import { DealPlayer, type ChunkTask, type EvalRow, type WorkerSpec } from "./evaluate.js";
 
 serveTasks<WorkerSpec, ChunkTask, EvalRow[], DealPlayer>(
-  async (s) => new DealPlayer(await createAgent(s.agent, s.agentOptions ?? {}, s.rules), s.rules, s.maxSteps, s.timing ?? true),
+  async (s) =>
+    new DealPlayer(
+      await createAgent(s.agent, s.agentOptions ?? {}, s.rules),
+      s.rules,
+      s.maxSteps,
+      s.timing ?? true,
+    ),
   (player, t) => t.deals.map((d, i) => player.play(d, t.start + i)),
 );

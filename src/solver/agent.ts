@@ -15,12 +15,17 @@ import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 import { DEFAULT_MAX_STATES, MAX_STATES_LIMIT, solve, type SolveResult } from "./search.js";
 
-function numberOption(options: AgentOptions, keys: readonly string[], what: string): number | undefined {
+function numberOption(
+  options: AgentOptions,
+  keys: readonly string[],
+  what: string,
+): number | undefined {
   for (const k of keys) {
     const v = options[k];
     if (v === undefined) continue;
     const n = typeof v === "number" ? v : Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new UsageError(`solver option ${what} must be a positive number, got ${String(v)}`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new UsageError(`solver option ${what} must be a positive number, got ${String(v)}`);
     return n;
   }
   return undefined;
@@ -40,10 +45,13 @@ export class SolverAgent implements Agent {
   constructor(options: AgentOptions = {}) {
     const known = new Set(["max-states", "maxStates", "timeout-ms", "timeoutMs"]);
     for (const k of Object.keys(options))
-      if (!known.has(k) && options[k] !== undefined) throw new UsageError(`unknown solver option "${k}"; allowed: max-states, timeout-ms`);
+      if (!known.has(k) && options[k] !== undefined)
+        throw new UsageError(`unknown solver option "${k}"; allowed: max-states, timeout-ms`);
     const maxStates = numberOption(options, ["max-states", "maxStates"], "max-states");
     if (maxStates !== undefined && (!Number.isInteger(maxStates) || maxStates > MAX_STATES_LIMIT))
-      throw new UsageError(`solver option max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
+      throw new UsageError(
+        `solver option max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`,
+      );
     this.#maxStates = maxStates ?? DEFAULT_MAX_STATES;
     this.#timeoutMs = numberOption(options, ["timeout-ms", "timeoutMs"], "timeout-ms");
     const parts: string[] = [];
@@ -61,7 +69,8 @@ export class SolverAgent implements Agent {
 
   act(input: AgentInput): number {
     const { state, mask, codec } = input;
-    if (this.#expected && this.#next < this.#moves.length && !state.equals(this.#expected)) this.#resync(state);
+    if (this.#expected && this.#next < this.#moves.length && !state.equals(this.#expected))
+      this.#resync(state);
     if (this.#expected && this.#next < this.#moves.length && state.equals(this.#expected)) {
       const m = this.#moves[this.#next++]!;
       applyMove(this.#expected, m);

@@ -83,7 +83,13 @@ export class BestFirst {
   /** The start position: a line with manoeuvres stored unplayed is read back by playing it from here. */
   readonly #start: State;
 
-  constructor(start: State, maxStates: number, w: Weights, private readonly opt: BestFirstOptions, shared?: { left: number }) {
+  constructor(
+    start: State,
+    maxStates: number,
+    w: Weights,
+    private readonly opt: BestFirstOptions,
+    shared?: { left: number },
+  ) {
     this.#start = start.clone();
     this.walk = new Walker(start, w, opt.eager, opt.horne);
     this.table = new StateTable(maxStates, shared);
@@ -143,7 +149,8 @@ export class BestFirst {
     this.#at = -1;
     for (let j = chain.length - 1; j >= 0; j--) {
       const i = chain[j]!;
-      for (let k = this.#stepAt[i]!; k < this.#stepAt[i + 1]!; k++) this.#step(walk, this.#steps[k]!);
+      for (let k = this.#stepAt[i]!; k < this.#stepAt[i + 1]!; k++)
+        this.#step(walk, this.#steps[k]!);
     }
     return walk.moves().concat(tail);
   }
@@ -170,7 +177,9 @@ export class BestFirst {
       if (this.opt.lean && leftOut(s, m)) continue;
       const ranked = rank ? this.#prio[id]! + Math.round(this.#moveScore[i]!) : undefined;
       // Most children are scored and looked up without being played (walker.peek, then #peeked).
-      const r = walk.peek(m) ? this.#peeked(id, m, ranked) : (walk.apply(m), walk.autoplayAfter(m), this.#child(id, ranked));
+      const r = walk.peek(m)
+        ? this.#peeked(id, m, ranked)
+        : (walk.apply(m), walk.autoplayAfter(m), this.#child(id, ranked));
       if (r !== null) return r;
     }
     return this.opt.meta && !rank ? this.#manoeuvres(id) : null;
@@ -254,7 +263,8 @@ export class BestFirst {
     this.#prio[id] = prio;
     this.#depth[id] = parent < 0 ? 0 : this.#depth[parent]! + 1;
     const at = this.#stepAt[id]!;
-    if (at + len > this.#steps.length) this.#steps = grow(this.#steps, Math.max(this.#steps.length * 2, at + len));
+    if (at + len > this.#steps.length)
+      this.#steps = grow(this.#steps, Math.max(this.#steps.length * 2, at + len));
     for (let k = 0; k < len; k++) this.#steps[at + k] = path[k]!;
     this.#stepAt[id + 1] = at + len;
     return id;
@@ -274,7 +284,8 @@ export class BestFirst {
     for (let c = 0; c < s.nColumns; c++) snap[o++] = s.len[c]!;
     for (let i = 0; i < s.nCells; i++) snap[o++] = s.cells[i]!;
     for (let i = 0; i < 4; i++) snap[o++] = s.found[i]!;
-    for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) snap[o++] = s.cards[d]!;
+    for (let c = 0; c < s.nColumns; c++)
+      for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) snap[o++] = s.cards[d]!;
   }
 
   /** Puts the walker on node `id` with an empty path: from its parent's copy, plus its moves. */
@@ -289,11 +300,13 @@ export class BestFirst {
       for (let c = 0; c < s.nColumns; c++) s.len[c] = snap[o++]!;
       for (let i = 0; i < s.nCells; i++) s.cells[i] = snap[o++]!;
       for (let i = 0; i < 4; i++) s.found[i] = snap[o++]!;
-      for (let c = 0; c < s.nColumns; c++) for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
+      for (let c = 0; c < s.nColumns; c++)
+        for (let d = c * COLUMN_CAP, e = d + s.len[c]!; d < e; d++) s.cards[d] = snap[o++]!;
       walk.reload(this.#snapKeys, this.#snapAt[parent]! * this.#keyStride);
     }
     walk.rebase();
-    for (let k = this.#stepAt[id]!, e = this.#stepAt[id + 1]!; k < e; k++) this.#step(walk, this.#steps[k]!);
+    for (let k = this.#stepAt[id]!, e = this.#stepAt[id + 1]!; k < e; k++)
+      this.#step(walk, this.#steps[k]!);
     walk.rebase();
     this.#at = id;
   }
@@ -327,7 +340,11 @@ export class BestFirst {
     for (;;) {
       let c = 2 * i + 1;
       if (c >= this.#heapLen) break;
-      if (c + 1 < this.#heapLen && (hs[c + 1]! > hs[c]! || (hs[c + 1] === hs[c] && hi[c + 1]! > hi[c]!))) c++;
+      if (
+        c + 1 < this.#heapLen &&
+        (hs[c + 1]! > hs[c]! || (hs[c + 1] === hs[c] && hi[c + 1]! > hi[c]!))
+      )
+        c++;
       if (hs[c]! < score || (hs[c] === score && hi[c]! < id)) break;
       hi[i] = hi[c]!;
       hs[i] = hs[c]!;

@@ -48,7 +48,8 @@ export function fmix32(h: number): number {
 
 /** A column's mixed hash from its raw Zobrist hash (two halves). */
 const mixLo = (lo: number, hi: number): number => fmix32(lo ^ Math.imul(hi, 0x9e3779b1));
-const mixHi = (lo: number, hi: number): number => fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
+const mixHi = (lo: number, hi: number): number =>
+  fmix32(hi ^ Math.imul(lo ^ 0x7f4a7c15, 0x85ebca77));
 /** An empty column's raw hash, and its mixed halves. */
 const EMPTY_LO = 0x2545f491;
 const EMPTY_HI = 0x6b43a9b5;
@@ -210,7 +211,15 @@ export class CanonicalKey {
    * depth j (t < 0: none); the cards in the way (t's above j, then c's above i + k, each top first)
    * fill `free` flippers, then empty columns.
    */
-  peekManoeuvre(c: number, keep: number, i: number, k: number, t: number, j: number, free: number): void {
+  peekManoeuvre(
+    c: number,
+    keep: number,
+    i: number,
+    k: number,
+    t: number,
+    j: number,
+    free: number,
+  ): void {
     const s = this.s;
     const cards = s.cards;
     let cl = this.cellLo;

@@ -8,7 +8,16 @@
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { fmix32 } from "./canonical.js";
-import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, listPurposeful, parkRuns, parkWhole, playManoeuvre } from "./manoeuvre.js";
+import {
+  hasManoeuvres,
+  isManoeuvre,
+  leftOut,
+  listManoeuvres,
+  listPurposeful,
+  parkRuns,
+  parkWhole,
+  playManoeuvre,
+} from "./manoeuvre.js";
 import { FULL, PRESENT, StateTable } from "./table.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
@@ -33,7 +42,9 @@ function moveClass(s: State, m: number): number {
   if (from >= CELL0) return (m >> 22) & 1 ? 40 : 90;
   const count = (m >> 10) & 63;
   const under = s.len[from]! - count - 1;
-  const onParent = under >= 0 && s.tables.buildOn[((m >> 16) & 63) * 52 + s.cards[from * COLUMN_CAP + under]!] === 1;
+  const onParent =
+    under >= 0 &&
+    s.tables.buildOn[((m >> 16) & 63) * 52 + s.cards[from * COLUMN_CAP + under]!] === 1;
   if (to < CELL0 && !((m >> 22) & 1)) return onParent ? 10 : 70 + count;
   if (to >= CELL0) return onParent ? 5 : under < 0 ? 20 : 30;
   return onParent ? 8 : 45 + count;
@@ -50,7 +61,8 @@ function manoeuvreClass(s: State, code: number): number {
   const c = code & 15;
   const k = (code >> 10) & 63;
   const dst = (code >> 16) & 31;
-  const away = s.len[c]! - ((code >> 4) & 63) - k + (dst < CELL0 ? s.len[dst]! - 1 - ((code >> 21) & 63) : 0);
+  const away =
+    s.len[c]! - ((code >> 4) & 63) - k + (dst < CELL0 ? s.len[dst]! - 1 - ((code >> 21) & 63) : 0);
   return dst === FOUNDATION ? 95 - away : 60 + k - away;
 }
 
@@ -89,7 +101,21 @@ export class DepthFirst {
    * matter to a search that has to visit every node anyway to prove a deal lost. `lean` leaves out single moves into a flipper (see leftOut):
    * the search is then no longer complete.
    */
-  constructor(start: State, maxStates: number, w: Weights, private readonly order: DfsOrder = "score", shared?: { left: number }, private readonly lean = false, private readonly jitter = 0, seed = 0, eager?: boolean, horne?: boolean, singleParks = false, complete = false, private readonly emptyFrom = 0) {
+  constructor(
+    start: State,
+    maxStates: number,
+    w: Weights,
+    private readonly order: DfsOrder = "score",
+    shared?: { left: number },
+    private readonly lean = false,
+    private readonly jitter = 0,
+    seed = 0,
+    eager?: boolean,
+    horne?: boolean,
+    singleParks = false,
+    complete = false,
+    private readonly emptyFrom = 0,
+  ) {
     this.seedMix = fmix32(seed ^ 0x5bd1e995);
     this.plain = order !== "score" && order !== "manoeuvre";
     this.runs = !lean && !singleParks && parkRuns(start);
@@ -200,7 +226,12 @@ export class DepthFirst {
       if (this.lean && leftOut(s, m)) continue;
       const whole = this.runs ? parkWhole(s, m, free) : m;
       if (whole !== m) {
-        if (whole !== -1 && playManoeuvre(walk, whole) && !this.table.has(walk.key.keyLo, walk.key.keyHi)) this.insertKid(k++, whole, walk.score());
+        if (
+          whole !== -1 &&
+          playManoeuvre(walk, whole) &&
+          !this.table.has(walk.key.keyLo, walk.key.keyHi)
+        )
+          this.insertKid(k++, whole, walk.score());
         walk.undoTo(here);
         continue;
       }

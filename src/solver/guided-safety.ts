@@ -50,7 +50,8 @@ class SafetyOrdering implements GuidedOrdering {
     for (let a = 0; a < mask.length; a++) {
       if (mask[a] !== 1) continue;
       const m = actionMoves[a]!;
-      for (let i = 0; i < n; i++) if (moves[i] === m) this.#risk[i] = Math.min(this.#sv.risk[a]!, MAX_RISK);
+      for (let i = 0; i < n; i++)
+        if (moves[i] === m) this.#risk[i] = Math.min(this.#sv.risk[a]!, MAX_RISK);
     }
   }
 
@@ -66,7 +67,8 @@ class SafetyOrdering implements GuidedOrdering {
     const cut = Math.max(this.play.threshold, least + this.play.margin);
     this.#greedy.scoreMoves(s, moves, n, this.#key);
     // Safe moves by greedy's score above every other move, the others by risk.
-    for (let i = 0; i < n; i++) this.#key[i] = this.#risk[i]! <= cut ? 1e9 + this.#key[i]! : -this.#risk[i]!;
+    for (let i = 0; i < n; i++)
+      this.#key[i] = this.#risk[i]! <= cut ? 1e9 + this.#key[i]! : -this.#risk[i]!;
     return sortedFresh(n, fresh, this.#key, order);
   }
 }
@@ -89,11 +91,25 @@ class RootSafetyOrdering implements GuidedOrdering {
   }
 }
 
-export function createSafetyOrdering(model: unknown, rules: Rules, rootOnly = false): GuidedOrdering {
-  if (typeof model !== "string" || model === "") throw new UsageError("order=safety needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
+export function createSafetyOrdering(
+  model: unknown,
+  rules: Rules,
+  rootOnly = false,
+): GuidedOrdering {
+  if (typeof model !== "string" || model === "")
+    throw new UsageError(
+      "order=safety needs --agent-opt model=DIR (a run folder of penguin train --algo safety)",
+    );
   const { weights, meta } = loadSafety(model);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
-  const play = { threshold: saved.threshold ?? DEFAULT_PLAY.threshold, margin: saved.margin ?? DEFAULT_PLAY.margin };
-  const net = new SafetyOrdering(new SafetyView(new ActionCodec(rules), weights), `safety,model=${model}`, play);
+  const play = {
+    threshold: saved.threshold ?? DEFAULT_PLAY.threshold,
+    margin: saved.margin ?? DEFAULT_PLAY.margin,
+  };
+  const net = new SafetyOrdering(
+    new SafetyView(new ActionCodec(rules), weights),
+    `safety,model=${model}`,
+    play,
+  );
   return rootOnly ? new RootSafetyOrdering(net, `safety-root,model=${model}`) : net;
 }

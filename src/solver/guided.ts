@@ -47,7 +47,12 @@ export interface GuidedOrdering extends MoveRank {
 }
 
 /** Indexes i < n with fresh[i] = 1, sorted by key descending (stable: ties keep move order). */
-export function sortedFresh(n: number, fresh: Uint8Array, key: Float64Array, order: Int32Array): number {
+export function sortedFresh(
+  n: number,
+  fresh: Uint8Array,
+  key: Float64Array,
+  order: Int32Array,
+): number {
   let k = 0;
   for (let i = 0; i < n; i++) if (fresh[i] === 1) order[k++] = i;
   const idx = Array.from(order.subarray(0, k)).sort((a, b) => key[b]! - key[a]! || a - b);
@@ -126,7 +131,10 @@ export class GuidedAgent implements Agent {
 
   /** The move to play from s (see the file comment). */
   #choose(s: State): Move {
-    const x = (this.#scratch = this.#scratch && this.#scratch.rules === s.rules && this.#scratch.base === s.base ? this.#scratch : s.clone());
+    const x = (this.#scratch =
+      this.#scratch && this.#scratch.rules === s.rules && this.#scratch.base === s.base
+        ? this.#scratch
+        : s.clone());
     x.copyFrom(s);
     const moves = this.#moves;
     const n = generateMoves(x, moves);
@@ -147,7 +155,12 @@ export class GuidedAgent implements Agent {
       applyMove(x, m);
       if (x.isWon()) return m;
       // Room for every child of every expanded position, so the node budget binds first.
-      const search = new BestFirst(x, left * MAX_MOVES + 1, UNUSED_WEIGHTS, { meta: false, stepCost: 0, lean: false, rank: this.ordering });
+      const search = new BestFirst(x, left * MAX_MOVES + 1, UNUSED_WEIGHTS, {
+        meta: false,
+        stepCost: 0,
+        lean: false,
+        rank: this.ordering,
+      });
       const stored = this.count === "stored";
       const end = search.run(Infinity, stored ? left : Infinity, stored ? Infinity : left);
       left -= stored ? search.table.size : search.expanded;
@@ -175,21 +188,34 @@ export class GuidedAgent implements Agent {
 function parseNodes(v: unknown): number {
   const n = typeof v === "number" ? v : Number(v);
   if (v === undefined || v === "" || !Number.isInteger(n) || n < 0 || n > NODES_MAX)
-    throw new UsageError(`--agent-opt nodes must be an integer from 0 to ${NODES_MAX}, got ${String(v)}`);
+    throw new UsageError(
+      `--agent-opt nodes must be an integer from 0 to ${NODES_MAX}, got ${String(v)}`,
+    );
   return n;
 }
 
 /** Registry factory: order=greedy|safety|safety-root, nodes=N (default 100), count, model=DIR (the network orders). */
 export async function createGuidedAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const order = options.order ?? "greedy";
-  if (!GUIDED_ORDERS.includes(order as GuidedOrder)) throw new UsageError(`--agent-opt order must be one of ${GUIDED_ORDERS.join(", ")}, got ${String(order)}`);
+  if (!GUIDED_ORDERS.includes(order as GuidedOrder))
+    throw new UsageError(
+      `--agent-opt order must be one of ${GUIDED_ORDERS.join(", ")}, got ${String(order)}`,
+    );
   const nodes = parseNodes(options.nodes ?? 100);
   const count = options.count ?? "expanded";
-  if (!GUIDED_COUNTS.includes(count as GuidedCount)) throw new UsageError(`--agent-opt count must be one of ${GUIDED_COUNTS.join(", ")}, got ${String(count)}`);
+  if (!GUIDED_COUNTS.includes(count as GuidedCount))
+    throw new UsageError(
+      `--agent-opt count must be one of ${GUIDED_COUNTS.join(", ")}, got ${String(count)}`,
+    );
   if (order === "greedy") {
-    if (options.model !== undefined) throw new UsageError("--agent-opt model is only read with order=safety or safety-root");
+    if (options.model !== undefined)
+      throw new UsageError("--agent-opt model is only read with order=safety or safety-root");
     return new GuidedAgent(new GreedyOrdering(), nodes, count as GuidedCount);
   }
   const { createSafetyOrdering } = await import("./guided-safety.js");
-  return new GuidedAgent(createSafetyOrdering(options.model, rules, order === "safety-root"), nodes, count as GuidedCount);
+  return new GuidedAgent(
+    createSafetyOrdering(options.model, rules, order === "safety-root"),
+    nodes,
+    count as GuidedCount,
+  );
 }

@@ -36,7 +36,8 @@ export function hasManoeuvres(s: State): boolean {
  * the rules have manoeuvres. Their engine moves never set it; under penguin-beak-home, which has
  * none, it is part of the move (the suit of a base card the move sends home).
  */
-export const isManoeuvre = (s: State, m: number): boolean => (m & MANOEUVRE) !== 0 && hasManoeuvres(s);
+export const isManoeuvre = (s: State, m: number): boolean =>
+  (m & MANOEUVRE) !== 0 && hasManoeuvres(s);
 
 /**
  * A single move into a flipper from a column of two cards or more: what a `lean` search leaves
@@ -106,7 +107,13 @@ const KING_ALONE = 71;
  * order is the same, and on the line to a win most nodes never need them. `toEmpty` false leaves
  * out the top runs into an empty column (PlanStep.emptyFrom).
  */
-export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, runs: boolean, toEmpty = true): number {
+export function listPurposeful(
+  walk: Walker,
+  out: Int32Array,
+  rank: Int32Array,
+  runs: boolean,
+  toEmpty = true,
+): number {
   const s = walk.s;
   const at = walk.where;
   const t = s.tables;
@@ -123,7 +130,8 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
       const d = firstEmptyColumn(s);
       for (let f = 0; f < s.nCells; f++) {
         const x = s.cells[f]!;
-        if (x !== NO_CARD && t.rel[x] === 12) (rank[n] = KING_ALONE), (out[n++] = makeMove(CELL0 + f, d, 1, x, true));
+        if (x !== NO_CARD && t.rel[x] === 12)
+          (rank[n] = KING_ALONE), (out[n++] = makeMove(CELL0 + f, d, 1, x, true));
       }
     }
     return n;
@@ -143,7 +151,8 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
     if (away === 0) {
       const m = homeMove(s, c);
       if (m >= 0) (rank[n] = HOME), (out[n++] = m);
-    } else if (away <= room) (rank[n] = HOME_DEEP), (out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16));
+    } else if (away <= room)
+      (rank[n] = HOME_DEEP), (out[n++] = MANOEUVRE | c | (d << 4) | (1 << 10) | (FOUNDATION << 16));
   }
   for (let f = 0; f < s.nCells; f++) {
     const x = s.cells[f]!;
@@ -167,7 +176,8 @@ export function listPurposeful(walk: Walker, out: Int32Array, rank: Int32Array, 
     if (run === len) continue;
     const moved = Math.min(run, cap);
     const first = s.cards[c * COLUMN_CAP + len - moved]!;
-    if (moved >= 1 && fillsEmpty(s, first)) (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
+    if (moved >= 1 && fillsEmpty(s, first))
+      (rank[n] = RUN_TO_EMPTY), (out[n++] = makeMove(c, d, moved, first, true));
   }
   return n;
 }
@@ -182,7 +192,16 @@ const heads = new Int32Array(COLUMN_CAP);
  * deepest card that can). With `rank` (the purpose order), also those that need nothing parked,
  * as engine moves.
  */
-function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: number, rank: Int32Array | null, free: number, empties: number): number {
+function listRuns(
+  walk: Walker,
+  c0: number,
+  c1: number,
+  out: Int32Array,
+  n: number,
+  rank: Int32Array | null,
+  free: number,
+  empties: number,
+): number {
   const s = walk.s;
   const at = walk.where;
   const cards = s.cards;
@@ -219,7 +238,13 @@ function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: numb
         const depth = loc & 63;
         const away = lens[ds]! - 1 - depth + above;
         // (The card it goes onto is not safe to send home while the run's head is in play.)
-        if ((away === 0 && !rank) || away > room || k > capAfter(s, free, empties, away) || (above > 0 && walk.homeSafe(c, end + 1))) continue;
+        if (
+          (away === 0 && !rank) ||
+          away > room ||
+          k > capAfter(s, free, empties, away) ||
+          (above > 0 && walk.homeSafe(c, end + 1))
+        )
+          continue;
         if (away === 0) (rank![n] = RUN), (out[n++] = makeMove(c, ds, k, head));
         else {
           if (rank) rank[n] = RUN_DEEP;
@@ -236,7 +261,16 @@ function listRuns(walk: Walker, c0: number, c1: number, out: Int32Array, n: numb
  * a run whose head builds on it (the cards above the run parked first) or another parked card
  * onto it at once.
  */
-function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank: Int32Array, n: number, free: number, open: number): number {
+function listIntoEmpty(
+  walk: Walker,
+  f: number,
+  x: number,
+  out: Int32Array,
+  rank: Int32Array,
+  n: number,
+  free: number,
+  open: number,
+): number {
   const s = walk.s;
   const t = s.tables;
   if (!fillsEmpty(s, x)) return n;
@@ -249,7 +283,8 @@ function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank
     if (y === NO_CARD) continue;
     const loc = at[y]!;
     if (loc <= -2) {
-      (rank[n] = INTO_EMPTY), (out[n++] = MANOEUVRE | FROM_FLIPPER | VIA_EMPTY | (-2 - loc) | (1 << 10) | (f << 16));
+      (rank[n] = INTO_EMPTY),
+        (out[n++] = MANOEUVRE | FROM_FLIPPER | VIA_EMPTY | (-2 - loc) | (1 << 10) | (f << 16));
       continue;
     }
     if (loc < 0) continue;
@@ -264,7 +299,8 @@ function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank
     // The parked card leaves its flipper first, and its column is then no longer empty.
     const left = t.emptyMode === 1 ? open - 1 : 0;
     if (above > free + 1 + left || k > capAfter(s, free + 1, left, above)) continue;
-    (rank[n] = INTO_EMPTY), (out[n++] = MANOEUVRE | VIA_EMPTY | c | (i << 4) | (k << 10) | (f << 16));
+    (rank[n] = INTO_EMPTY),
+      (out[n++] = MANOEUVRE | VIA_EMPTY | c | (i << 4) | (k << 10) | (f << 16));
   }
   return n;
 }
@@ -276,7 +312,9 @@ function listIntoEmpty(walk: Walker, f: number, x: number, out: Int32Array, rank
  */
 export function parkRuns(s: State): boolean {
   const t = s.tables;
-  return t.rules.build === "suit" && t.groupMode !== 2 && !t.autoHome && !t.rankHome && s.nCells > 0;
+  return (
+    t.rules.build === "suit" && t.groupMode !== 2 && !t.autoHome && !t.rankHome && s.nCells > 0
+  );
 }
 
 /**
@@ -293,7 +331,12 @@ export function parkWhole(s: State, m: number, free: number): number {
   const buildOn = s.tables.buildOn;
   const rel = s.tables.rel;
   let r = 1;
-  while (r < len && buildOn[s.cards[b + len - r]! * 52 + s.cards[b + len - r - 1]!] === 1 && rel[s.cards[b + len - r - 1]!] !== 0) r++;
+  while (
+    r < len &&
+    buildOn[s.cards[b + len - r]! * 52 + s.cards[b + len - r - 1]!] === 1 &&
+    rel[s.cards[b + len - r - 1]!] !== 0
+  )
+    r++;
   if (r === 1) return m;
   return r > free ? -1 : MANOEUVRE | c | ((len - r) << 4) | (CELL0 << 16);
 }
@@ -338,8 +381,10 @@ function stash(walk: Walker, c: number): boolean {
   const card = s.cards[c * COLUMN_CAP + s.len[c]! - 1]!;
   let m = -1;
   // Into the first free flipper is always legal (the column keeps a card: see playManoeuvre).
-  for (let i = 0; i < s.nCells && m < 0; i++) if (s.cells[i] === NO_CARD) m = makeMove(c, CELL0 + i, 1, card);
-  for (let d = 0; d < s.nColumns && m < 0; d++) if (s.len[d] === 0) m = makeMove(c, d, 1, card, true);
+  for (let i = 0; i < s.nCells && m < 0; i++)
+    if (s.cells[i] === NO_CARD) m = makeMove(c, CELL0 + i, 1, card);
+  for (let d = 0; d < s.nColumns && m < 0; d++)
+    if (s.len[d] === 0) m = makeMove(c, d, 1, card, true);
   if (m < 0 || (m & (1 << 22) && !fitsEmpty(s, c, card))) return false;
   walk.apply(m);
   walk.autoplayAfter(m);
@@ -383,7 +428,11 @@ function playSteps(walk: Walker, code: number): boolean {
   // The run is whole and in build order (it was one when listed, and only cards above it
   // moved), so the move is legal when its card still lies there and the rules let k cards go.
   const onto = dst === FOUNDATION ? 0 : s.len[dst]! === j + 1 ? s.cards[dst * COLUMN_CAP + j]! : -1;
-  if (onto < 0 || (dst !== FOUNDATION && (s.tables.buildOn[card * 52 + onto] !== 1 || k > groupCap(s, dst)))) return false;
+  if (
+    onto < 0 ||
+    (dst !== FOUNDATION && (s.tables.buildOn[card * 52 + onto] !== 1 || k > groupCap(s, dst)))
+  )
+    return false;
   const m = dst === FOUNDATION ? homeMove(s, c) : makeMove(c, dst, k, card);
   if (m < 0) return false;
   walk.apply(m);
@@ -410,8 +459,14 @@ function playUnpark(walk: Walker, code: number): boolean {
   if (!parked) while (s.len[c]! > i + k) if (!stash(walk, c)) return false;
   const m = parked ? makeMove(CELL0 + c, d, 1, y) : makeMove(c, d, k, y);
   // Still there, and still in reach (a safe foundation move on the way could have taken a card).
-  if (parked ? s.cells[c] !== y : s.len[c] !== i + k || s.cards[c * COLUMN_CAP + i] !== y || k > groupCap(s, d)) return false;
-  if (s.len[d] !== 1 || s.cards[d * COLUMN_CAP] !== x || s.tables.buildOn[y * 52 + x] !== 1) return false;
+  if (
+    parked
+      ? s.cells[c] !== y
+      : s.len[c] !== i + k || s.cards[c * COLUMN_CAP + i] !== y || k > groupCap(s, d)
+  )
+    return false;
+  if (s.len[d] !== 1 || s.cards[d * COLUMN_CAP] !== x || s.tables.buildOn[y * 52 + x] !== 1)
+    return false;
   walk.apply(m);
   walk.autoplayAfter(m);
   return true;

@@ -47,12 +47,32 @@ export interface MinCellsCheck {
   ms: number;
 }
 
-export function checkMinCells(deal: number, cells: number, maxStates: number, timeoutMs?: number): MinCellsCheck {
+export function checkMinCells(
+  deal: number,
+  cells: number,
+  maxStates: number,
+  timeoutMs?: number,
+): MinCellsCheck {
   const a = solve(dealMs(resolveRules("freecell", { cells }), deal), { maxStates, timeoutMs });
-  const b = cells > 0 ? solve(dealMs(resolveRules("freecell", { cells: cells - 1 }), deal), { maxStates, timeoutMs }) : undefined;
+  const b =
+    cells > 0
+      ? solve(dealMs(resolveRules("freecell", { cells: cells - 1 }), deal), {
+          maxStates,
+          timeoutMs,
+        })
+      : undefined;
   const verdicts = [a.result === "solved" ? true : a.result === "unsolvable" ? false : undefined];
-  if (b) verdicts.push(b.result === "unsolvable" ? true : b.result === "solved" ? false : undefined);
+  if (b)
+    verdicts.push(b.result === "unsolvable" ? true : b.result === "solved" ? false : undefined);
   const agrees = verdicts.includes(false) ? false : verdicts.includes(undefined) ? undefined : true;
   const ms = Math.round((a.ms + (b?.ms ?? 0)) * 10) / 10;
-  return { deal, cells, withListed: a.result, withFewer: b?.result, agrees, states: a.states + (b?.states ?? 0), ms };
+  return {
+    deal,
+    cells,
+    withListed: a.result,
+    withFewer: b?.result,
+    agrees,
+    states: a.states + (b?.states ?? 0),
+    ms,
+  };
 }

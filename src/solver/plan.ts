@@ -14,7 +14,14 @@ import type { Rules } from "../engine/rules.js";
  */
 export type Weights = readonly [number, number, number, number, number];
 /** Depth-first move orders (depth-first.ts), as checkPlan names them. */
-const DFS_ORDERS = ["score", "manoeuvre", "engine", "static", "static-manoeuvre", "purpose"] as const;
+const DFS_ORDERS = [
+  "score",
+  "manoeuvre",
+  "engine",
+  "static",
+  "static-manoeuvre",
+  "purpose",
+] as const;
 export type DfsOrder = (typeof DFS_ORDERS)[number];
 
 export type Strategy = "depth-first" | "best-first";
@@ -104,31 +111,59 @@ export const WEIGHT_SETS: readonly Weights[] = [
 ];
 
 /** A racer, storing at most `budget` positions. */
-const racer = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget">): PlanStep => ({ name, ...step, budget, race: true });
+const racer = (
+  name: string,
+  budget: number,
+  step: Omit<PlanStep, "name" | "race" | "budget">,
+): PlanStep => ({ name, ...step, budget, race: true });
 /** Best-first, greedy: its lines stay close to greedy play. */
 const BEST = racer("best-first", 40_000, { strategy: "best-first", weights: [20, 8, 16, 6, 6] });
 /** A depth-first racer, by default with the complete search's weights. */
-const dfs = (name: string, budget: number, step: Omit<PlanStep, "name" | "race" | "budget" | "strategy" | "weights"> & { weights?: Weights }): PlanStep =>
-  racer(name, budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, ...step });
+const dfs = (
+  name: string,
+  budget: number,
+  step: Omit<PlanStep, "name" | "race" | "budget" | "strategy" | "weights"> & { weights?: Weights },
+): PlanStep => racer(name, budget, { strategy: "depth-first", weights: WEIGHT_SETS[0]!, ...step });
 const DFS_1 = dfs("dfs-1", 40_000, { weights: WEIGHT_SETS[1]! });
 /** The complete search, scored move order: it still finds many wins on its own. */
-const COMPLETE: PlanStep = { name: "dfs-complete", strategy: "depth-first", weights: WEIGHT_SETS[0]!, complete: true, race: true };
+const COMPLETE: PlanStep = {
+  name: "dfs-complete",
+  strategy: "depth-first",
+  weights: WEIGHT_SETS[0]!,
+  complete: true,
+  race: true,
+};
 /** The same after the racers of FreeCell's plans: a pause, then turns of 300. */
 const COMPLETE_RACER: PlanStep = { ...COMPLETE, slice: [1, 300] };
 /**
  * The complete search in the engine's move order with larger turns: half the cost per node, for
  * rule sets where proving deals lost is most of the work.
  */
-const COMPLETE_PLAIN: PlanStep = { ...COMPLETE, name: "dfs-complete-plain", order: "engine", slice: 4000 };
+const COMPLETE_PLAIN: PlanStep = {
+  ...COMPLETE,
+  name: "dfs-complete-plain",
+  order: "engine",
+  slice: 4000,
+};
 
 /** Lean depth-first search with manoeuvres among the children, best first by score. */
-const leanDfs = (name: string, budget: number, weights: Weights, slice: readonly number[]): PlanStep =>
-  dfs(name, budget, { weights, order: "manoeuvre", lean: true, slice });
+const leanDfs = (
+  name: string,
+  budget: number,
+  weights: Weights,
+  slice: readonly number[],
+): PlanStep => dfs(name, budget, { weights, order: "manoeuvre", lean: true, slice });
 /**
  * The same with Horne's prune; with a `seed`, also a noise of 15 between near-ties (like Freecell
  * Solver's random-dfs seeds).
  */
-const horneDfs = (name: string, budget: number, weights: Weights, slice: readonly number[], seed?: number): PlanStep => ({
+const horneDfs = (
+  name: string,
+  budget: number,
+  weights: Weights,
+  slice: readonly number[],
+  seed?: number,
+): PlanStep => ({
   ...leanDfs(name, budget, weights, slice),
   horne: true,
   ...(seed && { jitter: 15, seed }),
@@ -142,7 +177,10 @@ const FLIPPERS_ONLY: Weights = [8, 30, 8, 1, 4];
 const staticDfs = (budget: number, slice: readonly number[] = [budget]): PlanStep =>
   dfs("dfs-static", budget, { order: "static", slice });
 /** `staticDfs` sending every next card home at once (`eager`: 3 % fewer positions on FreeCell MS 1-1000). */
-const eagerDfs = (budget: number, slice: readonly number[]): PlanStep => ({ ...staticDfs(budget, slice), eager: true });
+const eagerDfs = (budget: number, slice: readonly number[]): PlanStep => ({
+  ...staticDfs(budget, slice),
+  eager: true,
+});
 /**
  * Depth-first search over moves with a purpose alone (order `purpose`, in the spirit of Freecell
  * Solver's fastest soft thread), with Horne's prune and a noise of 10 between children of one
@@ -153,13 +191,21 @@ const purposeDfs = (budget: number, slice: readonly number[] = [budget]): PlanSt
   dfs("purpose", budget, { order: "purpose", horne: true, jitter: 10, seed: 1, slice });
 /** Patient lean best-first search with manoeuvres. */
 const patient = (budget: number, slice: readonly number[]): PlanStep =>
-  racer("lean-best-first-patient", budget, { strategy: "best-first", weights: [10, 10, 10, 7, 5], stepCost: 3, meta: true, lean: true, slice });
+  racer("lean-best-first-patient", budget, {
+    strategy: "best-first",
+    weights: [10, 10, 10, 7, 5],
+    stepCost: 3,
+    meta: true,
+    lean: true,
+    slice,
+  });
 /**
  * The plan with `share` on every racer but the complete search and those marked `share: false`:
  * a racer then leaves what another has searched (docs/solver.md). The racers kept apart are
  * those that catch the deals the others miss, whose wins often go through what others searched.
  */
-const sharing = (plan: SolvePlan): SolvePlan => plan.map((p) => (p.complete || p.share === false ? p : { ...p, share: true }));
+const sharing = (plan: SolvePlan): SolvePlan =>
+  plan.map((p) => (p.complete || p.share === false ? p : { ...p, share: true }));
 /** The patient racer, kept apart: shared, it left FreeCell #2928 with unlimited group moves to others (142,853 positions, not 4,244). */
 const PATIENT = { ...patient(50_000, [75, 1, 1, 3000]), share: false };
 /**
@@ -247,7 +293,10 @@ const FEWER_CELLS: SolvePlan = [...earlier(200_000), COMPLETE_RACER];
  * Seahaven Towers MS 1-500, since they win more of the deals the complete search took. They
  * share what they have seen: 11 % fewer positions on Seahaven Towers MS 1-1000.
  */
-const SUIT: SolvePlan = sharing([...earlier(5000).map((p) => ({ ...p, horne: true })), { ...COMPLETE_PLAIN, horne: true }]);
+const SUIT: SolvePlan = sharing([
+  ...earlier(5000).map((p) => ({ ...p, horne: true })),
+  { ...COMPLETE_PLAIN, horne: true },
+]);
 
 /**
  * Penguin and its variants, and Eight Off: the purpose-order racer alone (one turn of at most
@@ -257,7 +306,10 @@ const SUIT: SolvePlan = sharing([...earlier(5000).map((p) => ({ ...p, horne: tru
  * (docs/solver.md); the same verdicts. Eager, since it need not be complete: under Penguin's wrap the
  * beak then goes home at once too (3 % fewer positions on Penguin MS 1-8000).
  */
-const PURPOSE_THEN_COMPLETE: SolvePlan = [{ ...purposeDfs(5000), eager: true }, { ...COMPLETE_PLAIN, slice: [1], horne: true }];
+const PURPOSE_THEN_COMPLETE: SolvePlan = [
+  { ...purposeDfs(5000), eager: true },
+  { ...COMPLETE_PLAIN, slice: [1], horne: true },
+];
 /**
  * Penguin with the base cards sent home as they are uncovered, which has no manoeuvres (so no
  * purpose-order racer): depth-first search in move-class order, then the complete search, in
@@ -306,14 +358,27 @@ export const PLANS = {
 
 /** The tuned default plan for a rule set. */
 export function defaultPlan(rules: Rules): SolvePlan {
-  if (rules.build === "alternate-color") return rules.cells < 4 || rules.groupMove === "single" ? PLANS.fewerCells : rules.emptyColumn !== "any" ? PLANS.kingsOnly : rules.groupMove === "unlimited" ? FREECELL_UNLIMITED : PLANS.alternate;
-  if (rules.base === "beak") return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
+  if (rules.build === "alternate-color")
+    return rules.cells < 4 || rules.groupMove === "single"
+      ? PLANS.fewerCells
+      : rules.emptyColumn !== "any"
+        ? PLANS.kingsOnly
+        : rules.groupMove === "unlimited"
+          ? FREECELL_UNLIMITED
+          : PLANS.alternate;
+  if (rules.base === "beak")
+    return rules.deal === "penguin-beak-home" ? PLANS.beakHome : PLANS.penguin;
   if (rules.deal === "eight-off") return PLANS.eightOff;
   return rules.deal === "freecell" ? PLANS.bakers : PLANS.suit;
 }
 
 /** The integer fields of a plan entry, with their least value. */
-const INTEGERS = [["budget", 1, "a positive"], ["jitter", 0, "a non-negative"], ["seed", -Infinity, "an"], ["emptyFrom", 0, "a non-negative"]] as const;
+const INTEGERS = [
+  ["budget", 1, "a positive"],
+  ["jitter", 0, "a non-negative"],
+  ["seed", -Infinity, "an"],
+  ["emptyFrom", 0, "a non-negative"],
+] as const;
 
 /** Throws a RangeError naming what is wrong with a plan. */
 export function checkPlan(plan: SolvePlan): void {
@@ -323,15 +388,27 @@ export function checkPlan(plan: SolvePlan): void {
     const bad = (what: string): never => {
       throw new RangeError(`plan ${p.name}: ${what}`);
     };
-    if (p.strategy !== "depth-first" && p.strategy !== "best-first") bad(`strategy must be depth-first or best-first, got ${String(p.strategy)}`);
-    if (p.strategy === "depth-first" && p.order !== undefined && !DFS_ORDERS.includes(p.order)) bad(`order must be one of ${DFS_ORDERS.join(", ")}, got ${String(p.order)}`);
-    if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w))) bad("give 5 finite weights");
+    if (p.strategy !== "depth-first" && p.strategy !== "best-first")
+      bad(`strategy must be depth-first or best-first, got ${String(p.strategy)}`);
+    if (p.strategy === "depth-first" && p.order !== undefined && !DFS_ORDERS.includes(p.order))
+      bad(`order must be one of ${DFS_ORDERS.join(", ")}, got ${String(p.order)}`);
+    if (p.weights.length !== 5 || p.weights.some((w) => !Number.isFinite(w)))
+      bad("give 5 finite weights");
     for (const [k, least, kind] of INTEGERS) {
       const v = p[k];
       if (v !== undefined && !(int(v) && v >= least)) bad(`${k} must be ${kind} integer`);
     }
-    const slices = typeof p.slice === "number" ? [p.slice] : p.slice ?? [];
-    if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1))) bad("slice must be a positive integer or a list of them");
-    if ((p.lean || p.eager || p.share || p.order === "purpose" || (p.horne && p.strategy === "best-first")) && p.complete) bad("a lean, eager, sharing, purpose-order or best-first horne search cannot be complete");
+    const slices = typeof p.slice === "number" ? [p.slice] : (p.slice ?? []);
+    if ((Array.isArray(p.slice) && slices.length === 0) || slices.some((n) => !(int(n) && n >= 1)))
+      bad("slice must be a positive integer or a list of them");
+    if (
+      (p.lean ||
+        p.eager ||
+        p.share ||
+        p.order === "purpose" ||
+        (p.horne && p.strategy === "best-first")) &&
+      p.complete
+    )
+      bad("a lean, eager, sharing, purpose-order or best-first horne search cannot be complete");
   }
 }

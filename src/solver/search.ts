@@ -128,7 +128,8 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
   // the found line is replayed on its own.
   const shorter = plainBest || found.length < SHORTEN_FROM ? null : shortenedWin(position, found);
   if (shorter) return shorter;
-  if (!replayWins(position, found)) throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
+  if (!replayWins(position, found))
+    throw new Error(`solver bug: the line found by ${step.name} does not replay to a win`);
   return found;
 }
 
@@ -140,7 +141,12 @@ function checkedLine(position: State, step: PlanStep, found: Move[]): Move[] {
 const spare = new WeakMap<PlanStep, (BestFirst | DepthFirst | undefined)[]>();
 const KEEP_STATES = 4096;
 
-function startSearch(position: State, step: PlanStep, budget: number, shared: { left: number }): BestFirst | DepthFirst {
+function startSearch(
+  position: State,
+  step: PlanStep,
+  budget: number,
+  shared: { left: number },
+): BestFirst | DepthFirst {
   // One per base rank: a Penguin deal's base is its own, and the walker's tables follow it.
   const kept = spare.get(step);
   const old = kept?.[position.base];
@@ -154,7 +160,21 @@ function startSearch(position: State, step: PlanStep, budget: number, shared: { 
     search =
       step.strategy === "best-first"
         ? new BestFirst(position, budget, step.weights, step, shared)
-        : new DepthFirst(position, budget, step.weights, step.order ?? "score", shared, step.lean ?? false, step.jitter ?? 0, step.seed ?? 0, step.eager, step.horne, step.singleParks, step.complete, step.emptyFrom);
+        : new DepthFirst(
+            position,
+            budget,
+            step.weights,
+            step.order ?? "score",
+            shared,
+            step.lean ?? false,
+            step.jitter ?? 0,
+            step.seed ?? 0,
+            step.eager,
+            step.horne,
+            step.singleParks,
+            step.complete,
+            step.emptyFrom,
+          );
   if (step.share) search.table.keys = SEEN;
   return search;
 }
@@ -180,7 +200,13 @@ function putBack(racers: readonly Racer[]): void {
  * Runs racers in turns until one wins (its line left in `won`), a complete one runs dry, the
  * clock runs out, or every racer dropped out or the shared budget is spent ("open").
  */
-function race(position: State, racers: readonly Racer[], shared: { left: number }, deadline: number, turn: (name: string) => void): "solved" | "unsolvable" | "timeout" | "open" {
+function race(
+  position: State,
+  racers: readonly Racer[],
+  shared: { left: number },
+  deadline: number,
+  turn: (name: string) => void,
+): "solved" | "unsolvable" | "timeout" | "open" {
   let live = racers.length;
   while (live > 0 && shared.left > 0) {
     for (const r of racers) {
@@ -213,7 +239,9 @@ function race(position: State, racers: readonly Racer[], shared: { left: number 
 export function solve(position: State, options: SolveOptions = {}): SolveResult {
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
-    throw new RangeError(`maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`);
+    throw new RangeError(
+      `maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`,
+    );
   const plan = options.plan ?? defaultPlan(position.rules);
   // (The default plans pass; checking them costs about 1 % of a FreeCell solve.)
   if (options.plan) checkPlan(plan);
@@ -230,7 +258,13 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     if (room < 1) break;
     // The racers' tables draw on one budget; a racer is built only when its first turn comes.
     const shared = { left: room };
-    const racers: Racer[] = plan.slice(i, j).map((step) => ({ step, budget: Math.min(step.budget ?? room, room), search: undefined, turns: 0, out: false }));
+    const racers: Racer[] = plan.slice(i, j).map((step) => ({
+      step,
+      budget: Math.min(step.budget ?? room, room),
+      search: undefined,
+      turns: 0,
+      out: false,
+    }));
     const stored = (): number => states + room - shared.left;
     i = j;
     if (racers.some((r) => r.step.share)) SEEN.restart(room);
@@ -239,10 +273,17 @@ export function solve(position: State, options: SolveOptions = {}): SolveResult 
     putBack(racers);
     if (end === "solved") {
       const r = racers.find((h) => h.won)!;
-      return { result: "solved", moves: checkedLine(position, r.step, r.won!), states, ms: elapsed(), by };
+      return {
+        result: "solved",
+        moves: checkedLine(position, r.step, r.won!),
+        states,
+        ms: elapsed(),
+        by,
+      };
     }
     if (end === "unsolvable") return { result: "unsolvable", states, ms: elapsed(), by };
-    if (end === "timeout") return { result: "unknown", reason: "timeout", states, ms: elapsed(), by };
+    if (end === "timeout")
+      return { result: "unknown", reason: "timeout", states, ms: elapsed(), by };
   }
   // Budget spent, or every entry ran dry without one marked complete.
   return { result: "unknown", reason: "max-states", states, ms: elapsed(), by };

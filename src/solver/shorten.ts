@@ -6,7 +6,14 @@
  * later moves name them), by a 64-bit fingerprint; the caller replays the result through the
  * engine and keeps the original line if anything went wrong.
  */
-import { applyMove, FOUNDATION, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
+import {
+  applyMove,
+  FOUNDATION,
+  generateMoves,
+  MAX_MOVES,
+  undoMove,
+  type Move,
+} from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 
 /** The slot mix of the flippers (the engine's hash ignores which flipper holds a card). */
@@ -48,7 +55,8 @@ class LineIndex {
     this.#lastLo = lo;
     this.#lastHi = hi;
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.#mask;
-    while (this.#at[i] !== -1 && (this.#lo[i] !== lo || this.#hi[i] !== hi)) i = (i + 1) & this.#mask;
+    while (this.#at[i] !== -1 && (this.#lo[i] !== lo || this.#hi[i] !== hi))
+      i = (i + 1) & this.#mask;
     return i;
   }
 
@@ -96,7 +104,11 @@ export function shortenedWin(start: State, moves: readonly Move[]): Move[] | nul
 }
 
 /** The shortened line; won: every move of it was legal where it was played and it ends won. */
-function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { line: Move[]; won: boolean } {
+function shortcut(
+  start: State,
+  moves: readonly Move[],
+  twoMoves: boolean,
+): { line: Move[]; won: boolean } {
   const s = start.clone();
   const lastAt = new LineIndex(moves.length + 1);
   // upTo[h]: the last line position with at most h cards home. No move takes a card off a
@@ -132,7 +144,11 @@ function shortcut(start: State, moves: readonly Move[], twoMoves: boolean): { li
       const ha = home + homeGain(ma);
       // No position this move (or, in the two-move pass, this move and any next one) can reach
       // lies far enough ahead to beat the best jump.
-      if (upTo[ha]! - i - 1 <= best && (!twoMoves || upTo[Math.min(ha + 4, HOME_BOUND - 1)]! - i - 2 <= best)) continue;
+      if (
+        upTo[ha]! - i - 1 <= best &&
+        (!twoMoves || upTo[Math.min(ha + 4, HOME_BOUND - 1)]! - i - 2 <= best)
+      )
+        continue;
       applyMove(s, ma);
       const j = lastAt.get(s);
       if (j - i - 1 > best) {

@@ -5,7 +5,18 @@
  * allocates per node.
  */
 import { NO_CARD } from "../engine/card.js";
-import { applyMove, autoHomeSuit, CELL0, FOUNDATION, homeMove, makeMove, moveTo, moveToEmpty, undoMove, type Move } from "../engine/moves.js";
+import {
+  applyMove,
+  autoHomeSuit,
+  CELL0,
+  FOUNDATION,
+  homeMove,
+  makeMove,
+  moveTo,
+  moveToEmpty,
+  undoMove,
+  type Move,
+} from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
 import { FULL, type StateTable } from "./table.js";
@@ -37,7 +48,12 @@ export class Walker {
    * `horne`: a parked card also leaves its flipper for the card it builds on as soon as that card
    * is last in a column (PlanStep.horne); false while a manoeuvre plays its moves.
    */
-  constructor(start: State, private readonly w: Weights, eager?: boolean, public horne = false) {
+  constructor(
+    start: State,
+    private readonly w: Weights,
+    eager?: boolean,
+    public horne = false,
+  ) {
     this.s = start.clone();
     // The search keys positions itself (this.key): the engine's hash would only cost its moves.
     this.s.hashed = false;
@@ -155,7 +171,8 @@ export class Walker {
       if (at >> 6 === to) bury += k;
       else if (at >> 6 === from && (at & 63) < rest) bury -= k;
     }
-    this.peekScore = this.sum(free, empty, out, bury) + (this.estimate && this.#unparksAfter(m) ? this.w[1] : 0);
+    this.peekScore =
+      this.sum(free, empty, out, bury) + (this.estimate && this.#unparksAfter(m) ? this.w[1] : 0);
     return true;
   }
 
@@ -181,7 +198,13 @@ export class Walker {
   /** Whether the child of move m can be read off the move (peek, peekKey: the conditions above). */
   #readable(m: Move, parked = false): boolean {
     const from = m & 31;
-    return !(((m >> 5) & 31) === FOUNDATION || m >>> 25 !== 0 || this.s.tables.rankHome || (!parked && this.#unparksAfter(m)) || this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0));
+    return !(
+      ((m >> 5) & 31) === FOUNDATION ||
+      m >>> 25 !== 0 ||
+      this.s.tables.rankHome ||
+      (!parked && this.#unparksAfter(m)) ||
+      this.homeSafe(from, from < CELL0 ? this.s.len[from]! - ((m >> 10) & 63) : 0)
+    );
   }
 
   /**
@@ -212,13 +235,17 @@ export class Walker {
     if (this.empty + room < 0) return false;
     // No card in the way may go home as it is uncovered (the run's own last card included). Until
     // one does, the foundations stay as they are, so a card that is next but not safe stays put.
-    if (this.homeIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.homeIn(t, j, nt - 1))) return false;
+    if (this.homeIn(c, run ? i + k - 1 : i + 1, n - 1) || (run && this.homeIn(t, j, nt - 1)))
+      return false;
     // The safe foundation moves after it, played on the foundation counts alone and taken back below.
     const found = s.found;
-    const f0 = found[0]!, f1 = found[1]!, f2 = found[2]!, f3 = found[3]!;
+    const f0 = found[0]!,
+      f1 = found[1]!,
+      f2 = found[2]!,
+      f3 = found[3]!;
     let keep = i;
     let home = 0;
-    if (!run) (found[s.cards[c * COLUMN_CAP + i]! & 3]!++, home++);
+    if (!run) found[s.cards[c * COLUMN_CAP + i]! & 3]!++, home++;
     while (keep > 0) {
       const card = s.cards[c * COLUMN_CAP + keep - 1]!;
       if (!this.next(card) || !safeHome(s, this.builders, card)) break;
@@ -247,7 +274,18 @@ export class Walker {
     (found[0] = f0), (found[1] = f1), (found[2] = f2), (found[3] = f3);
     if (!ok || s.cardsHome() + home === 52) return false;
     let bonus = 0;
-    if (this.horne && (room < 0 || this.#unparks(c, i + (run ? k : 1), run ? t : -1, j, keep > 0 ? s.cards[c * COLUMN_CAP + keep - 1]! : NO_CARD, run ? s.cards[c * COLUMN_CAP + i + k - 1]! : NO_CARD))) {
+    if (
+      this.horne &&
+      (room < 0 ||
+        this.#unparks(
+          c,
+          i + (run ? k : 1),
+          run ? t : -1,
+          j,
+          keep > 0 ? s.cards[c * COLUMN_CAP + keep - 1]! : NO_CARD,
+          run ? s.cards[c * COLUMN_CAP + i + k - 1]! : NO_CARD,
+        ))
+    ) {
       if (withKey || !this.estimate || room < 0) return false;
       bonus = this.w[1];
     }
@@ -277,7 +315,14 @@ export class Walker {
     // Column `from` keeps n cards; the card m parks is the one at depth n.
     const n = s.len[from]! - ((m >> 10) & 63);
     const b = from * COLUMN_CAP;
-    return this.#unparks(from, to >= CELL0 && to !== FOUNDATION ? n : 64, to < CELL0 ? to : -1, 64, n > 0 ? s.cards[b + n - 1]! : NO_CARD, to < CELL0 ? s.cards[b + s.len[from]! - 1]! : NO_CARD);
+    return this.#unparks(
+      from,
+      to >= CELL0 && to !== FOUNDATION ? n : 64,
+      to < CELL0 ? to : -1,
+      64,
+      n > 0 ? s.cards[b + n - 1]! : NO_CARD,
+      to < CELL0 ? s.cards[b + s.len[from]! - 1]! : NO_CARD,
+    );
   }
 
   /**
@@ -293,8 +338,10 @@ export class Walker {
     this.#t = t;
     this.#j = j;
     if (this.#kidParked(a) || this.#kidParked(b)) return true;
-    for (let d = from; d < (c < 0 ? 0 : s.len[c]!); d++) if (this.#onLast(s.cards[c * COLUMN_CAP + d]!)) return true;
-    for (let d = j + 1; d < (t < 0 ? 0 : s.len[t]!); d++) if (this.#onLast(s.cards[t * COLUMN_CAP + d]!)) return true;
+    for (let d = from; d < (c < 0 ? 0 : s.len[c]!); d++)
+      if (this.#onLast(s.cards[c * COLUMN_CAP + d]!)) return true;
+    for (let d = j + 1; d < (t < 0 ? 0 : s.len[t]!); d++)
+      if (this.#onLast(s.cards[t * COLUMN_CAP + d]!)) return true;
     return false;
   }
 
@@ -309,7 +356,14 @@ export class Walker {
     if (p === NO_CARD || this.s.tables.rel[p] === 0) return false;
     for (let i = p * 2; i < p * 2 + 2; i++) {
       const at = this.where[this.kids[i]!]!;
-      if (at <= -2 || (at >= 0 && (at >> 6 === this.#c ? (at & 63) >= this.#from : at >> 6 === this.#t && (at & 63) > this.#j))) return true;
+      if (
+        at <= -2 ||
+        (at >= 0 &&
+          (at >> 6 === this.#c
+            ? (at & 63) >= this.#from
+            : at >> 6 === this.#t && (at & 63) > this.#j))
+      )
+        return true;
     }
     return false;
   }
@@ -319,7 +373,14 @@ export class Walker {
     const targets = this.s.tables.targets;
     for (let i = y * 2; i < y * 2 + 2 && targets[i]! >= 0; i++) {
       const at = this.where[targets[i]!]!;
-      if (at >= 0 && at >> 6 !== this.#c && at >> 6 !== this.#t && (at & 63) === this.s.len[at >> 6]! - 1 && this.s.tables.rel[targets[i]!] !== 0) return true;
+      if (
+        at >= 0 &&
+        at >> 6 !== this.#c &&
+        at >> 6 !== this.#t &&
+        (at & 63) === this.s.len[at >> 6]! - 1 &&
+        this.s.tables.rel[targets[i]!] !== 0
+      )
+        return true;
     }
     return false;
   }
@@ -336,7 +397,9 @@ export class Walker {
    */
   private loose(c: number, n: number, run: number): number {
     const t = this.s.tables;
-    return n - run + (t.emptyMode === 0 && t.rel[this.s.cards[c * COLUMN_CAP]!] !== 12 ? run >> 1 : 0);
+    return (
+      n - run + (t.emptyMode === 0 && t.rel[this.s.cards[c * COLUMN_CAP]!] !== 12 ? run >> 1 : 0)
+    );
   }
 
   /** Whether the card is the next one its foundation takes. */
@@ -361,7 +424,8 @@ export class Walker {
   /** Records where the last k cards of column c lie. */
   private locateTop(c: number, k: number): void {
     const cards = this.s.cards;
-    for (let d = this.s.len[c]! - k, e = d + k, b = c * COLUMN_CAP; d < e; d++) this.where[cards[b + d]!] = b + d;
+    for (let d = this.s.len[c]! - k, e = d + k, b = c * COLUMN_CAP; d < e; d++)
+      this.where[cards[b + d]!] = b + d;
   }
 
   /** Re-reads where every card lies and every column's count. */
@@ -389,7 +453,8 @@ export class Walker {
       this.locateTop(to, (m >> 10) & 63);
     } else this.where[(m >> 16) & 63] = to === FOUNDATION ? -1 : CELL0 - 2 - to;
     // Base cards that went home with the move (penguin-beak-home).
-    for (let i = (m >>> 25) & 3; i > 0; i--) this.where[this.s.base * 4 + autoHomeSuit(m, i - 1)] = -1;
+    for (let i = (m >>> 25) & 3; i > 0; i--)
+      this.where[this.s.base * 4 + autoHomeSuit(m, i - 1)] = -1;
   }
 
   /** After taking m back: the same, the other way. */
@@ -553,7 +618,8 @@ export class Walker {
       const at = this.where[card]!;
       // A column's last card, or a card in a flipper, as a place in the pass's order.
       const p = at >= 0 ? ((at & 63) === s.len[at >> 6]! - 1 ? at >> 6 : -1) : CELL0 - 2 - at;
-      if (at !== -1 && p >= from && (best < 0 || p < best) && safeHome(s, this.builders, card)) best = p;
+      if (at !== -1 && p >= from && (best < 0 || p < best) && safeHome(s, this.builders, card))
+        best = p;
     }
     return best;
   }

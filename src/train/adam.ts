@@ -13,14 +13,22 @@ export interface AdamOptions {
   maxGradNorm: number;
 }
 
-export const ADAM_DEFAULTS: AdamOptions = { beta1: 0.9, beta2: 0.999, epsilon: 1e-5, maxGradNorm: 0.5 };
+export const ADAM_DEFAULTS: AdamOptions = {
+  beta1: 0.9,
+  beta2: 0.999,
+  epsilon: 1e-5,
+  maxGradNorm: 0.5,
+};
 
 export class Adam {
   readonly m: tf.Variable[];
   readonly v: tf.Variable[];
   step = 0;
 
-  constructor(readonly vars: tf.Variable[], readonly options: AdamOptions = ADAM_DEFAULTS) {
+  constructor(
+    readonly vars: tf.Variable[],
+    readonly options: AdamOptions = ADAM_DEFAULTS,
+  ) {
     this.m = vars.map((x) => tf.variable(tf.zerosLike(x), false));
     this.v = vars.map((x) => tf.variable(tf.zerosLike(x), false));
   }
@@ -54,7 +62,9 @@ export class Adam {
         const v = this.v[i]!;
         m.assign(tf.add(tf.mul(m, beta1), tf.mul(g, 1 - beta1)));
         v.assign(tf.add(tf.mul(v, beta2), tf.mul(tf.square(g), 1 - beta2)));
-        this.vars[i]!.assign(tf.sub(this.vars[i]!, tf.mul(tf.div(m, tf.add(tf.sqrt(v), epsilon)), alpha)));
+        this.vars[i]!.assign(
+          tf.sub(this.vars[i]!, tf.mul(tf.div(m, tf.add(tf.sqrt(v), epsilon)), alpha)),
+        );
       });
     });
     const all = tf.tidy(() => tf.stack([value, ...extras]));
@@ -80,7 +90,8 @@ export class Adam {
     this.m.forEach((m, i) => {
       const mi = named[`m${i}`];
       const vi = named[`v${i}`];
-      if (!mi || !vi || !tf.util.arraysEqual(mi.shape, m.shape)) throw new Error(`optimizer state does not match the network (slot ${i})`);
+      if (!mi || !vi || !tf.util.arraysEqual(mi.shape, m.shape))
+        throw new Error(`optimizer state does not match the network (slot ${i})`);
       m.assign(mi);
       this.v[i]!.assign(vi);
     });

@@ -53,7 +53,8 @@ async function registerWasm(): Promise<boolean> {
   try {
     const wasm = await import("@tensorflow/tfjs-backend-wasm");
     const req = createRequire(import.meta.url);
-    const dist = join(dirname(req.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist") + "/";
+    const dist =
+      join(dirname(req.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist") + "/";
     wasm.setWasmPaths(dist);
     // Node has no worker-based wasm threads, so tfjs runs one thread whatever we ask; asking for
     // 1 keeps the floating-point reduction order fixed, which the resume guarantee relies on.
@@ -72,7 +73,12 @@ function loadBackend(name: BackendName): Promise<boolean> {
   let p = loaded.get(name);
   if (!p) {
     p = (async () => {
-      const registered = name === "tensorflow" ? await registerNode() : name === "wasm" ? await registerWasm() : true;
+      const registered =
+        name === "tensorflow"
+          ? await registerNode()
+          : name === "wasm"
+            ? await registerWasm()
+            : true;
       if (!registered) return false;
       // tfjs-node makes itself current on import, and backends initialise only when set: try it,
       // then put back whatever was current before.

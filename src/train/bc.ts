@@ -6,7 +6,16 @@
  */
 import { tf } from "./backend.js";
 import { scheduledLr } from "./gae.js";
-import { buildSamples, fillBatch, loadSolver, solveDeals, Unpacker, type DealSolution, type Samples, type SolveFn } from "./dataset.js";
+import {
+  buildSamples,
+  fillBatch,
+  loadSolver,
+  solveDeals,
+  Unpacker,
+  type DealSolution,
+  type Samples,
+  type SolveFn,
+} from "./dataset.js";
 import { collectDagger } from "./dagger.js";
 import type { TrainContext } from "./context.js";
 import { maskedLogSoftmax } from "./masked.js";
@@ -14,7 +23,12 @@ import { forward } from "./model.js";
 import { Rng } from "./rng.js";
 
 /** Cross-entropy and accuracy of the net on given samples, in minibatches. */
-function lossOn(ctx: TrainContext, s: Samples, idx: Int32Array, unpacker: Unpacker): { loss: number; accuracy: number } {
+function lossOn(
+  ctx: TrainContext,
+  s: Samples,
+  idx: Int32Array,
+  unpacker: Unpacker,
+): { loss: number; accuracy: number } {
   const B = ctx.o.bcBatch;
   const O = ctx.encoder.size;
   const A = s.actions;
@@ -47,7 +61,14 @@ export async function loadBcData(ctx: TrainContext, solver?: SolveFn): Promise<D
   const o = ctx.o;
   const seeds = Array.from({ length: o.trainDeals }, (_, i) => o.trainDealStart + i);
   const solve = solver ?? (await loadSolver());
-  return solveDeals(ctx.rules, seeds, solve, { maxStates: o.solverMaxStates, timeoutMs: o.solverTimeoutMs }, o.cacheDir, (l) => ctx.run.log(l));
+  return solveDeals(
+    ctx.rules,
+    seeds,
+    solve,
+    { maxStates: o.solverMaxStates, timeoutMs: o.solverTimeoutMs },
+    o.cacheDir,
+    (l) => ctx.run.log(l),
+  );
 }
 
 /** Epoch/stage schedule: stage 0 is plain cloning (bcEpochs), stage r ≥ 1 follows DAgger round r. */
@@ -56,7 +77,11 @@ function stageEpochs(ctx: TrainContext, stage: number): number {
 }
 
 /** The DAgger records of round r: from the run folder if an earlier (killed) run made them. */
-async function daggerRecords(ctx: TrainContext, round: number, solver: SolveFn | undefined): Promise<DealSolution[]> {
+async function daggerRecords(
+  ctx: TrainContext,
+  round: number,
+  solver: SolveFn | undefined,
+): Promise<DealSolution[]> {
   const name = `dagger-${round}.json`;
   const cached = ctx.run.readJson<DealSolution[]>(name);
   if (cached) return cached;
@@ -68,7 +93,11 @@ async function daggerRecords(ctx: TrainContext, round: number, solver: SolveFn |
   return r.records;
 }
 
-export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solver?: SolveFn): Promise<boolean> {
+export async function trainBc(
+  ctx: TrainContext,
+  solutions: DealSolution[],
+  solver?: SolveFn,
+): Promise<boolean> {
   const o = ctx.o;
   const solved = solutions.filter((d) => d.result === "solved").length;
   // The last bcValidationDeals deals are held out: their loss shows generalisation to new deals.
@@ -84,7 +113,8 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
   const unpacker = new Unpacker(ctx.rules);
   const stages = 1 + o.daggerRounds;
   let data = solutions;
-  for (let r = 1; r <= Math.min(p.stage, o.daggerRounds); r++) data = data.concat(await daggerRecords(ctx, r, solver));
+  for (let r = 1; r <= Math.min(p.stage, o.daggerRounds); r++)
+    data = data.concat(await daggerRecords(ctx, r, solver));
 
   while (p.stage < stages) {
     const samples = buildSamples(ctx.rules, data);
@@ -95,8 +125,13 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
     const train = Int32Array.from(trainIdx);
     const val = Int32Array.from(valIdx.slice(0, 4096));
     if (p.stage === 0 && p.epoch === 0 && p.batch === 0)
-      ctx.run.log(`bc: ${solved}/${solutions.length} deals solved, ${train.length} training positions, ${val.length} validation positions`);
-    if (train.length < B) throw new Error(`only ${train.length} training positions: solve more deals (--train-deals) or raise the solver limits`);
+      ctx.run.log(
+        `bc: ${solved}/${solutions.length} deals solved, ${train.length} training positions, ${val.length} validation positions`,
+      );
+    if (train.length < B)
+      throw new Error(
+        `only ${train.length} training positions: solve more deals (--train-deals) or raise the solver limits`,
+      );
     const epochs = stageEpochs(ctx, p.stage);
     const phase = p.stage === 0 ? "bc" : `dagger${p.stage}`;
     // A fractional daggerEpochs (< 1) trains on that share of the shuffled data after a round.
@@ -113,7 +148,12 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
       const perm = rng.shuffle(train.slice());
       while (p.batch < batches) {
         fillBatch(samples, perm, p.batch * B, B, ctx.encoder, unpacker, obs, masks, labels);
-        const lr = scheduledLr(stageLr, (p.epoch * batches + p.batch) / totalBatches, o.lrSchedule, (0.1 * o.bcLr) / stageLr);
+        const lr = scheduledLr(
+          stageLr,
+          (p.epoch * batches + p.batch) / totalBatches,
+          o.lrSchedule,
+          (0.1 * o.bcLr) / stageLr,
+        );
         const [loss, accuracy, entropy] = tf.tidy(() => {
           const x = tf.tensor2d(obs, [B, O]);
           const mask = tf.tensor2d(masks, [B, A]);
@@ -124,7 +164,9 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
             const logp = maskedLogSoftmax(logits, mask);
             const nll = tf.neg(tf.mean(tf.sum(tf.mul(logp, yOne), 1))) as tf.Scalar;
             const hit = tf.mean(tf.cast(tf.equal(tf.argMax(logp, 1), y), "float32")) as tf.Scalar;
-            const ent = tf.neg(tf.mean(tf.sum(tf.mul(tf.mul(tf.exp(logp), logp), mask), 1))) as tf.Scalar;
+            const ent = tf.neg(
+              tf.mean(tf.sum(tf.mul(tf.mul(tf.exp(logp), logp), mask), 1)),
+            ) as tf.Scalar;
             return { loss: nll, extras: [hit, ent] };
           }, lr);
         });
@@ -167,7 +209,12 @@ export async function trainBc(ctx: TrainContext, solutions: DealSolution[], solv
         if (ctx.shouldEval() || endOfStage) {
           const v = lossOn(ctx, samples, val, unpacker);
           const e = await ctx.evaluateDuring();
-          Object.assign(row, { val_loss: v.loss, val_accuracy: v.accuracy, eval_win_rate: e.winRate, eval_cards_home: e.cards });
+          Object.assign(row, {
+            val_loss: v.loss,
+            val_accuracy: v.accuracy,
+            eval_win_rate: e.winRate,
+            eval_cards_home: e.cards,
+          });
           ctx.run.log(
             `${row.phase} update ${ctx.st.update}: loss ${(acc.loss / acc.n).toFixed(4)} acc ${(acc.accuracy / acc.n).toFixed(3)} val_acc ${v.accuracy.toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% of ${Math.min(o.evalDuring, o.evalDeals)} deals, cards ${e.cards.toFixed(1)}, ${Math.round(row.samples_per_s as number)} samples/s`,
           );

@@ -74,9 +74,22 @@ export async function modelArtifacts(
 }
 
 /** The inverse of modelArtifacts: a model from its topology, weight specs and weight bytes (tf.io.fromMemory). */
-export function modelFromArtifacts(topology: unknown, weightSpecs: tf.io.WeightsManifestEntry[], weights: Uint8Array): Promise<tf.LayersModel> {
-  const buf = weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength) as ArrayBuffer;
-  return tf.loadLayersModel(tf.io.fromMemory({ modelTopology: topology as tf.io.ModelArtifacts["modelTopology"], weightSpecs, weightData: buf }));
+export function modelFromArtifacts(
+  topology: unknown,
+  weightSpecs: tf.io.WeightsManifestEntry[],
+  weights: Uint8Array,
+): Promise<tf.LayersModel> {
+  const buf = weights.buffer.slice(
+    weights.byteOffset,
+    weights.byteOffset + weights.byteLength,
+  ) as ArrayBuffer;
+  return tf.loadLayersModel(
+    tf.io.fromMemory({
+      modelTopology: topology as tf.io.ModelArtifacts["modelTopology"],
+      weightSpecs,
+      weightData: buf,
+    }),
+  );
 }
 
 /** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
@@ -84,23 +97,46 @@ function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Arr
   return modelArtifacts(net.model, () => ({ penguinNet: net.config }));
 }
 
-async function deserializeNet(json: string, weights: Uint8Array, where: string): Promise<PolicyNet> {
-  let parsed: { modelTopology: object; weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[]; userDefinedMetadata?: { penguinNet?: NetConfig } };
+async function deserializeNet(
+  json: string,
+  weights: Uint8Array,
+  where: string,
+): Promise<PolicyNet> {
+  let parsed: {
+    modelTopology: object;
+    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
+    userDefinedMetadata?: { penguinNet?: NetConfig };
+  };
   try {
     parsed = JSON.parse(json);
   } catch {
     throw new CheckpointError(`${where}/model.json is not valid JSON`);
   }
   const config = parsed.userDefinedMetadata?.penguinNet;
-  if (!config || !parsed.weightsManifest?.[0]) throw new CheckpointError(`${where}/model.json is not a penguin policy network`);
+  if (!config || !parsed.weightsManifest?.[0])
+    throw new CheckpointError(`${where}/model.json is not a penguin policy network`);
   try {
-    return { model: await modelFromArtifacts(parsed.modelTopology, parsed.weightsManifest[0].weights, weights), config };
+    return {
+      model: await modelFromArtifacts(
+        parsed.modelTopology,
+        parsed.weightsManifest[0].weights,
+        weights,
+      ),
+      config,
+    };
   } catch (e) {
-    throw new CheckpointError(`${where}: cannot load the network (${(e as Error).message.split("\n")[0]})`);
+    throw new CheckpointError(
+      `${where}: cannot load the network (${(e as Error).message.split("\n")[0]})`,
+    );
   }
 }
 
-export async function saveCheckpoint<T>(dir: string, net: PolicyNet, optimizer: Adam | undefined, trainer: T): Promise<void> {
+export async function saveCheckpoint<T>(
+  dir: string,
+  net: PolicyNet,
+  optimizer: Adam | undefined,
+  trainer: T,
+): Promise<void> {
   const { json, weights } = await serializeNet(net);
   const files: Record<string, string | Uint8Array> = { "model.json": json, "weights.bin": weights };
   if (optimizer) {
@@ -115,7 +151,13 @@ export async function saveCheckpoint<T>(dir: string, net: PolicyNet, optimizer: 
     writeAtomic(join(tmp, name), data);
     hashes[name] = sha256(data);
   }
-  const state: StateFile<T> = { version: CHECKPOINT_VERSION, net: net.config, optimizerStep: optimizer?.step ?? 0, trainer, sha256: hashes };
+  const state: StateFile<T> = {
+    version: CHECKPOINT_VERSION,
+    net: net.config,
+    optimizerStep: optimizer?.step ?? 0,
+    trainer,
+    sha256: hashes,
+  };
   const stateText = JSON.stringify(state, null, 1);
   writeAtomic(join(tmp, "state.json"), stateText);
   // state.json holds the other files' hashes; its own lives beside it.
@@ -139,7 +181,9 @@ function readChecked(dir: string, name: string, hashes: Record<string, string>):
   if (!existsSync(p)) throw new CheckpointError(`damaged checkpoint ${dir}: ${name} is missing`);
   const data = readBytesFile(p, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
   if (hashes[name] !== undefined && sha256(data) !== hashes[name])
-    throw new CheckpointError(`damaged checkpoint ${dir}: ${name} does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`);
+    throw new CheckpointError(
+      `damaged checkpoint ${dir}: ${name} does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`,
+    );
   return data;
 }
 
@@ -149,22 +193,28 @@ export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint
   let state: StateFile<T>;
   const stateText = readFileSync(join(dir, "state.json"), "utf8");
   const stateHash = join(dir, "state.sha256");
-  if (!existsSync(stateHash)) throw new CheckpointError(`damaged checkpoint ${dir}: state.sha256 is missing`);
+  if (!existsSync(stateHash))
+    throw new CheckpointError(`damaged checkpoint ${dir}: state.sha256 is missing`);
   if (readFileSync(stateHash, "utf8").trim() !== sha256(stateText))
-    throw new CheckpointError(`damaged checkpoint ${dir}: state.json does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`);
+    throw new CheckpointError(
+      `damaged checkpoint ${dir}: state.json does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`,
+    );
   try {
     state = JSON.parse(stateText);
   } catch {
     throw new CheckpointError(`damaged checkpoint ${dir}: state.json is not valid JSON`);
   }
   if (state.version !== CHECKPOINT_VERSION || !state.sha256 || !state.net)
-    throw new CheckpointError(`damaged checkpoint ${dir}: state.json has version ${String(state.version)}, expected ${CHECKPOINT_VERSION}`);
+    throw new CheckpointError(
+      `damaged checkpoint ${dir}: state.json has version ${String(state.version)}, expected ${CHECKPOINT_VERSION}`,
+    );
   const json = readChecked(dir, "model.json", state.sha256).toString("utf8");
   const weights = readChecked(dir, "weights.bin", state.sha256);
   const net = await deserializeNet(json, new Uint8Array(weights), dir);
   let optimizer: SavedCheckpoint<T>["optimizer"];
   if (state.sha256["optimizer.bin"]) {
-    const specs = JSON.parse(readChecked(dir, "optimizer.json", state.sha256).toString("utf8")).specs as tf.io.WeightsManifestEntry[];
+    const specs = JSON.parse(readChecked(dir, "optimizer.json", state.sha256).toString("utf8"))
+      .specs as tf.io.WeightsManifestEntry[];
     const bin = readChecked(dir, "optimizer.bin", state.sha256);
     const buf = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
     optimizer = { named: tf.io.decodeWeights(buf, specs), step: state.optimizerStep };
@@ -175,6 +225,9 @@ export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint
 /** Loads just the network from a run folder (its `checkpoint/`) or a checkpoint folder. */
 export async function loadNet(path: string): Promise<PolicyNet> {
   const dir = checkpointPath(join(path, "checkpoint")) ?? checkpointPath(path);
-  if (!dir) throw new CheckpointError(`no trained policy in ${path}: expected ${join(path, "checkpoint", "state.json")}`);
+  if (!dir)
+    throw new CheckpointError(
+      `no trained policy in ${path}: expected ${join(path, "checkpoint", "state.json")}`,
+    );
   return (await loadCheckpoint(dir)).net;
 }

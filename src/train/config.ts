@@ -135,7 +135,8 @@ export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
 /** Checks ranges and that training and evaluation deals cannot overlap. */
 export function validateOptions(o: TrainOptions): void {
   const posInt = (name: string, v: number, min = 1): void => {
-    if (!Number.isInteger(v) || v < min) throw new UsageError(`${name} must be an integer ≥ ${min}, got ${v}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new UsageError(`${name} must be an integer ≥ ${min}, got ${v}`);
   };
   posInt("--seed", o.seed, 0);
   posInt("--train-deal-start", o.trainDealStart, 0);
@@ -147,11 +148,23 @@ export function validateOptions(o: TrainOptions): void {
   posInt("--rollout-steps", o.rolloutSteps);
   posInt("--minibatches", o.minibatches);
   posInt("--max-steps", o.maxSteps);
-  if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1)) throw new UsageError(`--hidden must list positive layer sizes, e.g. 256,256; got ${o.hidden.join(",")}`);
-  if (!FEATURE_KINDS.includes(o.features)) throw new UsageError(`--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`);
-  if ((o.envs * o.rolloutSteps) % o.minibatches !== 0) throw new UsageError(`--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`);
+  if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1))
+    throw new UsageError(
+      `--hidden must list positive layer sizes, e.g. 256,256; got ${o.hidden.join(",")}`,
+    );
+  if (!FEATURE_KINDS.includes(o.features))
+    throw new UsageError(
+      `--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`,
+    );
+  if ((o.envs * o.rolloutSteps) % o.minibatches !== 0)
+    throw new UsageError(
+      `--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`,
+    );
   checkSplit(dealSplit(o));
-  if (o.bcValidationDeals >= o.trainDeals && o.algo === "bc") throw new UsageError(`--bc-validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`);
+  if (o.bcValidationDeals >= o.trainDeals && o.algo === "bc")
+    throw new UsageError(
+      `--bc-validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`,
+    );
 }
 
 /**
@@ -162,7 +175,10 @@ export function validateOptions(o: TrainOptions): void {
 function dealSplit(o: TrainOptions): DealSplit {
   const bcOnly = o.algo === "bc" && o.thenPpoSteps === 0;
   return {
-    training: { from: o.trainDealStart, ...(bcOnly ? { count: o.trainDeals + o.daggerRounds * o.daggerDeals } : {}) },
+    training: {
+      from: o.trainDealStart,
+      ...(bcOnly ? { count: o.trainDeals + o.daggerRounds * o.daggerDeals } : {}),
+    },
     evaluation: { from: o.evalDealStart, count: o.evalDeals },
   };
 }
@@ -171,7 +187,11 @@ function dealSplit(o: TrainOptions): DealSplit {
 export function describeDeals(o: TrainOptions): object {
   return {
     ...checkSplit(dealSplit(o)),
-    ...(o.algo === "bc" ? { bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals` } : {}),
+    ...(o.algo === "bc"
+      ? {
+          bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals`,
+        }
+      : {}),
     learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
   };
 }

@@ -69,12 +69,18 @@ export class TrainContext {
   }
 
   evalSeeds(count: number): number[] {
-    return Array.from({ length: Math.min(count, this.o.evalDeals) }, (_, i) => this.o.evalDealStart + i);
+    return Array.from(
+      { length: Math.min(count, this.o.evalDeals) },
+      (_, i) => this.o.evalDealStart + i,
+    );
   }
 
   /** Win rate and cards home on the first evalDuring evaluation deals (the learning curve). */
   async evaluateDuring(): Promise<{ winRate: number; cards: number }> {
-    const r = await playPolicy(this.net, this.rules, this.evalSeeds(this.o.evalDuring), { maxSteps: this.o.maxSteps, repeatGuard: this.o.repeatGuard });
+    const r = await playPolicy(this.net, this.rules, this.evalSeeds(this.o.evalDuring), {
+      maxSteps: this.o.maxSteps,
+      repeatGuard: this.o.repeatGuard,
+    });
     return { winRate: r.winRate, cards: r.meanCardsHome };
   }
 
@@ -91,8 +97,12 @@ export class TrainContext {
     if (this.o.maxMinutes > 0 && this.wall() > this.o.maxMinutes * 60) this.outOfTime = true;
     // One event-loop turn per update, so a SIGINT/SIGTERM handler gets to run.
     await new Promise((r) => setImmediate(r));
-    const stop = this.outOfTime || stopRequested() || (this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates);
-    if (forceCheckpoint || stop || this.st.update % this.o.checkpointEvery === 0) await this.checkpoint(row.eval_win_rate !== undefined || forceCheckpoint);
+    const stop =
+      this.outOfTime ||
+      stopRequested() ||
+      (this.o.stopAfterUpdates !== undefined && this.st.update >= this.o.stopAfterUpdates);
+    if (forceCheckpoint || stop || this.st.update % this.o.checkpointEvery === 0)
+      await this.checkpoint(row.eval_win_rate !== undefined || forceCheckpoint);
     else if (row.eval_win_rate !== undefined) await this.drawCurve();
     return stop;
   }

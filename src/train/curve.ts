@@ -22,7 +22,13 @@ export interface CurvePoint {
 }
 
 /** Writes dir/curve.svg: one line per series against x; `yDomain` fixes the y axis (else it fits the data). */
-export async function writeLineCurve(dir: string, title: string, xTitle: string, points: readonly CurvePoint[], yDomain?: [number, number]): Promise<void> {
+export async function writeLineCurve(
+  dir: string,
+  title: string,
+  xTitle: string,
+  points: readonly CurvePoint[],
+  yDomain?: [number, number],
+): Promise<void> {
   const spec = {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title,
@@ -32,8 +38,17 @@ export async function writeLineCurve(dir: string, title: string, xTitle: string,
     mark: { type: "line", point: true },
     encoding: {
       x: { field: "x", type: "quantitative", title: xTitle },
-      y: { field: "value", type: "quantitative", title: null, scale: yDomain ? { domain: yDomain } : { zero: false } },
-      color: { field: "series", type: "nominal", legend: { labelLimit: 400, orient: "bottom", direction: "vertical" } },
+      y: {
+        field: "value",
+        type: "quantitative",
+        title: null,
+        scale: yDomain ? { domain: yDomain } : { zero: false },
+      },
+      color: {
+        field: "series",
+        type: "nominal",
+        legend: { labelLimit: 400, orient: "bottom", direction: "vertical" },
+      },
     },
   } as TopLevelSpec;
   writeAtomic(join(dir, "curve.svg"), await renderSvg(spec));

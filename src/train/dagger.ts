@@ -31,12 +31,20 @@ function daggerDealStart(ctx: TrainContext, round: number): number {
   return ctx.o.trainDealStart + ctx.o.trainDeals + (round - 1) * ctx.o.daggerDeals;
 }
 
-export async function collectDagger(ctx: TrainContext, round: number, solve: SolveFn): Promise<DaggerRoundResult> {
+export async function collectDagger(
+  ctx: TrainContext,
+  round: number,
+  solve: SolveFn,
+): Promise<DaggerRoundResult> {
   const o = ctx.o;
   const t0 = performance.now();
   const start = daggerDealStart(ctx, round);
   const seeds = Array.from({ length: o.daggerDeals }, (_, i) => start + i);
-  const played = await playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard, recordActions: true });
+  const played = await playPolicy(ctx.net, ctx.rules, seeds, {
+    maxSteps: o.maxSteps,
+    repeatGuard: o.repeatGuard,
+    recordActions: true,
+  });
   const rng = new Rng(`${o.seed}/dagger/${round}`);
   const codec = new ActionCodec(ctx.rules);
   const mask = new Uint8Array(codec.n);
@@ -61,7 +69,10 @@ export async function collectDagger(ctx: TrainContext, round: number, solve: Sol
         step++;
       }
       queries++;
-      const r = await solve(s.clone(), { maxStates: o.daggerMaxStates, timeoutMs: o.solverTimeoutMs });
+      const r = await solve(s.clone(), {
+        maxStates: o.daggerMaxStates,
+        timeoutMs: o.solverTimeoutMs,
+      });
       if (r.result !== "solved" || !r.moves || r.moves.length === 0) continue;
       const x = s.clone();
       const actions: number[] = [];
@@ -74,5 +85,12 @@ export async function collectDagger(ctx: TrainContext, round: number, solve: Sol
       records.push({ seed: g.seed, result: "solved", actions, prefix: path.slice(0, target) });
     }
   }
-  return { records, games: played.games, policyWins: played.wins, queries, solved, seconds: (performance.now() - t0) / 1000 };
+  return {
+    records,
+    games: played.games,
+    policyWins: played.wins,
+    queries,
+    solved,
+    seconds: (performance.now() - t0) / 1000,
+  };
 }

@@ -22,7 +22,10 @@ export interface SolveOutcome {
   result: string;
   moves?: readonly number[];
 }
-export type SolveFn = (s: State, o: { maxStates?: number; timeoutMs?: number }) => SolveOutcome | Promise<SolveOutcome>;
+export type SolveFn = (
+  s: State,
+  o: { maxStates?: number; timeoutMs?: number },
+) => SolveOutcome | Promise<SolveOutcome>;
 
 /**
  * The project's solver (src/solver), loaded lazily so training without BC never needs it. Under
@@ -31,7 +34,8 @@ export type SolveFn = (s: State, o: { maxStates?: number; timeoutMs?: number }) 
  */
 export async function loadSolver(): Promise<SolveFn> {
   const { solve, PLANS } = await import("../solver/index.js");
-  return (s, o) => solve(s, s.rules.build === "alternate-color" ? o : { ...o, plan: PLANS.teacher });
+  return (s, o) =>
+    solve(s, s.rules.build === "alternate-color" ? o : { ...o, plan: PLANS.teacher });
 }
 
 export interface DealSolution {
@@ -55,7 +59,12 @@ export interface SolveLimits {
 const CHUNK = 50;
 
 function cacheKey(rules: Rules, limits: SolveLimits): string {
-  const id = JSON.stringify({ rules, maxStates: limits.maxStates, timeoutMs: limits.timeoutMs, v: 1 });
+  const id = JSON.stringify({
+    rules,
+    maxStates: limits.maxStates,
+    timeoutMs: limits.timeoutMs,
+    v: 1,
+  });
   return `${rulesLabel(rules).replace(/[^A-Za-z0-9=,-]/g, "_")}-${sha256(id).slice(0, 10)}`;
 }
 
@@ -106,7 +115,9 @@ export async function solveDeals(
     writeAtomic(file, JSON.stringify(solved));
     out.push(...solved);
     const sec = (performance.now() - t0) / 1000;
-    log(`solver: ${out.length}/${seeds.length} deals (${out.filter((d) => d.result === "solved").length} solved), ${(fresh / sec).toFixed(1)} deals/s`);
+    log(
+      `solver: ${out.length}/${seeds.length} deals (${out.filter((d) => d.result === "solved").length} solved), ${(fresh / sec).toFixed(1)} deals/s`,
+    );
   }
   return out;
 }
@@ -170,14 +181,18 @@ export function buildSamples(rules: Rules, solutions: readonly DealSolution[]): 
     const s = deal(rules, d.seed);
     for (const a of d.prefix ?? []) {
       codec.fillMask(s, samples.masks.subarray(i * A, (i + 1) * A), moves);
-      if (samples.masks[i * A + a] !== 1) throw new Error(`recorded policy move ${a} of deal ${d.seed} is illegal`);
+      if (samples.masks[i * A + a] !== 1)
+        throw new Error(`recorded policy move ${a} of deal ${d.seed} is illegal`);
       applyMove(s, moves[a]!);
     }
     samples.masks.fill(0, i * A, (i + 1) * A);
     for (const a of d.actions) {
       packState(s, samples.packed, i * PACK_STRIDE);
       codec.fillMask(s, samples.masks.subarray(i * A, (i + 1) * A), moves);
-      if (samples.masks[i * A + a] !== 1) throw new Error(`cached solution of deal ${d.seed} plays an illegal action ${a}: delete the cache`);
+      if (samples.masks[i * A + a] !== 1)
+        throw new Error(
+          `cached solution of deal ${d.seed} plays an illegal action ${a}: delete the cache`,
+        );
       samples.labels[i] = a;
       samples.deal[i] = di;
       applyMove(s, moves[a]!);

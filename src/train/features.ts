@@ -13,7 +13,6 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import { ActionCodec } from "../env/actions.js";
 import { ObservationEncoder } from "../env/observation.js";
 
-
 export type FeatureKind = "env" | "env+slots";
 export const FEATURE_KINDS: readonly FeatureKind[] = ["env", "env+slots"];
 
@@ -22,10 +21,14 @@ export class PolicyFeatures {
   readonly size: number;
   private readonly actions: number;
 
-  constructor(readonly rules: Rules, readonly kind: FeatureKind) {
+  constructor(
+    readonly rules: Rules,
+    readonly kind: FeatureKind,
+  ) {
     this.env = new ObservationEncoder(rules);
     this.actions = new ActionCodec(rules).n;
-    this.size = this.env.size + (kind === "env" ? 0 : (rules.cells + rules.columns) * 52 + this.actions);
+    this.size =
+      this.env.size + (kind === "env" ? 0 : (rules.cells + rules.columns) * 52 + this.actions);
   }
 
   /** Writes the input row for position s with legal mask `mask` (row maskOffset) at out[offset..]. */
@@ -51,5 +54,4 @@ export class PolicyFeatures {
     }
     for (let a = 0; a < this.actions; a++) out[at + a] = mask[maskOffset + a]!;
   }
-
 }

@@ -32,7 +32,12 @@ export function computeGae(
 }
 
 /** Linear learning-rate annealing from `lr` to `lr * finalFraction` over the run. */
-export function scheduledLr(lr: number, progress: number, schedule: "linear" | "constant", finalFraction = 0): number {
+export function scheduledLr(
+  lr: number,
+  progress: number,
+  schedule: "linear" | "constant",
+  finalFraction = 0,
+): number {
   if (schedule === "constant") return lr;
   const p = Math.min(1, Math.max(0, progress));
   return lr * (1 - p * (1 - finalFraction));

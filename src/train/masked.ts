@@ -13,7 +13,11 @@ export const MASKED_LOGIT = -1e9;
 /** log-softmax over legal actions; mask is float 1/0 of the same shape. */
 export function maskedLogSoftmax(logits: tf.Tensor2D, mask: tf.Tensor2D): tf.Tensor2D {
   return tf.tidy(() => {
-    const masked = tf.where(mask.greater(0.5), logits, tf.fill(logits.shape, MASKED_LOGIT)) as tf.Tensor2D;
+    const masked = tf.where(
+      mask.greater(0.5),
+      logits,
+      tf.fill(logits.shape, MASKED_LOGIT),
+    ) as tf.Tensor2D;
     return tf.logSoftmax(masked) as tf.Tensor2D;
   });
 }
@@ -45,7 +49,8 @@ export function chooseMasked(
     }
   if (best < 0) return -1;
   let sum = 0;
-  for (let a = 0; a < n; a++) if (mask[maskOffset + a] === 1) sum += Math.exp(logits[offset + a]! - max);
+  for (let a = 0; a < n; a++)
+    if (mask[maskOffset + a] === 1) sum += Math.exp(logits[offset + a]! - max);
   let choice = best;
   if (rng) {
     let u = rng.next() * sum;

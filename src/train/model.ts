@@ -37,10 +37,22 @@ export function buildPolicyNet(config: NetConfig): PolicyNet {
   });
   // Small initial logits (CleanRL scales the policy layer's init by 0.01): a near-uniform start.
   const logits = tf.layers
-    .dense({ units: actions, name: "policy", kernelInitializer: tf.initializers.randomUniform({ minval: -0.01, maxval: 0.01, seed: seed * 16 + 14 }) })
+    .dense({
+      units: actions,
+      name: "policy",
+      kernelInitializer: tf.initializers.randomUniform({
+        minval: -0.01,
+        maxval: 0.01,
+        seed: seed * 16 + 14,
+      }),
+    })
     .apply(x) as tf.SymbolicTensor;
   const value = tf.layers
-    .dense({ units: 1, name: "value", kernelInitializer: tf.initializers.glorotUniform({ seed: seed * 16 + 15 }) })
+    .dense({
+      units: 1,
+      name: "value",
+      kernelInitializer: tf.initializers.glorotUniform({ seed: seed * 16 + 15 }),
+    })
     .apply(x) as tf.SymbolicTensor;
   const model = tf.model({ inputs: input, outputs: [logits, value], name: "penguin_policy" });
   return { model, config };
@@ -53,9 +65,17 @@ export function forward(net: PolicyNet, obs: tf.Tensor2D): [tf.Tensor2D, tf.Tens
 }
 
 /** One batched inference call from typed arrays: fills logits (batch*actions) and values (batch). */
-export function inferBatch(net: PolicyNet, obs: Float32Array, batch: number, logitsOut: Float32Array, valuesOut?: Float32Array): void {
+export function inferBatch(
+  net: PolicyNet,
+  obs: Float32Array,
+  batch: number,
+  logitsOut: Float32Array,
+  valuesOut?: Float32Array,
+): void {
   const { obsSize } = net.config;
-  const [l, v] = tf.tidy(() => forward(net, tf.tensor2d(obs.subarray(0, batch * obsSize), [batch, obsSize])));
+  const [l, v] = tf.tidy(() =>
+    forward(net, tf.tensor2d(obs.subarray(0, batch * obsSize), [batch, obsSize])),
+  );
   logitsOut.set(l.dataSync() as Float32Array);
   if (valuesOut) valuesOut.set(v.dataSync() as Float32Array);
   l.dispose();

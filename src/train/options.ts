@@ -46,7 +46,12 @@ export interface SizesSpec {
 export type OptionSpec = NumberSpec | StringSpec | BooleanSpec | SizesSpec;
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-const range = (s: NumberSpec): NumberRange => ({ min: s.min, max: s.max, integer: s.int, minExclusive: s.minExclusive });
+const range = (s: NumberSpec): NumberRange => ({
+  min: s.min,
+  max: s.max,
+  integer: s.int,
+  minExclusive: s.minExclusive,
+});
 
 export function rangeText(s: NumberSpec): string {
   return text(range(s));
@@ -54,21 +59,37 @@ export function rangeText(s: NumberSpec): string {
 
 /** The yargs option of a number spec (its describe gains the range). */
 export function yargsNumber(s: NumberSpec): { type: "number"; default?: number; describe: string } {
-  return { type: "number", ...(s.default !== undefined ? { default: s.default } : {}), describe: `${s.describe} (${rangeText(s)})` };
+  return {
+    type: "number",
+    ...(s.default !== undefined ? { default: s.default } : {}),
+    describe: `${s.describe} (${rangeText(s)})`,
+  };
 }
 
 /** The yargs option of any spec; the help shows ranges and choices. */
-export function yargsOption(s: OptionSpec): { type: "number" | "string" | "boolean"; default?: unknown; describe: string } {
+export function yargsOption(s: OptionSpec): {
+  type: "number" | "string" | "boolean";
+  default?: unknown;
+  describe: string;
+} {
   switch (s.type) {
     case undefined:
     case "number":
       return yargsNumber(s);
     case "string":
-      return { type: "string", ...(s.default !== undefined ? { default: s.default } : {}), describe: s.choices ? `${s.describe}: ${s.choices.join(" | ")}` : s.describe };
+      return {
+        type: "string",
+        ...(s.default !== undefined ? { default: s.default } : {}),
+        describe: s.choices ? `${s.describe}: ${s.choices.join(" | ")}` : s.describe,
+      };
     case "boolean":
       return { type: "boolean", default: s.default, describe: s.describe };
     case "sizes":
-      return { type: "string", default: s.default.join(","), describe: `${s.describe} (comma-separated, each 1 to 4096)` };
+      return {
+        type: "string",
+        default: s.default.join(","),
+        describe: `${s.describe} (comma-separated, each 1 to 4096)`,
+      };
   }
 }
 
@@ -77,7 +98,10 @@ function checkNumber(flag: string, v: unknown, s: NumberSpec): void {
   if (v !== undefined) checkRange(flag, v, range(s));
 }
 
-export function checkAll(specs: Readonly<Record<string, NumberSpec>>, args: Readonly<Record<string, unknown>>): void {
+export function checkAll(
+  specs: Readonly<Record<string, NumberSpec>>,
+  args: Readonly<Record<string, unknown>>,
+): void {
   for (const [flag, s] of Object.entries(specs)) checkNumber(flag, args[flag], s);
 }
 
@@ -89,26 +113,37 @@ function optionValue(flag: string, s: OptionSpec, v: unknown): unknown {
     case "number":
       return checkRange(flag, v, range(s));
     case "string":
-      if (s.choices && !s.choices.includes(String(v))) throw new UsageError(`--${flag} must be ${s.choices.join(" or ")}, got ${printable(String(v))}`);
+      if (s.choices && !s.choices.includes(String(v)))
+        throw new UsageError(
+          `--${flag} must be ${s.choices.join(" or ")}, got ${printable(String(v))}`,
+        );
       return String(v);
     case "boolean":
       return Boolean(v);
     case "sizes": {
-      const sizes = String(v).split(",").map((t) => Number(t.trim()));
+      const sizes = String(v)
+        .split(",")
+        .map((t) => Number(t.trim()));
       if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 4096))
-        throw new UsageError(`--${flag} must be layer sizes from 1 to 4096, comma-separated, e.g. 256,256; got ${printable(String(v))}`);
+        throw new UsageError(
+          `--${flag} must be layer sizes from 1 to 4096, comma-separated, e.g. 256,256; got ${printable(String(v))}`,
+        );
       return sizes;
     }
   }
 }
 
-const camelCase = (flag: string): string => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const camelCase = (flag: string): string =>
+  flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
  * The options object of a spec from parsed arguments: every value checked (ranges, choices,
  * sizes) and stored under its key. Throws the first UsageError, before anything is written.
  */
-export function optionsFrom(specs: OptionSpecs, args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function optionsFrom(
+  specs: OptionSpecs,
+  args: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [flag, s] of Object.entries(specs)) {
     const v = optionValue(flag, s, args[flag]);

@@ -44,16 +44,30 @@ export interface PlaySummary {
 }
 
 /** Plays one game per seed with the network; returns per-game results and the win rate. */
-export async function playPolicy(net: PolicyNet, rules: Rules, seeds: readonly number[], options: Partial<PlayOptions> = {}): Promise<PlaySummary> {
+export async function playPolicy(
+  net: PolicyNet,
+  rules: Rules,
+  seeds: readonly number[],
+  options: Partial<PlayOptions> = {},
+): Promise<PlaySummary> {
   const o = { ...PLAY_DEFAULTS, ...options };
   const t0 = performance.now();
-  const runner = new EpisodeRunner(rules, new PolicyAgent(net, rules, o.sample, o.repeatGuard, "training"));
+  const runner = new EpisodeRunner(
+    rules,
+    new PolicyAgent(net, rules, o.sample, o.repeatGuard, "training"),
+  );
   const games = await runner.playMany(
     seeds.map((s) => deal(rules, s)),
     seeds,
     { maxSteps: o.maxSteps, batch: o.batch, record: o.recordActions },
   );
-  const results = games.map((g, i) => ({ seed: seeds[i]!, won: g.won, cardsHome: g.cardsHome, moves: g.moves, actions: g.actions }));
+  const results = games.map((g, i) => ({
+    seed: seeds[i]!,
+    won: g.won,
+    cardsHome: g.cardsHome,
+    moves: g.moves,
+    actions: g.actions,
+  }));
   const wins = results.filter((r) => r.won).length;
   return {
     games: seeds.length,

@@ -39,7 +39,13 @@ export class PolicyAgent implements Agent {
   readonly #moves = new Int32Array(MAX_MOVES);
   #scratch: State | undefined;
 
-  constructor(readonly net: PolicyNet, readonly rules: Rules, readonly sample: boolean, readonly guard: boolean, model: string) {
+  constructor(
+    readonly net: PolicyNet,
+    readonly rules: Rules,
+    readonly sample: boolean,
+    readonly guard: boolean,
+    model: string,
+  ) {
     this.#encoder = new PolicyFeatures(rules, net.config.features ?? "env");
     this.#codec = new ActionCodec(rules);
     if (net.config.obsSize !== this.#encoder.size || net.config.actions !== this.#codec.n)
@@ -84,7 +90,17 @@ export class PolicyAgent implements Agent {
       }
       this.#masks.set(input.mask.subarray(0, A), i * A);
       // The net sees the plain legal mask; the guard only narrows its choice.
-      if (this.guard) guardActions((this.#scratch = copyInto(this.#scratch, input.state)), input.mask, 0, A, moves, seen, this.#masks, i * A);
+      if (this.guard)
+        guardActions(
+          (this.#scratch = copyInto(this.#scratch, input.state)),
+          input.mask,
+          0,
+          A,
+          moves,
+          seen,
+          this.#masks,
+          i * A,
+        );
       this.#encoder.encode(input.state, input.mask, 0, this.#obs, i * O);
     }
     inferBatch(this.net, this.#obs, n, this.#logits);
@@ -95,7 +111,14 @@ export class PolicyAgent implements Agent {
       const a =
         !this.sample && input.order && input.legal !== undefined
           ? bestAllowed(this.#logits, this.#masks, input.legal, input.order, i * A)
-          : chooseMasked(this.#logits, i * A, A, this.#masks, i * A, this.sample ? this.#rngs[game] : undefined);
+          : chooseMasked(
+              this.#logits,
+              i * A,
+              A,
+              this.#masks,
+              i * A,
+              this.sample ? this.#rngs[game] : undefined,
+            );
       if (a < 0) throw new Error("policy agent: no legal action in this position");
       out[i] = a;
     }
@@ -105,8 +128,12 @@ export class PolicyAgent implements Agent {
 /** Agent factory for the registry (name "policy"): options `model` (run folder), `sample`, `guard`. */
 export async function createPolicyAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const model = options.model;
-  if (typeof model !== "string" || model === "") throw new UsageError("the policy agent needs --model DIR (a run folder of penguin train)");
-  const [sample, guard] = [booleanValue("sample", options.sample, false), booleanValue("guard", options.guard, true)];
+  if (typeof model !== "string" || model === "")
+    throw new UsageError("the policy agent needs --model DIR (a run folder of penguin train)");
+  const [sample, guard] = [
+    booleanValue("sample", options.sample, false),
+    booleanValue("guard", options.guard, true),
+  ];
   await initBackend();
   const net = await loadNet(model);
   return new PolicyAgent(net, rules, sample, guard, model);

@@ -56,7 +56,10 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
     p.seen.forEach((pairs, i) => {
       seen[i]!.clear();
       for (const pair of pairs) {
-        if (!Array.isArray(pair)) throw new CheckpointError(`damaged checkpoint ${ctx.run.checkpointDir}: its PPO episodes were saved by an older version (53-bit position keys); start a new run`);
+        if (!Array.isArray(pair))
+          throw new CheckpointError(
+            `damaged checkpoint ${ctx.run.checkpointDir}: its PPO episodes were saved by an older version (53-bit position keys); start a new run`,
+          );
         seen[i]!.add(pair[0]!, pair[1]!);
       }
     });
@@ -89,7 +92,9 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
   // cards and the legal mask, which only the trainer's encoder writes.
   const fillRows = (dst: Float32Array, at: number): void => {
     if (ctx.encoder.kind === "env") dst.set(vec.observations, at);
-    else for (let i = 0; i < N; i++) ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, dst, at + i * O);
+    else
+      for (let i = 0; i < N; i++)
+        ctx.encoder.encode(vec.envs[i]!.state, vec.masks, i * A, dst, at + i * O);
   };
 
   while (p.update < updates) {
@@ -171,12 +176,27 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
             const newLogp = tf.sum(tf.mul(logp, act), 1);
             const logRatio = tf.sub(newLogp, oldLogp);
             const ratio = tf.exp(logRatio);
-            const pg = tf.neg(tf.mean(tf.minimum(tf.mul(ratio, advT), tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), advT)))) as tf.Scalar;
-            const vLoss = tf.mul(0.5, tf.mean(tf.square(tf.sub(tf.reshape(val, [-1]), retT)))) as tf.Scalar;
+            const pg = tf.neg(
+              tf.mean(
+                tf.minimum(
+                  tf.mul(ratio, advT),
+                  tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), advT),
+                ),
+              ),
+            ) as tf.Scalar;
+            const vLoss = tf.mul(
+              0.5,
+              tf.mean(tf.square(tf.sub(tf.reshape(val, [-1]), retT))),
+            ) as tf.Scalar;
             const ent = tf.mean(maskedEntropy(logp, mask)) as tf.Scalar;
-            const loss = tf.add(tf.sub(pg, tf.mul(o.entCoef, ent)), tf.mul(o.vfCoef, vLoss)) as tf.Scalar;
+            const loss = tf.add(
+              tf.sub(pg, tf.mul(o.entCoef, ent)),
+              tf.mul(o.vfCoef, vLoss),
+            ) as tf.Scalar;
             const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar;
-            const clipFrac = tf.mean(tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32")) as tf.Scalar;
+            const clipFrac = tf.mean(
+              tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32"),
+            ) as tf.Scalar;
             return { loss, extras: [pg, vLoss, ent, kl, clipFrac] };
           }, lr);
         });

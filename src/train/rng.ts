@@ -66,7 +66,8 @@ export class Rng {
   }
 
   setState(s: readonly number[]): void {
-    if (s.length !== 4 || s.some((v) => !Number.isInteger(v) || v < 0 || v > 0xffffffff)) throw new Error("bad RNG state");
+    if (s.length !== 4 || s.some((v) => !Number.isInteger(v) || v < 0 || v > 0xffffffff))
+      throw new Error("bad RNG state");
     [this.#a, this.#b, this.#c, this.#d] = s as RngState;
   }
 }

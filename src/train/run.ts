@@ -65,7 +65,14 @@ export class RunFolder<C extends string = MetricName> {
 
   /** config.json: the algorithm, its options and rules, the backend, the time and the provenance. */
   writeConfig(algo: string, rules: Rules, fields: object): void {
-    this.writeJson("config.json", { algo, ...fields, rulesLabel: rulesLabel(rules), ...backendInfo(), created: new Date().toISOString(), provenance: provenance([rules.preset]) });
+    this.writeJson("config.json", {
+      algo,
+      ...fields,
+      rulesLabel: rulesLabel(rules),
+      ...backendInfo(),
+      created: new Date().toISOString(),
+      provenance: provenance([rules.preset]),
+    });
   }
 
   /**
@@ -85,11 +92,16 @@ export class RunFolder<C extends string = MetricName> {
     try {
       parsed = JSON.parse(readFileSync(p, "utf8")) as typeof parsed;
     } catch {
-      throw new UsageError(`damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`);
+      throw new UsageError(
+        `damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`,
+      );
     }
-    if (typeof parsed.sha256 !== "string" || parsed.state === undefined) throw new UsageError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
+    if (typeof parsed.sha256 !== "string" || parsed.state === undefined)
+      throw new UsageError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
     if (sha256(JSON.stringify(parsed.state)) !== parsed.sha256)
-      throw new UsageError(`damaged run ${this.dir}: ${name} does not match its recorded SHA-256 (modified); start a new run or restore the file`);
+      throw new UsageError(
+        `damaged run ${this.dir}: ${name} does not match its recorded SHA-256 (modified); start a new run or restore the file`,
+      );
     return parsed.state as T;
   }
 
@@ -155,13 +167,19 @@ export class RunFolder<C extends string = MetricName> {
     const values: { wall_s: number; value: number; series: string }[] = [];
     for (const r of this.rows as MetricRow[]) {
       const w = Number(r.wall_s);
-      if (r.eval_win_rate !== undefined && r.eval_win_rate !== "") values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
+      if (r.eval_win_rate !== undefined && r.eval_win_rate !== "")
+        values.push({ wall_s: w, value: Number(r.eval_win_rate), series: "eval win rate" });
       const val = (r as { val_win_rate?: number | string }).val_win_rate;
-      if (val !== undefined && val !== "") values.push({ wall_s: w, value: Number(val), series: "validation win rate" });
-      if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "") values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
-      if (r.accuracy !== undefined && r.accuracy !== "") values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
-      if (r.val_accuracy !== undefined && r.val_accuracy !== "") values.push({ wall_s: w, value: Number(r.val_accuracy), series: "BC validation accuracy" });
-      if (r.loss !== undefined && r.loss !== "") values.push({ wall_s: w, value: Number(r.loss), series: "loss" });
+      if (val !== undefined && val !== "")
+        values.push({ wall_s: w, value: Number(val), series: "validation win rate" });
+      if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "")
+        values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
+      if (r.accuracy !== undefined && r.accuracy !== "")
+        values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
+      if (r.val_accuracy !== undefined && r.val_accuracy !== "")
+        values.push({ wall_s: w, value: Number(r.val_accuracy), series: "BC validation accuracy" });
+      if (r.loss !== undefined && r.loss !== "")
+        values.push({ wall_s: w, value: Number(r.loss), series: "loss" });
     }
     const spec: TopLevelSpec = {
       $schema: "https://vega.github.io/schema/vega-lite/v5.json",

@@ -20,16 +20,28 @@ export const VALIDATION_DEAL_START_ES = 1_500_000;
 
 /** Refuses a range of `count` seeds from `from` that meets the held-out seeds. */
 export function checkOutsideHeldOut(what: string, from: number, count: number): void {
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(count) || count < 0) throw new UsageError(`${what}: bad seed range ${from} + ${count}`);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(count) || count < 0)
+    throw new UsageError(`${what}: bad seed range ${from} + ${count}`);
   const to = from + count - 1;
   if (count > 0 && from <= HELD_OUT.to && to >= HELD_OUT.from)
-    throw new UsageError(`${what} seeds ${from}–${to} overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`);
+    throw new UsageError(
+      `${what} seeds ${from}–${to} overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`,
+    );
 }
 
 /** Refuses two ranges that share a seed. */
-function checkDisjoint(a: string, aFrom: number, aCount: number, b: string, bFrom: number, bCount: number): void {
+function checkDisjoint(
+  a: string,
+  aFrom: number,
+  aCount: number,
+  b: string,
+  bFrom: number,
+  bCount: number,
+): void {
   if (aCount > 0 && bCount > 0 && aFrom <= bFrom + bCount - 1 && bFrom <= aFrom + aCount - 1)
-    throw new UsageError(`${a} seeds ${aFrom}–${aFrom + aCount - 1} overlap ${b} seeds ${bFrom}–${bFrom + bCount - 1}`);
+    throw new UsageError(
+      `${a} seeds ${aFrom}–${aFrom + aCount - 1} overlap ${b} seeds ${bFrom}–${bFrom + bCount - 1}`,
+    );
 }
 
 /** Seeds `from` … `from + count − 1`; without a count, every seed from `from` up (PPO, ES). */
@@ -48,24 +60,47 @@ export interface DealSplit {
 
 const OPEN = Number.MAX_SAFE_INTEGER;
 const span = (r: SeedRange): number => r.count ?? OPEN - r.from;
-const text = (r: SeedRange): string => (r.count === undefined ? `${r.from} up` : r.count === 0 ? "none" : `${r.from}–${r.from + r.count - 1}`);
+const text = (r: SeedRange): string =>
+  r.count === undefined
+    ? `${r.from} up`
+    : r.count === 0
+      ? "none"
+      : `${r.from}–${r.from + r.count - 1}`;
 
 /**
  * Checks a split before a run touches any file: training and validation seeds lie outside the
  * held-out seeds 1–10000 and the evaluation seeds, and apart from each other. Returns the record
  * the run writes to deals.json.
  */
-export function checkSplit(split: DealSplit): { training: string; validation?: string; evaluation: string; note: string } {
-  const evaluation = split.evaluation ?? { from: HELD_OUT.from, count: HELD_OUT.to - HELD_OUT.from + 1 };
+export function checkSplit(split: DealSplit): {
+  training: string;
+  validation?: string;
+  evaluation: string;
+  note: string;
+} {
+  const evaluation = split.evaluation ?? {
+    from: HELD_OUT.from,
+    count: HELD_OUT.to - HELD_OUT.from + 1,
+  };
   const uses: [string, SeedRange][] = [["training", split.training]];
   if (split.validation) uses.push(["validation", split.validation]);
   for (const [what, r] of uses) {
     if (r.count !== undefined) checkOutsideHeldOut(what, r.from, r.count);
     else if (r.from <= HELD_OUT.to)
-      throw new UsageError(`${what} seeds from ${r.from} up overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`);
+      throw new UsageError(
+        `${what} seeds from ${r.from} up overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`,
+      );
     checkDisjoint(what, r.from, span(r), "evaluation", evaluation.from, span(evaluation));
   }
-  if (split.validation) checkDisjoint("training", split.training.from, span(split.training), "validation", split.validation.from, span(split.validation));
+  if (split.validation)
+    checkDisjoint(
+      "training",
+      split.training.from,
+      span(split.training),
+      "validation",
+      split.validation.from,
+      span(split.validation),
+    );
   return {
     note: "seeds of deal(rules, seed) (seedrandom); the ranges are disjoint, checked before the run started",
     training: text(split.training),

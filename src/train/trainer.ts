@@ -53,41 +53,71 @@ export interface TrainHooks {
 /** Starts a new run in o.out (refusing a folder that already holds a checkpoint). */
 export async function train(o: TrainOptions, hooks: TrainHooks = {}): Promise<TrainResult> {
   validateOptions(o);
-  if (checkpointPath(join(o.out, "checkpoint"))) throw new UsageError(`${o.out} already holds a run: use --resume to continue it, or choose another --out`);
+  if (checkpointPath(join(o.out, "checkpoint")))
+    throw new UsageError(
+      `${o.out} already holds a run: use --resume to continue it, or choose another --out`,
+    );
   const backend = await initBackend();
   const run = new RunFolder(o.out);
   run.quiet = hooks.quiet ?? false;
-  const net = buildPolicyNet({ ...netShape(o), hidden: o.hidden, seed: o.seed, features: o.features });
-  const st: TrainerState = { phase: o.algo === "bc" ? "bc" : "ppo", update: 0, rows: [], wallSeconds: 0 };
+  const net = buildPolicyNet({
+    ...netShape(o),
+    hidden: o.hidden,
+    seed: o.seed,
+    features: o.features,
+  });
+  const st: TrainerState = {
+    phase: o.algo === "bc" ? "bc" : "ppo",
+    update: 0,
+    rows: [],
+    wallSeconds: 0,
+  };
   run.writeConfig(o.algo, o.rules, o);
   run.writeJson("deals.json", describeDeals(o));
-  run.log(`penguin train --algo ${o.algo} on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`);
+  run.log(
+    `penguin train --algo ${o.algo} on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`,
+  );
   return continueRun(new TrainContext(o, run, net, makeAdam(net, o), st), backend, hooks);
 }
 
 /** Continues a killed run from its last checkpoint, with the options recorded in its config.json. */
-export async function resume(dir: string, overrides: Partial<TrainOptions> = {}, hooks: TrainHooks = {}): Promise<TrainResult> {
+export async function resume(
+  dir: string,
+  overrides: Partial<TrainOptions> = {},
+  hooks: TrainHooks = {},
+): Promise<TrainResult> {
   const run = new RunFolder(dir);
   run.quiet = hooks.quiet ?? false;
   const saved = run.readJson<TrainOptions>("config.json");
   if (!saved) throw new UsageError(`${dir} is not a run folder (no config.json)`);
-  if (!checkpointPath(run.checkpointDir)) throw new UsageError(`${dir} has no checkpoint to resume from`);
+  if (!checkpointPath(run.checkpointDir))
+    throw new UsageError(`${dir} has no checkpoint to resume from`);
   const o: TrainOptions = { ...saved, ...overrides, out: dir };
   const backend = await initBackend();
   const cp = await loadCheckpoint<TrainerState>(run.checkpointDir);
   const opt = makeAdam(cp.net, o);
-  if (!cp.optimizer) throw new CheckpointError(`damaged checkpoint ${run.checkpointDir}: optimizer state missing`);
+  if (!cp.optimizer)
+    throw new CheckpointError(`damaged checkpoint ${run.checkpointDir}: optimizer state missing`);
   opt.restore(cp.optimizer.named, cp.optimizer.step);
   Object.values(cp.optimizer.named).forEach((t) => t.dispose());
-  run.log(`resuming ${dir} at update ${cp.trainer.update} (phase ${cp.trainer.phase}), backend ${backend}`);
+  run.log(
+    `resuming ${dir} at update ${cp.trainer.update} (phase ${cp.trainer.phase}), backend ${backend}`,
+  );
   return continueRun(new TrainContext(o, run, cp.net, opt, cp.trainer), backend, hooks);
 }
 
 function netShape(o: TrainOptions): { obsSize: number; actions: number } {
-  return { obsSize: new PolicyFeatures(o.rules, o.features).size, actions: new ActionCodec(o.rules).n };
+  return {
+    obsSize: new PolicyFeatures(o.rules, o.features).size,
+    actions: new ActionCodec(o.rules).n,
+  };
 }
 
-async function continueRun(ctx: TrainContext, backend: BackendName, hooks: TrainHooks): Promise<TrainResult> {
+async function continueRun(
+  ctx: TrainContext,
+  backend: BackendName,
+  hooks: TrainHooks,
+): Promise<TrainResult> {
   const o = ctx.o;
   const st = ctx.st;
   ctx.run.truncate(st.rows.length, st.rows);
@@ -107,7 +137,10 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
       await ctx.checkpoint();
     }
   }
-  if (ctx.outOfTime) ctx.run.log(`time budget of ${o.maxMinutes} min used up at update ${st.update}: training stops here`);
+  if (ctx.outOfTime)
+    ctx.run.log(
+      `time budget of ${o.maxMinutes} min used up at update ${st.update}: training stops here`,
+    );
   if (stopped && !ctx.outOfTime) {
     ctx.run.log(`stopped after update ${st.update} (checkpoint written)`);
     return { run: o.out, backend, stopped, net: ctx.net };
@@ -116,7 +149,10 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
   const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
-    const r = await playPolicy(ctx.net, ctx.rules, seeds, { maxSteps: o.maxSteps, repeatGuard: o.repeatGuard });
+    const r = await playPolicy(ctx.net, ctx.rules, seeds, {
+      maxSteps: o.maxSteps,
+      repeatGuard: o.repeatGuard,
+    });
     final = {
       deals: { start: o.evalDealStart, count: seeds.length },
       games: r.games,
@@ -126,7 +162,13 @@ async function continueRun(ctx: TrainContext, backend: BackendName, hooks: Train
       meanCardsHome: r.meanCardsHome,
       seconds: r.seconds,
     };
-    ctx.run.writeJson("final.json", { ...final, trainWallSeconds: trainWall, stoppedByTimeBudget: ctx.outOfTime, updates: st.update, backend });
+    ctx.run.writeJson("final.json", {
+      ...final,
+      trainWallSeconds: trainWall,
+      stoppedByTimeBudget: ctx.outOfTime,
+      updates: st.update,
+      backend,
+    });
     ctx.run.log(
       `final: ${r.wins}/${r.games} held-out deals won (${(r.winRate * 100).toFixed(1)}%, 95% CI ${(final.winRate95[0] * 100).toFixed(1)}–${(final.winRate95[1] * 100).toFixed(1)}%), mean cards home ${r.meanCardsHome.toFixed(1)}`,
     );

@@ -17,7 +17,11 @@ export interface CsvRecord {
   readonly raw: string;
 }
 
-const OPTIONS = { relax_column_count: true, record_delimiter: "\n", skip_empty_lines: false } as const;
+const OPTIONS = {
+  relax_column_count: true,
+  record_delimiter: "\n",
+  skip_empty_lines: false,
+} as const;
 
 /** Longest line accepted; longer ones mean the file is not a CSV of this project. */
 const MAX_CSV_LINE = MiB;
@@ -40,7 +44,10 @@ export function parseCsvLine(line: string): string[] {
  * The complete records of `text` and `partial`: text after the last line ending, which a
  * killed writer can leave. Throws UsageError naming `name` and the line of a malformed record.
  */
-export function parseCsvText(text: string, name = "CSV"): { records: CsvRecord[]; partial: string } {
+export function parseCsvText(
+  text: string,
+  name = "CSV",
+): { records: CsvRecord[]; partial: string } {
   const complete = text.lastIndexOf("\n") + 1;
   const raws = text.slice(0, complete).split("\n");
   raws.pop();
@@ -57,7 +64,9 @@ function toRecords(lines: readonly string[], name: string, firstLine: number): C
       try {
         parseLines([lines[i]!]);
       } catch (e) {
-        throw new UsageError(`${printable(name)} line ${firstLine + i} is not valid CSV (${(e as Error).message.split(":")[0]})`);
+        throw new UsageError(
+          `${printable(name)} line ${firstLine + i} is not valid CSV (${(e as Error).message.split(":")[0]})`,
+        );
       }
     }
     throw new UsageError(`${printable(name)} near line ${firstLine} is not valid CSV`);
@@ -69,7 +78,11 @@ function toRecords(lines: readonly string[], name: string, firstLine: number): C
  * returns the byte length of the complete lines (anything after it is a partial last line).
  * `name` names the file in messages. A line longer than MAX_CSV_LINE is refused.
  */
-export function forEachCsvRecord(fd: number, name: string, onRecord: (r: CsvRecord, index: number) => void): number {
+export function forEachCsvRecord(
+  fd: number,
+  name: string,
+  onRecord: (r: CsvRecord, index: number) => void,
+): number {
   const buf = Buffer.allocUnsafe(MiB);
   let carry = Buffer.alloc(0);
   let pos = 0;
@@ -79,28 +92,48 @@ export function forEachCsvRecord(fd: number, name: string, onRecord: (r: CsvReco
     const got = readSync(fd, buf, 0, buf.length, pos);
     if (got === 0) break;
     pos += got;
-    const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, got)]) : buf.subarray(0, got);
+    const chunk = carry.length
+      ? Buffer.concat([carry, buf.subarray(0, got)])
+      : buf.subarray(0, got);
     const end = chunk.lastIndexOf(10) + 1;
     if (end === 0) {
-      if (chunk.length > MAX_CSV_LINE) throw new UsageError(`${printable(name)} line ${index + 1} is longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`);
+      if (chunk.length > MAX_CSV_LINE)
+        throw new UsageError(
+          `${printable(name)} line ${index + 1} is longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`,
+        );
       carry = Buffer.from(chunk);
       continue;
     }
     // Whole lines only: a chunk boundary may fall inside a line or a multi-byte character.
     const lines = new StringDecoder("utf8").end(chunk.subarray(0, end)).split("\n");
     lines.pop();
-    for (const l of lines) if (l.length > MAX_CSV_LINE) throw new UsageError(`${printable(name)} has a line longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`);
-    const records = toRecords(lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)), name, index + 1);
+    for (const l of lines)
+      if (l.length > MAX_CSV_LINE)
+        throw new UsageError(
+          `${printable(name)} has a line longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`,
+        );
+    const records = toRecords(
+      lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l)),
+      name,
+      index + 1,
+    );
     for (const r of records) onRecord(r, index++);
     complete += end;
     carry = Buffer.from(chunk.subarray(end));
-    if (carry.length > MAX_CSV_LINE) throw new UsageError(`${printable(name)} line ${index + 1} is longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`);
+    if (carry.length > MAX_CSV_LINE)
+      throw new UsageError(
+        `${printable(name)} line ${index + 1} is longer than ${MAX_CSV_LINE} bytes: not a CSV of this tool`,
+      );
   }
   return complete;
 }
 
 /** Reads the CSV at `path` record by record (see forEachCsvRecord); returns the partial tail. */
-export function readCsvFile(path: string, what: string, onRecord: (r: CsvRecord, index: number) => void): { records: number; partial: boolean } {
+export function readCsvFile(
+  path: string,
+  what: string,
+  onRecord: (r: CsvRecord, index: number) => void,
+): { records: number; partial: boolean } {
   const { fd, size } = openRegularFile(path, what);
   try {
     let records = 0;

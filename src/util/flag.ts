@@ -9,5 +9,7 @@ export function booleanValue(name: string, value: unknown, dflt: boolean): boole
   if (value === undefined) return dflt;
   if (value === true || value === "true") return true;
   if (value === false || value === "false") return false;
-  throw new UsageError(`${name} must be true or false, got ${JSON.stringify(printable(String(value)))}`);
+  throw new UsageError(
+    `${name} must be true or false, got ${JSON.stringify(printable(String(value)))}`,
+  );
 }

@@ -53,10 +53,15 @@ export function lockFile(file: string): Lock {
       fd = openSync(path, "wx");
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code !== "EEXIST") throw new UsageError(`cannot create the lock ${printable(path)}: ${code ?? String(e)}`);
+      if (code !== "EEXIST")
+        throw new UsageError(`cannot create the lock ${printable(path)}: ${code ?? String(e)}`);
       let { stale, holder } = isStale(path);
       // A holder killed a moment ago may still be exiting: give it a second to be gone.
-      for (let waited = 0; !stale && waited < 1000 && holder.endsWith(` on ${hostname()}`); waited += 50) {
+      for (
+        let waited = 0;
+        !stale && waited < 1000 && holder.endsWith(` on ${hostname()}`);
+        waited += 50
+      ) {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
         ({ stale, holder } = isStale(path));
       }

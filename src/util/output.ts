@@ -10,7 +10,20 @@
  *   whole-file output (`writeOutput`) writes to it directly, as a stream; a resumable output,
  *   which must be read back, refuses it. A FIFO with no reader is refused instead of waiting.
  */
-import { closeSync, constants, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import { printable } from "./text.js";
@@ -73,17 +86,24 @@ export function outputTarget(path: string, o: { stream: boolean; what?: string }
     try {
       parent = statSync(dirname(real));
     } catch {
-      throw new UsageError(`cannot write ${label}: its folder ${printable(dirname(real))} does not exist`);
+      throw new UsageError(
+        `cannot write ${label}: its folder ${printable(dirname(real))} does not exist`,
+      );
     }
-    if (!parent.isDirectory()) throw new UsageError(`cannot write ${label}: ${printable(dirname(real))} is not a folder`);
+    if (!parent.isDirectory())
+      throw new UsageError(`cannot write ${label}: ${printable(dirname(real))} is not a folder`);
     return { kind: "file", path: real, exists: false };
   }
   if (st.isFile()) return { kind: "file", path: realpathSync(path), exists: true };
   const what = kindOf(st);
   if (st.isDirectory()) throw new UsageError(`${label} is a directory: name a file inside it`);
-  const streamable = st.isCharacterDevice() || st.isFIFO() || (st.isSocket() && inheritedFd(path) !== undefined);
+  const streamable =
+    st.isCharacterDevice() || st.isFIFO() || (st.isSocket() && inheritedFd(path) !== undefined);
   if (streamable && o.stream) return { kind: "stream", path, what };
-  if (streamable) throw new UsageError(`${label} is ${what}: this output is read back to resume a run, so it must be a regular file`);
+  if (streamable)
+    throw new UsageError(
+      `${label} is ${what}: this output is read back to resume a run, so it must be a regular file`,
+    );
   throw new UsageError(`${label} is ${what}: name a regular file`);
 }
 
@@ -91,7 +111,9 @@ export function outputTarget(path: string, o: { stream: boolean; what?: string }
 function inheritedFd(path: string): number | undefined {
   let p = resolve(path);
   for (let hops = 0; hops < 40; hops++) {
-    const m = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(p) ?? (/^\/dev\/std(out|err)$/.exec(p) ? [p, p.endsWith("out") ? "1" : "2"] : null);
+    const m =
+      /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(p) ??
+      (/^\/dev\/std(out|err)$/.exec(p) ? [p, p.endsWith("out") ? "1" : "2"] : null);
     if (m) return Number(m[1]);
     try {
       if (!lstatSync(p).isSymbolicLink()) return undefined;
@@ -118,7 +140,10 @@ function openPath(t: Extract<OutputTarget, { kind: "stream" }>): number {
     closeSync(openSync(t.path, constants.O_WRONLY | constants.O_NONBLOCK));
     return openSync(t.path, constants.O_WRONLY);
   } catch (e) {
-    if (errCode(e) === "ENXIO") throw new UsageError(`${printable(t.path)} is a FIFO that no process is reading: start the reader first`);
+    if (errCode(e) === "ENXIO")
+      throw new UsageError(
+        `${printable(t.path)} is a FIFO that no process is reading: start the reader first`,
+      );
     throw new UsageError(`cannot write ${printable(t.path)}: ${errCode(e)}`);
   }
 }
@@ -138,7 +163,11 @@ function tempPathFor(path: string): string {
  * Writes `data` as the whole content of `path`: atomically by rename for a regular file (the
  * symlink's target when `path` is a link), directly for a device or FIFO (see outputTarget).
  */
-export function writeOutput(path: string, data: string | Uint8Array, o: { what?: string } = {}): void {
+export function writeOutput(
+  path: string,
+  data: string | Uint8Array,
+  o: { what?: string } = {},
+): void {
   const t = outputTarget(path, { stream: true, what: o.what });
   const bytes = typeof data === "string" ? Buffer.from(data) : data;
   if (t.kind === "stream") {
@@ -181,9 +210,7 @@ export class OutputWriter {
   #own = true;
   readonly #tmp: string | undefined;
 
-  constructor(
-    readonly target: OutputTarget,
-  ) {
+  constructor(readonly target: OutputTarget) {
     if (target.kind === "stream") {
       ({ fd: this.#fd, own: this.#own } = openStream(target));
       this.#tmp = undefined;
@@ -217,7 +244,10 @@ export class OutputWriter {
 }
 
 /** The regular file an output that is read back (a resumable CSV) writes; anything else is refused. */
-export function resumableTarget(path: string, what = "--out"): Extract<OutputTarget, { kind: "file" }> {
+export function resumableTarget(
+  path: string,
+  what = "--out",
+): Extract<OutputTarget, { kind: "file" }> {
   const t = outputTarget(path, { stream: false, what });
   if (t.kind !== "file") throw new Error("unreachable: stream targets are refused above");
   return t;

@@ -30,7 +30,14 @@ export function isWrapper(args: readonly string[]): boolean {
   const exe = basename(args[0] ?? "");
   if (/^(npm|npx|tsx)$/.test(exe)) return true;
   if (/^(sh|bash|dash)$/.test(exe)) return args[1] === "-c";
-  if (/^node(js)?$/.test(exe) || exe === "") return args.slice(1, 3).some((a) => /(^|\/)(npm|npx|tsx)(-cli)?(\.c?js|\.mjs)?$|\/tsx\/dist\/cli\.[cm]?js$|\/bin\/(npm|npx)-cli\.js$/.test(a));
+  if (/^node(js)?$/.test(exe) || exe === "")
+    return args
+      .slice(1, 3)
+      .some((a) =>
+        /(^|\/)(npm|npx|tsx)(-cli)?(\.c?js|\.mjs)?$|\/tsx\/dist\/cli\.[cm]?js$|\/bin\/(npm|npx)-cli\.js$/.test(
+          a,
+        ),
+      );
   return false;
 }
 
@@ -56,7 +63,9 @@ export function isAlive(pid: number): boolean {
     return (e as { code?: string }).code === "EPERM";
   }
   const stat = readProc(pid, "stat");
-  return stat === undefined || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  return (
+    stat === undefined || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z"
+  );
 }
 
 /** Polls the wrapper chain every `everyMs` (unref'd: never keeps the process up). Returns a stop function. */

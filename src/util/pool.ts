@@ -11,7 +11,9 @@ import { Worker, parentPort } from "node:worker_threads";
 import { UsageError } from "../errors.js";
 
 export type ToTaskWorker<I, T> = { type: "init"; init: I } | { type: "task"; id: number; task: T };
-export type FromTaskWorker<R> = { type: "done"; id: number; result: R } | { type: "error"; message: string; usage?: boolean };
+export type FromTaskWorker<R> =
+  | { type: "done"; id: number; result: R }
+  | { type: "error"; message: string; usage?: boolean };
 
 export class TaskPool<I, T, R> {
   readonly #workers: Worker[] = [];
@@ -19,12 +21,20 @@ export class TaskPool<I, T, R> {
   #onResult: ((id: number, r: R) => void) | undefined;
   #onFail: ((e: Error) => void) | undefined;
 
-  constructor(bootUrl: URL, init: I, size: number, readonly label: string) {
+  constructor(
+    bootUrl: URL,
+    init: I,
+    size: number,
+    readonly label: string,
+  ) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(bootUrl);
       w.on("message", (m: FromTaskWorker<R>) => {
         if (m.type === "done") this.#onResult?.(m.id, m.result);
-        else this.#fail(m.usage ? new UsageError(m.message) : new Error(`${label} worker ${i}: ${m.message}`));
+        else
+          this.#fail(
+            m.usage ? new UsageError(m.message) : new Error(`${label} worker ${i}: ${m.message}`),
+          );
       });
       w.on("error", (e) => this.#fail(new Error(`${label} worker ${i}: ${e.message}`)));
       w.on("exit", (code) => this.#fail(new Error(`${label} worker ${i} exited (code ${code})`)));
@@ -40,7 +50,11 @@ export class TaskPool<I, T, R> {
   }
 
   /** Runs every task; `each(index, result)` is called as results arrive (any order). `stop()` returning true feeds no more tasks. */
-  run(tasks: readonly T[], each: (index: number, r: R) => void, stop: () => boolean = () => false): Promise<void> {
+  run(
+    tasks: readonly T[],
+    each: (index: number, r: R) => void,
+    stop: () => boolean = () => false,
+  ): Promise<void> {
     if (this.#broken) return Promise.reject(this.#broken);
     if (tasks.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
@@ -141,7 +155,11 @@ export class TaskPool<I, T, R> {
 }
 
 /** The worker side: builds its state from the init message, then answers tasks one by one. */
-export function serveTasks<I, T, R, S>(setup: (init: I) => S | Promise<S>, work: (state: S, task: T) => R | Promise<R>, transfer?: (r: R) => ArrayBuffer[]): void {
+export function serveTasks<I, T, R, S>(
+  setup: (init: I) => S | Promise<S>,
+  work: (state: S, task: T) => R | Promise<R>,
+  transfer?: (r: R) => ArrayBuffer[],
+): void {
   const port = parentPort;
   if (!port) throw new Error("serveTasks runs only in a worker thread");
   let state: Promise<S> | undefined;
@@ -152,14 +170,20 @@ export function serveTasks<I, T, R, S>(setup: (init: I) => S | Promise<S>, work:
           state = Promise.resolve().then(() => setup(m.init));
           // A failed setup is reported by every task that waits for it, not as an unhandled rejection.
           state.catch(() => {});
-        }
-        else {
+        } else {
           if (!state) throw new Error("task before init");
           const r = await work(await state, m.task);
-          port.postMessage({ type: "done", id: m.id, result: r } satisfies FromTaskWorker<R>, transfer ? transfer(r) : []);
+          port.postMessage(
+            { type: "done", id: m.id, result: r } satisfies FromTaskWorker<R>,
+            transfer ? transfer(r) : [],
+          );
         }
       } catch (e) {
-        port.postMessage({ type: "error", message: e instanceof Error ? e.message : String(e), usage: e instanceof UsageError } satisfies FromTaskWorker<R>);
+        port.postMessage({
+          type: "error",
+          message: e instanceof Error ? e.message : String(e),
+          usage: e instanceof UsageError,
+        } satisfies FromTaskWorker<R>);
       }
     })();
   });

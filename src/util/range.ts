@@ -31,6 +31,7 @@ export function inRange(v: unknown, r: NumberRange): v is number {
 
 /** Throws a UsageError naming the option and its range when `value` is outside it; returns the value. */
 export function checkRange(name: string, value: unknown, r: NumberRange): number {
-  if (!inRange(value, r)) throw new UsageError(`--${name} must be ${rangeText(r)}, got ${printable(String(value))}`);
+  if (!inRange(value, r))
+    throw new UsageError(`--${name} must be ${rangeText(r)}, got ${printable(String(value))}`);
   return value;
 }

@@ -15,7 +15,11 @@ function errCode(e: unknown): string {
 }
 
 function sizeText(bytes: number): string {
-  return bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : bytes >= KiB ? `${(bytes / KiB).toFixed(1)} KiB` : `${bytes} bytes`;
+  return bytes >= MiB
+    ? `${(bytes / MiB).toFixed(1)} MiB`
+    : bytes >= KiB
+      ? `${(bytes / KiB).toFixed(1)} KiB`
+      : `${bytes} bytes`;
 }
 
 /**
@@ -23,11 +27,18 @@ function sizeText(bytes: number): string {
  * before it is refused). `what` names it in messages ("board file", "shard CSV"). `flags`
  * "r+" opens it for reading and writing (a file being resumed).
  */
-export function openRegularFile(path: string, what: string, flags: "r" | "r+" = "r"): { fd: number; size: number } {
+export function openRegularFile(
+  path: string,
+  what: string,
+  flags: "r" | "r+" = "r",
+): { fd: number; size: number } {
   const name = `${what} ${printable(path)}`;
   let fd: number;
   try {
-    fd = openSync(path, (flags === "r" ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NONBLOCK);
+    fd = openSync(
+      path,
+      (flags === "r" ? constants.O_RDONLY : constants.O_RDWR) | constants.O_NONBLOCK,
+    );
   } catch (e) {
     const code = errCode(e);
     if (code === "ENOENT") throw new UsageError(`${name} does not exist`);
@@ -37,7 +48,13 @@ export function openRegularFile(path: string, what: string, flags: "r" | "r+" = 
   const st = fstatSync(fd);
   if (!st.isFile()) {
     closeSync(fd);
-    const kind = st.isDirectory() ? "a directory" : st.isFIFO() ? "a FIFO (named pipe)" : st.isCharacterDevice() ? "a character device" : "not a regular file";
+    const kind = st.isDirectory()
+      ? "a directory"
+      : st.isFIFO()
+        ? "a FIFO (named pipe)"
+        : st.isCharacterDevice()
+          ? "a character device"
+          : "not a regular file";
     throw new UsageError(`${name} is ${kind}: name a regular file`);
   }
   return { fd, size: st.size };
@@ -56,7 +73,9 @@ export function readBytesFile(path: string, o: { maxBytes: number; what: string 
   const { fd, size } = openRegularFile(path, o.what);
   try {
     const tooBig = (): UsageError =>
-      new UsageError(`${o.what} ${printable(path)} is larger than ${sizeText(o.maxBytes)} (${sizeText(Math.max(size, o.maxBytes + 1))}): not a file this tool reads`);
+      new UsageError(
+        `${o.what} ${printable(path)} is larger than ${sizeText(o.maxBytes)} (${sizeText(Math.max(size, o.maxBytes + 1))}): not a file this tool reads`,
+      );
     if (size > o.maxBytes) throw tooBig();
     // Read at most maxBytes + 1 whatever fstat said: a file may grow while it is read.
     const buf = Buffer.allocUnsafe(Math.min(o.maxBytes + 1, Math.max(size + 1, 64 * KiB)));

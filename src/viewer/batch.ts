@@ -29,14 +29,26 @@ function replayFileName(dealLabel: string): string {
 }
 
 /** Writes the replays of `deals` (labels with their result); returns how many files were written. */
-export async function writeReplays(b: ReplayBatch, deals: readonly { deal: string; won: boolean; agent: string }[]): Promise<number> {
+export async function writeReplays(
+  b: ReplayBatch,
+  deals: readonly { deal: string; won: boolean; agent: string }[],
+): Promise<number> {
   let n = 0;
   if (deals.some((d) => b.all || !d.won)) makeOutputDir(b.dir);
   for (const d of deals) {
     if (d.won && !b.all) continue;
-    const data = await buildReplay({ rules: b.rules, deal: parseDealLabel(d.deal), agent: b.agent, agentOptions: b.agentOptions, maxSteps: b.maxSteps });
+    const data = await buildReplay({
+      rules: b.rules,
+      deal: parseDealLabel(d.deal),
+      agent: b.agent,
+      agentOptions: b.agentOptions,
+      maxSteps: b.maxSteps,
+    });
     // Every player here is deterministic from the deal, so the replay is the game of the row.
-    if (data.player !== d.agent || data.won !== d.won) throw new Error(`replay of deal ${d.deal} differs from its row (${data.player}, won ${data.won})`);
+    if (data.player !== d.agent || data.won !== d.won)
+      throw new Error(
+        `replay of deal ${d.deal} differs from its row (${data.player}, won ${data.won})`,
+      );
     writeOutput(join(b.dir, replayFileName(d.deal)), await replayHtml(data));
     n++;
   }

@@ -7,11 +7,15 @@ import type { ReplayData } from "./page/replay-data.js";
 import type { PlayData } from "./page/play-data.js";
 import { pageScript } from "./bundle.js";
 
-const escapeHtml = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (t: string): string =>
+  t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** JSON that is safe inside a <script> element (no "</script>", no "<!--"). */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 const PAGE_CSS = `
@@ -43,7 +47,8 @@ ol#moves li.loss.current::after { color: #fff; }
 export async function replayHtml(d: ReplayData): Promise<string> {
   const script = await pageScript("replay");
   const title = `${d.deal} · ${d.rulesLabel} · ${d.player}`;
-  const fact = (k: string, v: string, cls = ""): string => `<div><dt>${k}</dt><dd${cls ? ` class="${cls}"` : ""} id="fact-${k.replace(/\s+/g, "-")}">${escapeHtml(v)}</dd></div>`;
+  const fact = (k: string, v: string, cls = ""): string =>
+    `<div><dt>${k}</dt><dd${cls ? ` class="${cls}"` : ""} id="fact-${k.replace(/\s+/g, "-")}">${escapeHtml(v)}</dd></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

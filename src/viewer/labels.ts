@@ -13,12 +13,17 @@ const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "deal"]
 
 export function parseRulesLabel(label: string): Rules {
   const m = /^([a-z-]+)(?:\[(.*)\])?$/.exec(label.trim());
-  if (!m) throw new UsageError(`cannot read the rules label "${label}": expected preset or preset[key=value,…]`);
+  if (!m)
+    throw new UsageError(
+      `cannot read the rules label "${label}": expected preset or preset[key=value,…]`,
+    );
   const o: Record<string, string | number> = {};
   for (const part of m[2] ? m[2].split(",") : []) {
     const kv = /^([A-Za-z]+)=(.+)$/.exec(part);
     if (!kv || !(RULE_KEYS as readonly string[]).includes(kv[1]!))
-      throw new UsageError(`cannot read "${part}" in the rules label "${label}": keys are ${RULE_KEYS.join(", ")}`);
+      throw new UsageError(
+        `cannot read "${part}" in the rules label "${label}": keys are ${RULE_KEYS.join(", ")}`,
+      );
     o[kv[1]!] = kv[1] === "cells" ? Number(kv[2]) : kv[2]!;
   }
   return resolveRules(m[1]!, o as RuleOverrides);
@@ -54,10 +59,14 @@ export function parseAgentLabel(label: string): AgentSpec {
     else if (agent === "policy" && p === "-guard") options.guard = "false";
     else if (agent === "scorer" && i === 0 && !kv) options.model = p;
     else if (kv) options[kv[1]!] = kv[2]!;
-    else throw new UsageError(`cannot rebuild the agent "${label}" from its label: replay it with --agent and its options`);
+    else
+      throw new UsageError(
+        `cannot rebuild the agent "${label}" from its label: replay it with --agent and its options`,
+      );
   });
   if (without.length) options.without = without.join(",");
   if (weight.length) options.weight = weight.join(",");
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`bad max-steps in the agent label "${label}"`);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+    throw new UsageError(`bad max-steps in the agent label "${label}"`);
   return { agent, options, maxSteps };
 }

@@ -23,7 +23,8 @@ export function writeOutput(path: string, text: string): void {
 export function checkOutputDir(dir: string): void {
   if (dir.trim() === "") throw new UsageError("--html needs a folder name");
   try {
-    if (!lstatSync(dir).isDirectory()) throw new UsageError(`${printable(dir)} exists and is not a directory`);
+    if (!lstatSync(dir).isDirectory())
+      throw new UsageError(`${printable(dir)} exists and is not a directory`);
   } catch (e) {
     if (e instanceof UsageError) throw e;
   }
@@ -35,7 +36,9 @@ export function makeOutputDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(`cannot make ${printable(dir)}: ${(e as { code?: string }).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot make ${printable(dir)}: ${(e as { code?: string }).code ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -51,7 +54,10 @@ class Found extends Error {
  * that row, so a huge file costs only what precedes the row.
  */
 export function readCsvRow(path: string, row: number): Record<string, string> {
-  if (!Number.isInteger(row) || row < 1) throw new UsageError(`--row must be a positive integer (1 = the first row after the header), got ${row}`);
+  if (!Number.isInteger(row) || row < 1)
+    throw new UsageError(
+      `--row must be a positive integer (1 = the first row after the header), got ${row}`,
+    );
   let header: string[] | undefined;
   let seen = 0;
   try {
@@ -60,10 +66,14 @@ export function readCsvRow(path: string, row: number): Record<string, string> {
       if (!header) {
         header = fields;
         for (const need of ["deal", "rules", "agent"])
-          if (!header.includes(need)) throw new UsageError(`${printable(path)} has no "${need}" column; expected a CSV written by penguin eval`);
+          if (!header.includes(need))
+            throw new UsageError(
+              `${printable(path)} has no "${need}" column; expected a CSV written by penguin eval`,
+            );
         return;
       }
-      if (++seen === row) throw new Found(Object.fromEntries(header.map((h, i) => [h, fields[i] ?? ""])));
+      if (++seen === row)
+        throw new Found(Object.fromEntries(header.map((h, i) => [h, fields[i] ?? ""])));
     });
   } catch (e) {
     if (e instanceof Found) return e.record;

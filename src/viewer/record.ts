@@ -27,7 +27,12 @@ export interface RecordedGame {
 }
 
 /** Plays `start` with `agent` in the evaluation's game loop and keeps every move it played. */
-export function recordGame(agent: Agent, start: State, seed: number, maxSteps = DEFAULT_MAX_STEPS): RecordedGame {
+export function recordGame(
+  agent: Agent,
+  start: State,
+  seed: number,
+  maxSteps = DEFAULT_MAX_STEPS,
+): RecordedGame {
   const moves: Move[] = [];
   const recorder: Agent = {
     name: agent.name,
@@ -51,7 +56,11 @@ export interface SolverBudget {
 export const DEFAULT_REPLAY_STATES = 1_000_000;
 
 /** Where the game `moves` from `start` stopped being winnable (see the file comment). */
-export function findLosingMove(start: State, moves: readonly Move[], budget: SolverBudget = { maxStates: DEFAULT_REPLAY_STATES }): Winnability {
+export function findLosingMove(
+  start: State,
+  moves: readonly Move[],
+  budget: SolverBudget = { maxStates: DEFAULT_REPLAY_STATES },
+): Winnability {
   const positions: State[] = [start.clone()];
   for (const m of moves) {
     const s = positions[positions.length - 1]!.clone();
@@ -91,7 +100,8 @@ export function findLosingMove(start: State, moves: readonly Move[], budget: Sol
 
 /** The beak, when the layout says which card it is: the deepest card of column 1 in a Penguin deal. */
 export function beakOf(start: State): number | undefined {
-  if (start.rules.base !== "beak" || start.rules.deal !== "penguin" || start.len[0] === 0) return undefined;
+  if (start.rules.base !== "beak" || start.rules.deal !== "penguin" || start.len[0] === 0)
+    return undefined;
   const c = start.cards[0]!;
   return rankOf(c) === start.base ? c : undefined;
 }
@@ -125,12 +135,20 @@ export async function buildReplay(spec: ReplaySpec): Promise<ReplayData> {
     moves = r.result === "solved" ? r.moves : [];
   } else {
     const agent = await createAgent(spec.agent, spec.agentOptions ?? {}, spec.rules);
-    ({ player, moves } = recordGame(agent, start, agentSeed(spec.deal), spec.maxSteps ?? DEFAULT_MAX_STEPS));
+    ({ player, moves } = recordGame(
+      agent,
+      start,
+      agentSeed(spec.deal),
+      spec.maxSteps ?? DEFAULT_MAX_STEPS,
+    ));
   }
   const end = start.clone();
   for (const m of moves) applyMove(end, m);
   const ending = end.isWon() ? "won" : legalMoves(end).length === 0 ? "stuck" : "step-limit";
-  const winnable: Winnability = maxStates > 0 ? findLosingMove(start, moves, { maxStates }) : { kind: "unknown", from: 0, to: 0 };
+  const winnable: Winnability =
+    maxStates > 0
+      ? findLosingMove(start, moves, { maxStates })
+      : { kind: "unknown", from: 0, to: 0 };
   const beak = beakOf(start);
   return {
     format: "penguin-replay 1",
@@ -161,4 +179,3 @@ export function replaySummary(d: ReplayData): string {
           : "";
   return `${d.deal}, ${d.rulesLabel}, ${d.player}: ${d.won ? "won" : "lost"}, ${d.cardsHome}/52 home, ${d.moves.length} moves${loss}`;
 }
-

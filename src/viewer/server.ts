@@ -34,7 +34,8 @@ function ruleArgs(q: RuleQuery): RuleArgs {
     const v = q[k];
     if (v === undefined || v === "") continue;
     if (k === "cells") {
-      if (!/^\d+$/.test(v)) throw new UsageError(`cells must be an integer from 0 to 8, got "${v}"`);
+      if (!/^\d+$/.test(v))
+        throw new UsageError(`cells must be an integer from 0 to 8, got "${v}"`);
       a.cells = Number(v);
     } else a[k] = v;
   }
@@ -50,22 +51,35 @@ function ruleQuery(q: RuleQuery): RuleQuery {
 /** A deal for the page from query parameters, checked like the command line's options. */
 function dealFor(q: RuleQuery): DealData {
   const allowed: readonly string[] = [...RULE_KEYS, ...DEAL_KEYS];
-  for (const k of Object.keys(q)) if (!allowed.includes(k)) throw new UsageError(`unknown parameter "${k}"; allowed: ${allowed.join(", ")}`);
+  for (const k of Object.keys(q))
+    if (!allowed.includes(k))
+      throw new UsageError(`unknown parameter "${k}"; allowed: ${allowed.join(", ")}`);
   const rules = rulesFromArgs(ruleArgs(q));
   const d: DealArgs = {};
   if (q.seed !== undefined) {
-    if (!/^-?\d+$/.test(q.seed)) throw new UsageError(`the seed must be an integer, got "${q.seed}"`);
+    if (!/^-?\d+$/.test(q.seed))
+      throw new UsageError(`the seed must be an integer, got "${q.seed}"`);
     d.seed = q.seed;
   }
   if (q.ms !== undefined) {
-    if (!/^\d+$/.test(q.ms)) throw new UsageError(`the Microsoft deal number must be a positive integer, got "${q.ms}"`);
+    if (!/^\d+$/.test(q.ms))
+      throw new UsageError(`the Microsoft deal number must be a positive integer, got "${q.ms}"`);
     d.ms = Number(q.ms);
   }
   const s = dealFromArgs(rules, d)!;
   const beak = beakOf(s);
   const name = d.ms !== undefined ? dealName({ kind: "ms", n: d.ms }) : `seed ${d.seed}`;
   const kind = d.ms !== undefined ? "ms" : "seed";
-  return { deal: name, kind, number: String(d.ms ?? d.seed), rules, rulesLabel: rulesLabel(rules), query: ruleQuery(q), board: formatBoard(s), ...(beak === undefined ? {} : { beak }) };
+  return {
+    deal: name,
+    kind,
+    number: String(d.ms ?? d.seed),
+    rules,
+    rulesLabel: rulesLabel(rules),
+    query: ruleQuery(q),
+    board: formatBoard(s),
+    ...(beak === undefined ? {} : { beak }),
+  };
 }
 
 /** The solver's next move in the position the page sends. */
@@ -75,12 +89,14 @@ function hintFor(body: unknown): HintAnswer {
     throw new UsageError('expected {"query": {...rule options}, "board": "<board text>"}');
   const q = b.query as Record<string, unknown>;
   for (const [k, v] of Object.entries(q))
-    if (!(RULE_KEYS as readonly string[]).includes(k) || typeof v !== "string") throw new UsageError(`bad rule option "${k}"; allowed: ${RULE_KEYS.join(", ")}`);
+    if (!(RULE_KEYS as readonly string[]).includes(k) || typeof v !== "string")
+      throw new UsageError(`bad rule option "${k}"; allowed: ${RULE_KEYS.join(", ")}`);
   const s = parseBoard(b.board, rulesFromArgs(ruleArgs(q as RuleQuery)));
   if (s.isWon()) return { message: "the game is won" };
   const r = solve(s, { maxStates: HINT_STATES });
   if (r.result === "solved") return { move: moveToString(r.moves[0]!, s), line: r.moves.length };
-  if (r.result === "unsolvable") return { message: "the solver finds no win from here: undo some moves" };
+  if (r.result === "unsolvable")
+    return { message: "the solver finds no win from here: undo some moves" };
   return { message: "the solver ran out of budget on this position: no hint" };
 }
 
@@ -93,7 +109,8 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   });
   res.end(body);
 }
-const sendJson = (res: ServerResponse, status: number, value: unknown): void => send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
+const sendJson = (res: ServerResponse, status: number, value: unknown): void =>
+  send(res, status, "application/json; charset=utf-8", JSON.stringify(value));
 
 /** Reads at most MAX_BODY bytes; a longer body is drained unread (up to 1 MB, then cut off) and refused. */
 function readBody(req: IncomingMessage): Promise<string> {
@@ -105,7 +122,11 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size <= MAX_BODY) parts.push(chunk);
       else if (size > 1 << 20) req.destroy();
     });
-    req.on("end", () => (size > MAX_BODY ? reject(new UsageError(`request body over ${MAX_BODY} bytes`)) : resolve(Buffer.concat(parts).toString("utf8"))));
+    req.on("end", () =>
+      size > MAX_BODY
+        ? reject(new UsageError(`request body over ${MAX_BODY} bytes`))
+        : resolve(Buffer.concat(parts).toString("utf8")),
+    );
     req.on("error", reject);
   });
 }
@@ -121,20 +142,27 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-export async function startWebServer(o: { host: string; port: number; first: RuleQuery }): Promise<WebServer> {
+export async function startWebServer(o: {
+  host: string;
+  port: number;
+  first: RuleQuery;
+}): Promise<WebServer> {
   const page = await playHtml({ presets: PRESET_NAMES, first: dealFor(o.first) });
   const loopback = isLoopback(o.host);
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://localhost");
       const hostName = (req.headers.host ?? "").replace(/:\d+$/, "");
-      if (loopback && !LOOPBACK_NAMES.has(hostName)) return send(res, 403, "text/plain", "this server answers only on 127.0.0.1 / localhost\n");
+      if (loopback && !LOOPBACK_NAMES.has(hostName))
+        return send(res, 403, "text/plain", "this server answers only on 127.0.0.1 / localhost\n");
       try {
         if (url.pathname === "/" || url.pathname === "/index.html") {
-          if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, "text/plain", "GET only\n");
+          if (req.method !== "GET" && req.method !== "HEAD")
+            return send(res, 405, "text/plain", "GET only\n");
           return send(res, 200, "text/html; charset=utf-8", page);
         }
-        if (url.pathname === "/api/deal" && req.method === "GET") return sendJson(res, 200, dealFor(Object.fromEntries(url.searchParams)));
+        if (url.pathname === "/api/deal" && req.method === "GET")
+          return sendJson(res, 200, dealFor(Object.fromEntries(url.searchParams)));
         if (url.pathname === "/api/hint" && req.method === "POST") {
           let body: unknown;
           try {
@@ -147,13 +175,21 @@ export async function startWebServer(o: { host: string; port: number; first: Rul
         return send(res, 404, "text/plain", "not found\n");
       } catch (e) {
         if (e instanceof UsageError) return sendJson(res, 400, { error: e.message.split("\n")[0] });
-        return sendJson(res, 500, { error: e instanceof Error ? e.message.split("\n")[0] : String(e) });
+        return sendJson(res, 500, {
+          error: e instanceof Error ? e.message.split("\n")[0] : String(e),
+        });
       }
     })();
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) =>
-      reject(e.code === "EADDRINUSE" ? new UsageError(`port ${o.port} on ${o.host} is in use; pick another with --port`) : e.code === "EADDRNOTAVAIL" ? new UsageError(`cannot bind to ${o.host}: no such local address`) : e),
+      reject(
+        e.code === "EADDRINUSE"
+          ? new UsageError(`port ${o.port} on ${o.host} is in use; pick another with --port`)
+          : e.code === "EADDRNOTAVAIL"
+            ? new UsageError(`cannot bind to ${o.host}: no such local address`)
+            : e,
+      ),
     );
     server.listen(o.port, o.host, () => resolve());
   });

@@ -25,7 +25,13 @@ function trajectory(agent: Agent, rules: Rules, start: State, seed: number, maxS
   const moves = new Int32Array(MAX_MOVES);
   for (let i = 0; i < maxSteps && !s.isWon(); i++) {
     if (codec.fillMask(s, mask, am) === 0) break;
-    const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves: am });
+    const a = agent.act({
+      state: s,
+      mask,
+      observation: new Float32Array(0),
+      codec,
+      actionMoves: am,
+    });
     expect(mask[a], `step ${i}: action ${a} must be legal`).toBe(1);
     const seen = new Set(hashes);
     const n = generateMoves(s, moves);
@@ -47,17 +53,29 @@ const penguin = resolveRules("penguin");
 
 describe("registry", () => {
   it("lists the agents and rejects unknown names with the list", async () => {
-    expect(agentNames()).toEqual(expect.arrayContaining(["random", "greedy", "lookahead", "solver", "policy"]));
+    expect(agentNames()).toEqual(
+      expect.arrayContaining(["random", "greedy", "lookahead", "solver", "policy"]),
+    );
     await expect(createAgent("gredy", {}, penguin)).rejects.toThrow(UsageError);
-    await expect(createAgent("gredy", {}, penguin)).rejects.toThrow(/known: random, greedy, lookahead/);
+    await expect(createAgent("gredy", {}, penguin)).rejects.toThrow(
+      /known: random, greedy, lookahead/,
+    );
   });
 
   it("rejects unknown heuristics, features and bad weights with one-line errors", async () => {
-    await expect(createAgent("greedy", { heuristic: "nope" }, penguin)).rejects.toThrow(/known: parlett/);
-    await expect(createAgent("greedy", { without: "keep-flipers-empty" }, penguin)).rejects.toThrow(/unknown feature/);
-    await expect(createAgent("greedy", { weight: "build-in-suit" }, penguin)).rejects.toThrow(/feature=number/);
+    await expect(createAgent("greedy", { heuristic: "nope" }, penguin)).rejects.toThrow(
+      /known: parlett/,
+    );
+    await expect(createAgent("greedy", { without: "keep-flipers-empty" }, penguin)).rejects.toThrow(
+      /unknown feature/,
+    );
+    await expect(createAgent("greedy", { weight: "build-in-suit" }, penguin)).rejects.toThrow(
+      /feature=number/,
+    );
     await expect(createAgent("lookahead", { depth: 0 }, penguin)).rejects.toThrow(/--depth/);
-    await expect(createAgent("random", { depth: 3 }, penguin)).rejects.toThrow(/agent random has no option "depth"; allowed: agent-seed/);
+    await expect(createAgent("random", { depth: 3 }, penguin)).rejects.toThrow(
+      /agent random has no option "depth"; allowed: agent-seed/,
+    );
   });
 
   it("loads solver and policy lazily: an agent, or a clear UsageError when the area is missing", async () => {
@@ -73,10 +91,18 @@ describe("registry", () => {
   });
 
   it("names agents with their options", async () => {
-    expect((await createAgent("greedy", { heuristic: "parlett", without: "keep-flippers-empty", weight: "build-in-suit=2" }, penguin)).name).toBe(
-      "greedy(parlett,-keep-flippers-empty,build-in-suit=2)",
+    expect(
+      (
+        await createAgent(
+          "greedy",
+          { heuristic: "parlett", without: "keep-flippers-empty", weight: "build-in-suit=2" },
+          penguin,
+        )
+      ).name,
+    ).toBe("greedy(parlett,-keep-flippers-empty,build-in-suit=2)");
+    expect((await createAgent("lookahead", { depth: 3, width: 2 }, penguin)).name).toBe(
+      "lookahead(tuned,depth=3,width=2)",
     );
-    expect((await createAgent("lookahead", { depth: 3, width: 2 }, penguin)).name).toBe("lookahead(tuned,depth=3,width=2)");
     expect((await createAgent("random", {}, penguin)).name).toBe("random");
   });
 });
@@ -93,7 +119,14 @@ describe("agents play only legal actions", () => {
       it(`${name} ${JSON.stringify(opts)} on ${preset}`, async () => {
         const agent = await createAgent(name, opts, rules);
         let steps = 0;
-        for (let seed = 1; seed <= 3; seed++) steps += trajectory(agent, rules, deal(rules, seed), seed, name === "lookahead" ? 60 : 200).actions.length;
+        for (let seed = 1; seed <= 3; seed++)
+          steps += trajectory(
+            agent,
+            rules,
+            deal(rules, seed),
+            seed,
+            name === "lookahead" ? 60 : 200,
+          ).actions.length;
         expect(steps).toBeGreaterThan(10);
       });
     }
@@ -110,7 +143,11 @@ describe("greedy", () => {
         const seen = new Set<string>([t.hashes[0]!]);
         for (let i = 0; i < t.actions.length; i++) {
           const next = t.hashes[i + 1]!;
-          if (seen.has(next)) expect(t.forced[i], `${h} seed ${seed} step ${i} revisits while a fresh move exists`).toBe(true);
+          if (seen.has(next))
+            expect(
+              t.forced[i],
+              `${h} seed ${seed} step ${i} revisits while a fresh move exists`,
+            ).toBe(true);
           seen.add(next);
         }
         steps += t.actions.length;
@@ -121,14 +158,22 @@ describe("greedy", () => {
   });
 
   it("has a named feature for each of Parlett's tips, and switching one off changes play", async () => {
-    const tips = ["free-base-cards", "keep-flippers-empty", "plan-empty-columns", "build-in-suit", "short-flipper-use"];
+    const tips = [
+      "free-base-cards",
+      "keep-flippers-empty",
+      "plan-empty-columns",
+      "build-in-suit",
+      "short-flipper-use",
+    ];
     expect(FEATURE_NAMES).toEqual(expect.arrayContaining([...tips, "foundation-first"]));
     const base = await createAgent("greedy", { heuristic: "parlett" }, penguin);
     const starts = Array.from({ length: 12 }, (_, i) => deal(penguin, 500 + i));
     const ref = starts.map((s, i) => trajectory(base, penguin, s, i, 150).actions.join(","));
     for (const f of [...tips, "foundation-first"]) {
       const off = await createAgent("greedy", { heuristic: "parlett", without: f }, penguin);
-      const differs = starts.some((s, i) => trajectory(off, penguin, s, i, 150).actions.join(",") !== ref[i]);
+      const differs = starts.some(
+        (s, i) => trajectory(off, penguin, s, i, 150).actions.join(",") !== ref[i],
+      );
       expect(differs, `--without ${f} changes some game`).toBe(true);
     }
   });
@@ -140,14 +185,22 @@ describe("determinism", () => {
     const a = trajectory(await createAgent("random", {}, penguin), penguin, s, 7).actions;
     const b = trajectory(await createAgent("random", {}, penguin), penguin, s, 7).actions;
     const c = trajectory(await createAgent("random", {}, penguin), penguin, s, 8).actions;
-    const d = trajectory(await createAgent("random", { "agent-seed": 3 }, penguin), penguin, s, 7).actions;
+    const d = trajectory(
+      await createAgent("random", { "agent-seed": 3 }, penguin),
+      penguin,
+      s,
+      7,
+    ).actions;
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
     expect(a).not.toEqual(d);
   });
 
   it("greedy and lookahead: same deal same game, also after other games", async () => {
-    for (const [name, o] of [["greedy", { heuristic: "tuned" }], ["lookahead", { depth: 2, width: 2 }]] as const) {
+    for (const [name, o] of [
+      ["greedy", { heuristic: "tuned" }],
+      ["lookahead", { depth: 2, width: 2 }],
+    ] as const) {
       const agent = await createAgent(name, o, penguin);
       const first = trajectory(agent, penguin, deal(penguin, 9), 9, 100).actions;
       trajectory(agent, penguin, deal(penguin, 10), 10, 100);

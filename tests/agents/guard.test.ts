@@ -51,7 +51,8 @@ describe("the never-repeat guard", () => {
     const out = new Uint8Array(codec.n);
     expect(guardActions(s, mask, 0, codec.n, moves, seen, out, 0)).toBe(n - 2);
     expect(s.hashLo).toBe(before);
-    for (let a = 0; a < codec.n; a++) expect(out[a]).toBe(mask[a] === 1 && a !== order[0] && a !== order[1] ? 1 : 0);
+    for (let a = 0; a < codec.n; a++)
+      expect(out[a]).toBe(mask[a] === 1 && a !== order[0] && a !== order[1] ? 1 : 0);
     // In place gives the same.
     const inPlace = mask.slice();
     guardActions(s, inPlace, 0, codec.n, moves, seen);
@@ -75,17 +76,47 @@ describe("the never-repeat guard", () => {
     expect(bestAllowed(score, allowed, 5)).toBe(2);
     expect(bestAllowed(score, new Uint8Array(5), 5)).toBe(-1);
     // Scores and flags of a block at an offset (one row of a batch).
-    expect(bestAllowed([9, 9, ...score], new Uint8Array([1, 1, 1, 1, 1, 1, 1]), 5, Int32Array.from([4, 3, 2, 1, 0]), 2)).toBe(4);
+    expect(
+      bestAllowed(
+        [9, 9, ...score],
+        new Uint8Array([1, 1, 1, 1, 1, 1, 1]),
+        5,
+        Int32Array.from([4, 3, 2, 1, 0]),
+        2,
+      ),
+    ).toBe(4);
   });
 });
 
 describe("checkSplit", () => {
   it("accepts disjoint ranges outside the held-out seeds and refuses every overlap", () => {
-    expect(checkSplit({ training: { from: 2_000_000 }, validation: { from: 1_500_000, count: 500 } })).toMatchObject({ training: "2000000 up", validation: "1500000–1500499", evaluation: "1–10000" });
-    expect(checkSplit({ training: { from: 1_000_001, count: 10 }, evaluation: { from: 1, count: 1000 } })).toMatchObject({ training: "1000001–1000010", evaluation: "1–1000" });
-    expect(() => checkSplit({ training: { from: 9_000, count: 5 } })).toThrow(/training seeds 9000–9004 overlap the held-out evaluation seeds 1–10000/);
-    expect(() => checkSplit({ training: { from: 5_000 } })).toThrow(/training seeds from 5000 up overlap the held-out/);
-    expect(() => checkSplit({ training: { from: 1_000_000 }, validation: { from: 1_500_000, count: 10 } })).toThrow(/training seeds .* overlap validation seeds 1500000–1500009/);
-    expect(() => checkSplit({ training: { from: 20_000, count: 10 }, evaluation: { from: 20_005, count: 10 } })).toThrow(/overlap evaluation seeds 20005–20014/);
+    expect(
+      checkSplit({ training: { from: 2_000_000 }, validation: { from: 1_500_000, count: 500 } }),
+    ).toMatchObject({
+      training: "2000000 up",
+      validation: "1500000–1500499",
+      evaluation: "1–10000",
+    });
+    expect(
+      checkSplit({
+        training: { from: 1_000_001, count: 10 },
+        evaluation: { from: 1, count: 1000 },
+      }),
+    ).toMatchObject({ training: "1000001–1000010", evaluation: "1–1000" });
+    expect(() => checkSplit({ training: { from: 9_000, count: 5 } })).toThrow(
+      /training seeds 9000–9004 overlap the held-out evaluation seeds 1–10000/,
+    );
+    expect(() => checkSplit({ training: { from: 5_000 } })).toThrow(
+      /training seeds from 5000 up overlap the held-out/,
+    );
+    expect(() =>
+      checkSplit({ training: { from: 1_000_000 }, validation: { from: 1_500_000, count: 10 } }),
+    ).toThrow(/training seeds .* overlap validation seeds 1500000–1500009/);
+    expect(() =>
+      checkSplit({
+        training: { from: 20_000, count: 10 },
+        evaluation: { from: 20_005, count: 10 },
+      }),
+    ).toThrow(/overlap evaluation seeds 20005–20014/);
   });
 });

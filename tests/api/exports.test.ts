@@ -35,7 +35,10 @@ function exportLists(): Map<string, string[]> {
       const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
       return `${target.flags & ts.SymbolFlags.Value ? "value" : "type "} ${s.name}`;
     });
-    out.set(e.name, lines.sort((a, b) => (a.slice(6) < b.slice(6) ? -1 : a.slice(6) > b.slice(6) ? 1 : 0)));
+    out.set(
+      e.name,
+      lines.sort((a, b) => (a.slice(6) < b.slice(6) ? -1 : a.slice(6) > b.slice(6) ? 1 : 0)),
+    );
   }
   return out;
 }
@@ -57,19 +60,51 @@ describe("API report", () => {
 
   it("the main entry stays small and keeps internals out", () => {
     const names = lists.get("main")!.map((l) => l.slice(6));
-    for (const internal of ["ZOBRIST_LO", "ZOBRIST_HI", "Tables", "tablesFor", "guardMask", "copyInto", "runLength", "FeatureScratch", "train", "initBackend"])
+    for (const internal of [
+      "ZOBRIST_LO",
+      "ZOBRIST_HI",
+      "Tables",
+      "tablesFor",
+      "guardMask",
+      "copyInto",
+      "runLength",
+      "FeatureScratch",
+      "train",
+      "initBackend",
+    ])
       expect(names).not.toContain(internal);
-    for (const needed of ["makeEnv", "VecEnv", "checkEnv", "ENV_IDS", "resolveRules", "deal", "dealMs", "legalMoves", "moveToString", "parseMove", "parseBoard", "createAgent", "solve", "evaluate", "runEval", "wilson"])
+    for (const needed of [
+      "makeEnv",
+      "VecEnv",
+      "checkEnv",
+      "ENV_IDS",
+      "resolveRules",
+      "deal",
+      "dealMs",
+      "legalMoves",
+      "moveToString",
+      "parseMove",
+      "parseBoard",
+      "createAgent",
+      "solve",
+      "evaluate",
+      "runEval",
+      "wilson",
+    ])
       expect(names).toContain(needed);
   });
 
   it("the package leaves out only modules that nothing it runs can load", async () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
-    const left = pkg.files.filter((f) => f.startsWith("!dist/")).map((f) => f.slice("!dist/".length).replace(/\.js$/, ".ts"));
+    const left = pkg.files
+      .filter((f) => f.startsWith("!dist/"))
+      .map((f) => f.slice("!dist/".length).replace(/\.js$/, ".ts"));
     expect(left.length).toBeGreaterThan(0);
     // Everything the package runs: its entries, the CLI, worker threads, the lazily loaded agents
     // (src/agents/registry.ts) and the viewer's page scripts.
-    const src = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" }).map((f) => `src/${f}`);
+    const src = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" }).map(
+      (f) => `src/${f}`,
+    );
     const entries = [
       "src/index.ts",
       "src/train/index.ts",
@@ -77,10 +112,25 @@ describe("API report", () => {
       "src/solver/agent.ts",
       "src/train/policy-agent.ts",
       "src/train/scorer/agent.ts",
-      ...src.filter((f) => f.endsWith("/worker.ts") || (f.startsWith("src/viewer/page/") && f.endsWith(".ts"))),
+      ...src.filter(
+        (f) => f.endsWith("/worker.ts") || (f.startsWith("src/viewer/page/") && f.endsWith(".ts")),
+      ),
     ];
-    const r = await build({ entryPoints: entries.map((e) => join(root, e)), absWorkingDir: root, bundle: true, write: false, metafile: true, platform: "node", format: "esm", packages: "external", splitting: true, outdir: "/nonexistent", logLevel: "silent" });
+    const r = await build({
+      entryPoints: entries.map((e) => join(root, e)),
+      absWorkingDir: root,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      splitting: true,
+      outdir: "/nonexistent",
+      logLevel: "silent",
+    });
     const reached = new Set(Object.keys(r.metafile.inputs));
-    for (const f of left) expect(reached.has(f), `${f} is left out of the package but can be loaded`).toBe(false);
+    for (const f of left)
+      expect(reached.has(f), `${f} is left out of the package but can be loaded`).toBe(false);
   });
 });

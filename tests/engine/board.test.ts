@@ -65,12 +65,16 @@ describe("penguin-board format", () => {
     expect(text.split("\n")[2]).toBe("foundations: 6S 9C 2H 6H");
     applyMove(s, parseMove("8h", s)); // TC onto 9C
     expect(formatBoard(s).split("\n")[2]).toBe("foundations: 6S 9C,TC 2H 6H");
-    expect(() => parseBoard(formatBoard(s).replace("9C,TC", "9C,JC"), r)).toThrow(/foundation 2 must rise by one rank per card/);
+    expect(() => parseBoard(formatBoard(s).replace("9C,TC", "9C,JC"), r)).toThrow(
+      /foundation 2 must rise by one rank per card/,
+    );
     expect(() => parseBoard(text, resolveRules("freecell"))).toThrow(UsageError);
   });
   it("accepts comments, blank lines, 10 for T and lower case", () => {
     const s = dealMs(resolveRules("penguin"), 1);
-    const text = "# saved game\n\n" + formatBoard(s).replace("TC", "10c").replace("base: J", "base: J   # the beak's rank");
+    const text =
+      "# saved game\n\n" +
+      formatBoard(s).replace("TC", "10c").replace("base: J", "base: J   # the beak's rank");
     expect(parseBoard(text, s.rules).equals(s)).toBe(true);
   });
   const rules = resolveRules("penguin");
@@ -80,9 +84,17 @@ describe("penguin-board format", () => {
     ["duplicate card", good.replace("3D\n", "3H\n"), /3H appears twice/],
     ["missing card", good.replace(" 3D\n", "\n"), /card\(s\) missing: 3D/],
     ["bad card", good.replace("3D\n", "3X\n"), /board line 5: bad card "3X"/],
-    ["wrong suit on a foundation", good.replace("foundations: JC - JH JS", "foundations: JH - JC JS"), /is the C foundation/],
+    [
+      "wrong suit on a foundation",
+      good.replace("foundations: JC - JH JS", "foundations: JH - JC JS"),
+      /is the C foundation/,
+    ],
     ["column order", good.replace("2: ", "3: "), /expected column 2 next/],
-    ["too many flippers", good.replace("flippers: - - - - - - -", "flippers: - - - - - - - -"), /7 flippers, the board has 8/],
+    [
+      "too many flippers",
+      good.replace("flippers: - - - - - - -", "flippers: - - - - - - - -"),
+      /7 flippers, the board has 8/,
+    ],
     ["unknown line", good + "rules: penguin\n", /unknown line "rules:"/],
   ];
   for (const [what, text, re] of cases)
@@ -99,7 +111,9 @@ describe("penguin-board format", () => {
     });
   it("an ace-based rule set refuses a base other than A", () => {
     const s = dealMs(rules, 1);
-    expect(() => parseBoard(formatBoard(s), resolveRules("bakers-game", { deal: "penguin" }))).toThrow(/base is J/);
+    expect(() =>
+      parseBoard(formatBoard(s), resolveRules("bakers-game", { deal: "penguin" })),
+    ).toThrow(/base is J/);
   });
 });
 
@@ -114,7 +128,8 @@ describe("Freecell Solver format", () => {
   });
   it("reads a mid-game board from Freecell Solver's own test data", () => {
     // From Games::Solitaire::Verify's tests (MS #24 after some moves), trailing spaces included.
-    const text = "Foundations: H-6 C-A D-A S-4 \nFreecells:  3D  3C  JH  9H\n: 4C 2C 9C 8C QS JD\n: KS QH\n: QC 9S 8H\n: 5C 4D\n: 2D KD TH TC TD 8D 7C 6D 5S\n: 7H JS KH TS KC QD JC\n: 9D 8S\n: 7S 6C 7D 6S 5D\n";
+    const text =
+      "Foundations: H-6 C-A D-A S-4 \nFreecells:  3D  3C  JH  9H\n: 4C 2C 9C 8C QS JD\n: KS QH\n: QC 9S 8H\n: 5C 4D\n: 2D KD TH TC TD 8D 7C 6D 5S\n: 7H JS KH TS KC QD JC\n: 9D 8S\n: 7S 6C 7D 6S 5D\n";
     const s = readBoardFile(text, resolveRules("freecell"));
     expect(Array.from(s.found)).toEqual([1, 1, 6, 4]);
     expect(s.freeCells()).toBe(0);
@@ -122,11 +137,14 @@ describe("Freecell Solver format", () => {
   });
   it("reads boards without a Foundations line, without colons and with 10 for T", () => {
     const s = dealMs(resolveRules("freecell"), 24);
-    const bare = "4C 2C 9C 8C QS 4S 2H\n5H QH 3C AC 3H 4H QD\nQC 9S 6H 9H 3S KS 3D\n5D 2S JC 5C JH 6D AS\n2D KD 10H 10C 10D 8D\n7H JS KH 10S KC 7C\nAH 5S 6S AD 8H JD\n7S 6C 7D 4D 8S 9D\n";
+    const bare =
+      "4C 2C 9C 8C QS 4S 2H\n5H QH 3C AC 3H 4H QD\nQC 9S 6H 9H 3S KS 3D\n5D 2S JC 5C JH 6D AS\n2D KD 10H 10C 10D 8D\n7H JS KH 10S KC 7C\nAH 5S 6S AD 8H JD\n7S 6C 7D 4D 8S 9D\n";
     expect(readBoardFile(bare, s.rules).equals(s)).toBe(true);
   });
   it("round-trips every ace-based preset along random games", () => {
-    for (const p of PRESET_NAMES.filter((p) => resolveRules(p).base === "ace" && resolveRules(p).foundations === "suit"))
+    for (const p of PRESET_NAMES.filter(
+      (p) => resolveRules(p).base === "ace" && resolveRules(p).foundations === "suit",
+    ))
       for (const s of walk(p, 5, 80)) {
         const back = readBoardFile(formatFcsBoard(s), s.rules);
         expect(back.equals(s)).toBe(true);
@@ -137,8 +155,12 @@ describe("Freecell Solver format", () => {
     expect(() => formatFcsBoard(penguin)).toThrow(UsageError);
     expect(() => parseFcsBoard(": AS", penguin.rules)).toThrow(/needs ace-based rules/);
     const fc = formatFcsBoard(dealMs(resolveRules("freecell"), 1));
-    expect(() => readBoardFile(fc, resolveRules("seahaven-towers"))).toThrow(/10 columns, the board has 8/);
-    expect(() => readBoardFile("Foundations: H-X\n", resolveRules("freecell"))).toThrow(/bad foundation "H-X"/);
+    expect(() => readBoardFile(fc, resolveRules("seahaven-towers"))).toThrow(
+      /10 columns, the board has 8/,
+    );
+    expect(() => readBoardFile("Foundations: H-X\n", resolveRules("freecell"))).toThrow(
+      /bad foundation "H-X"/,
+    );
     expect(() => readBoardFile("\n# nothing\n", resolveRules("freecell"))).toThrow(/empty/);
   });
   it("readBoardFile takes either format", () => {
@@ -155,7 +177,9 @@ describe("rendering", () => {
     expect(text).not.toContain("\x1b[");
     expect(text.split("\n")[0]).toBe("Foundations  J♣  --  J♥  J♠     base J  (3/52 home)");
     expect(text.split("\n")[4]).toBe(" J♦   2♦   9♥   5♦   7♥   7♣   5♥");
-    expect(renderBoard(s, { color: false, symbols: false }).split("\n")[4]).toBe(" JD   2D   9H   5D   7H   7C   5H");
+    expect(renderBoard(s, { color: false, symbols: false }).split("\n")[4]).toBe(
+      " JD   2D   9H   5D   7H   7C   5H",
+    );
   });
   it("colour mode paints red suits red and the base rank bold", () => {
     const text = renderBoard(s);

@@ -14,7 +14,10 @@ interface Run {
 }
 function penguin(args: string[], stdin = ""): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ["bin/penguin.js", ...args], { cwd: root, env: { ...process.env, NO_COLOR: "" } });
+    const p = spawn(process.execPath, ["bin/penguin.js", ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "" },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -29,7 +32,13 @@ describe("penguin deal", () => {
   it("--json gives exactly the documented object (Penguin #1)", async () => {
     const r = await penguin(["deal", "--rules", "penguin", "--ms", "1", "--json"]);
     expect(r.code).toBe(0);
-    expect(Object.keys(JSON.parse(r.stdout))).toEqual(["rules", "base", "columns", "cells", "foundations"]);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual([
+      "rules",
+      "base",
+      "columns",
+      "cells",
+      "foundations",
+    ]);
     expect(JSON.parse(r.stdout)).toEqual({
       rules: "penguin",
       base: "J",
@@ -64,13 +73,25 @@ describe("penguin deal", () => {
   });
   it("bad input: exit code 2 and one line on stderr naming what is allowed", async () => {
     const cases: [string[], RegExp][] = [
-      [["deal", "--rules", "pengiun", "--ms", "1"], /^penguin: unknown rules "pengiun"; known: penguin, penguin-relaxed, opus/],
+      [
+        ["deal", "--rules", "pengiun", "--ms", "1"],
+        /^penguin: unknown rules "pengiun"; known: penguin, penguin-relaxed, opus/,
+      ],
       [["deal", "--ms", "0"], /from 1 to 2147483647/],
       [["deal", "--ms", "1", "--cells", "9"], /cells must be an integer from 0 to 8/],
       [["deal", "--ms", "1", "--empty", "kings"], /allowed: below-base, any, none/],
-      [["deal", "--ms", "1", "--group-move", "many"], /allowed: unlimited, supermove, free-cells, single/],
-      [["deal", "--ms", "1", "--foundations", "pile"], /unknown foundation rule "pile"; allowed: suit, rank/],
-      [["deal", "--rules", "stalactites", "--ms", "1", "--foundations", "suit"], /the stalactites deal .* needs foundations "rank"/],
+      [
+        ["deal", "--ms", "1", "--group-move", "many"],
+        /allowed: unlimited, supermove, free-cells, single/,
+      ],
+      [
+        ["deal", "--ms", "1", "--foundations", "pile"],
+        /unknown foundation rule "pile"; allowed: suit, rank/,
+      ],
+      [
+        ["deal", "--rules", "stalactites", "--ms", "1", "--foundations", "suit"],
+        /the stalactites deal .* needs foundations "rank"/,
+      ],
       [["deal", "--ms", "1", "--seed", "2"], /either --seed or --ms/],
       [["deal"], /name a deal with --seed S or --ms N/],
       [["play", "--rules", "nope", "--seed", "1"], /unknown rules "nope"/],
@@ -110,7 +131,9 @@ describe("penguin play", () => {
     expect(r.stdout).not.toContain("moves played: 3");
     const illegal = await penguin(["play", "--ms", "1", "--no-color"], "1a\n2h\n");
     expect(illegal.code).toBe(2);
-    expect(illegal.stderr).toContain('illegal move "2h": that card is not the next one its foundation needs (line 2); stopped after 1 moves; later input was not read');
+    expect(illegal.stderr).toContain(
+      'illegal move "2h": that card is not the next one its foundation needs (line 2); stopped after 1 moves; later input was not read',
+    );
   });
   it("at a terminal, a refused move is answered and the session goes on", async () => {
     const s = dealMs(resolveRules("penguin"), 1);
@@ -119,12 +142,16 @@ describe("penguin play", () => {
     async function* lines() {
       yield* ["1a", "2h", "xx", "u", "u", "ab", "7h 71", "q"];
     }
-    const end = await playSession(s, lines(), (t) => out.push(t), false, undefined, { err: (t) => err.push(t) });
+    const end = await playSession(s, lines(), (t) => out.push(t), false, undefined, {
+      err: (t) => err.push(t),
+    });
     expect(end).toEqual({ end: "quit" });
     expect(err[0]).toBe('illegal move "2h": that card is not the next one its foundation needs');
     expect(err[1]).toMatch(/^cannot read "xx"/);
     expect(err[2]).toBe('illegal move "ab": the source is empty');
-    expect(err[3]).toBe('illegal move "7h": that card is not the next one its foundation needs (not played: 71)');
+    expect(err[3]).toBe(
+      'illegal move "7h": that card is not the next one its foundation needs (not played: 71)',
+    );
     expect(out).toContain("undid 1a");
     expect(out).toContain("nothing to undo");
   });
@@ -157,15 +184,25 @@ describe("Stalactites and penguin-beak-home through the CLI", () => {
   it("deal --json lists each rank foundation's pile; play shows foundation numbers; solve wins #1", async () => {
     const d = await penguin(["deal", "--rules", "stalactites", "--ms", "1", "--json"]);
     expect(d.code).toBe(0);
-    const j = JSON.parse(d.stdout) as { foundations: Record<string, string | null>; piles: string[][]; columns: string[][] };
+    const j = JSON.parse(d.stdout) as {
+      foundations: Record<string, string | null>;
+      piles: string[][];
+      columns: string[][];
+    };
     expect(j.foundations).toEqual({ "1": "6S", "2": "9C", "3": "2H", "4": "6H" });
     expect(j.piles).toEqual([["6S"], ["9C"], ["2H"], ["6H"]]);
     expect(j.columns.map((c) => c.length)).toEqual([6, 6, 6, 6, 6, 6, 6, 6]);
-    const p = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "8h\n?\nq\n");
+    const p = await penguin(
+      ["play", "--rules", "stalactites", "--ms", "1", "--no-color"],
+      "8h\n?\nq\n",
+    );
     expect(p.code).toBe(0);
     expect(p.stdout).toContain("legal moves: 1a 2a 3a 4a 5a 6h 6a 7a 8h 8h4 8a");
     // Piped input stops at an illegal move, with the reason on stderr.
-    const bad = await penguin(["play", "--rules", "stalactites", "--ms", "1", "--no-color"], "12\n");
+    const bad = await penguin(
+      ["play", "--rules", "stalactites", "--ms", "1", "--no-color"],
+      "12\n",
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("these rules never build on a column");
     const s = await penguin(["solve", "--rules", "stalactites", "--ms", "1"]);
@@ -173,7 +210,10 @@ describe("Stalactites and penguin-beak-home through the CLI", () => {
     expect(s.stdout).toMatch(/^solved, \d+ moves/);
   });
   it("play under penguin-beak-home shows the base card a move sends home", async () => {
-    const p = await penguin(["play", "--rules", "penguin-beak-home", "--ms", "1", "--no-color"], "?\n3a\nq\n");
+    const p = await penguin(
+      ["play", "--rules", "penguin-beak-home", "--ms", "1", "--no-color"],
+      "?\n3a\nq\n",
+    );
     expect(p.code).toBe(0);
     expect(p.stdout).toContain("3a+JH");
   });

@@ -34,14 +34,27 @@ export function toRef(s: State): RefPosition {
   for (let c = 0; c < s.nColumns; c++) columns.push(s.column(c));
   const cells: (number | null)[] = [];
   for (let i = 0; i < s.nCells; i++) cells.push(s.cells[i] === NO_CARD ? null : s.cells[i]!);
-  const piles = [0, 1, 2, 3].map((f) => (s.tables.rankHome ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!)) : []));
+  const piles = [0, 1, 2, 3].map((f) =>
+    s.tables.rankHome ? Array.from(s.pile.subarray(f * 13, f * 13 + s.found[f]!)) : [],
+  );
   return { base: s.base, columns, cells, found: Array.from(s.found), piles };
 }
 
 /** The engine move in the reference's terms; `s` is the position it is played from (for the auto-home cards). */
 export function engineMoveKey(m: Move, s: State): string {
-  const autoHome = Array.from({ length: moveAutoHome(m) }, (_, i) => s.base * 4 + autoHomeSuit(m, i));
-  return refMoveKey({ from: moveFrom(m), to: moveTo(m), count: moveCount(m), card: moveCard(m), toEmpty: moveToEmpty(m), pile: moveFoundation(m), autoHome });
+  const autoHome = Array.from(
+    { length: moveAutoHome(m) },
+    (_, i) => s.base * 4 + autoHomeSuit(m, i),
+  );
+  return refMoveKey({
+    from: moveFrom(m),
+    to: moveTo(m),
+    count: moveCount(m),
+    card: moveCard(m),
+    toEmpty: moveToEmpty(m),
+    pile: moveFoundation(m),
+    autoHome,
+  });
 }
 
 /** mulberry32: small, seeded, the same everywhere. */
@@ -51,6 +64,8 @@ export { mulberry32 as prng } from "../../src/engine/rng.js";
 export function positionKey(s: State): string {
   const cols: string[] = [];
   for (let c = 0; c < s.nColumns; c++) cols.push(s.column(c).join(","));
-  const cells = Array.from(s.cells.subarray(0, s.nCells)).filter((c) => c !== NO_CARD).sort((a, b) => a - b);
+  const cells = Array.from(s.cells.subarray(0, s.nCells))
+    .filter((c) => c !== NO_CARD)
+    .sort((a, b) => a - b);
   return `${s.base}|${Array.from(s.found).join(",")}|${s.tables.rankHome ? Array.from(s.pile).join(",") : ""}|${cells.join(",")}|${cols.join("/")}`;
 }

@@ -8,7 +8,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { dealMs, parseBoard, PRESET_NAMES, resolveRules, type State } from "../../src/engine/index.js";
+import {
+  dealMs,
+  parseBoard,
+  PRESET_NAMES,
+  resolveRules,
+  type State,
+} from "../../src/engine/index.js";
 import { perft } from "./perft.js";
 import { refPerft } from "./reference.js";
 import { refRules, toRef } from "./helpers.js";
@@ -19,14 +25,19 @@ interface Golden {
   board?: string;
   perft: number[];
 }
-const golden = JSON.parse(readFileSync(new URL("./data/perft.json", import.meta.url), "utf8")) as Golden[];
+const golden = JSON.parse(
+  readFileSync(new URL("./data/perft.json", import.meta.url), "utf8"),
+) as Golden[];
 
 describe("perft golden counts, depth 1-3", () => {
-  it("covers every preset", () => expect(new Set(golden.map((g) => g.preset)).size).toBe(PRESET_NAMES.length));
+  it("covers every preset", () =>
+    expect(new Set(golden.map((g) => g.preset)).size).toBe(PRESET_NAMES.length));
   for (const g of golden)
     it(`${g.preset} ${g.start}: ${g.perft.join(", ")}`, () => {
       const rules = resolveRules(g.preset);
-      const s: State = g.board ? parseBoard(g.board, rules) : dealMs(rules, Number(g.start.slice(2)));
+      const s: State = g.board
+        ? parseBoard(g.board, rules)
+        : dealMs(rules, Number(g.start.slice(2)));
       const before = s.clone();
       expect([1, 2, 3].map((d) => perft(s, d))).toEqual(g.perft);
       expect(s.equals(before) && s.hash() === before.hash()).toBe(true); // apply/undo left it intact

@@ -1,5 +1,11 @@
 /** Perft (number of legal move sequences of a given length), by the engine's generate/apply/undo. */
-import { applyMove, generateMoves, MAX_MOVES, undoMove, type State } from "../../src/engine/index.js";
+import {
+  applyMove,
+  generateMoves,
+  MAX_MOVES,
+  undoMove,
+  type State,
+} from "../../src/engine/index.js";
 
 const buffers = Array.from({ length: 8 }, () => new Int32Array(MAX_MOVES));
 

@@ -54,13 +54,28 @@ function fail(what: string, s: State, detail: string): never {
  * from-scratch rehash, equal positions (up to flipper order) have equal hashes, 52 cards are
  * conserved and foundations never shrink.
  */
-export function checkRandomPlay(rules: Rules, games: number, steps: number, seed: number): PlayoutStats {
+export function checkRandomPlay(
+  rules: Rules,
+  games: number,
+  steps: number,
+  seed: number,
+): PlayoutStats {
   const rr = refRules(rules);
   const rand = prng(seed);
   const buf = new Int32Array(MAX_MOVES);
   const one = new Int32Array(MAX_MOVES);
   const hashes = new Map<string, bigint>();
-  const st: PlayoutStats = { steps: 0, games, maxMoves: 0, emptyColumnMoves: 0, groupMoves: 0, foundationMoves: 0, undos: 0, positions: 0, autoHomeMoves: 0 };
+  const st: PlayoutStats = {
+    steps: 0,
+    games,
+    maxMoves: 0,
+    emptyColumnMoves: 0,
+    groupMoves: 0,
+    foundationMoves: 0,
+    undos: 0,
+    positions: 0,
+    autoHomeMoves: 0,
+  };
   for (let g = 0; g < games; g++) {
     const s = deal(rules, `${seed}-${g}`);
     const history: Move[] = [];
@@ -79,7 +94,11 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       if (a !== b) {
         const extra = engineKeys.filter((k) => !refKeys.includes(k));
         const missing = refKeys.filter((k) => !engineKeys.includes(k));
-        fail("move sets differ", s, `engine-only [${extra.join(" ")}] reference-only [${missing.join(" ")}]`);
+        fail(
+          "move sets differ",
+          s,
+          `engine-only [${extra.join(" ")}] reference-only [${missing.join(" ")}]`,
+        );
       }
       const hash = s.hash();
       const key = positionKey(s);
@@ -92,13 +111,15 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       for (let from = 0; from < CELL0 + s.nCells; from++) {
         const k = generateMoves(s, one, from);
         const want = moves.filter((m) => moveFrom(m) === from);
-        if (k !== want.length || want.some((m, i) => one[i] !== m)) fail("moves from one source differ from the full list's", s, String(from));
+        if (k !== want.length || want.some((m, i) => one[i] !== m))
+          fail("moves from one source differ from the full list's", s, String(from));
         // The source's card sent home (isLegal reads moves home on their own): legal exactly when listed.
         const card = from >= CELL0 ? s.cells[from - CELL0]! : s.column(from).at(-1);
         if (card !== undefined && card !== NO_CARD)
           for (let f = 0; f < 4; f++) {
             const home = makeMove(from, FOUNDATION, 1, card) | (s.tables.rankHome ? f << 23 : 0);
-            if (isLegal(s, home) !== moves.includes(home)) fail("isLegal disagrees with the list on a move home", s, `${from} ${card} ${f}`);
+            if (isLegal(s, home) !== moves.includes(home))
+              fail("isLegal disagrees with the list on a move home", s, `${from} ${card} ${f}`);
           }
       }
       // Every move of one source (in turn) that the int can say: each destination, counts with
@@ -113,7 +134,12 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
               const card = from < CELL0 ? col[col.length - k]! : s.cells[from - CELL0]!;
               for (const empty of [false, true]) {
                 const m = makeMove(from, to, k, card, empty);
-                if (isLegal(s, m) !== moves.includes(m)) fail("isLegal disagrees with the list", s, `${from}>${to} x${k} card ${card} empty ${empty}`);
+                if (isLegal(s, m) !== moves.includes(m))
+                  fail(
+                    "isLegal disagrees with the list",
+                    s,
+                    `${from}>${to} x${k} card ${card} empty ${empty}`,
+                  );
               }
             }
         }
@@ -122,14 +148,27 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
         const m = moves[i]!;
         if (!isLegal(s, m)) fail("generated move not isLegal", s, engineKeys[i]!);
         // Another source, destination, count or card: legal exactly when listed.
-        for (const other of [m ^ 1, m ^ (1 << 5), m ^ (1 << 10), m ^ (1 << 16), m ^ (3 << 10), m ^ (1 << 22), m ^ (1 << 23), m ^ (1 << 25)])
-          if (isLegal(s, other) !== moves.includes(other)) fail("isLegal disagrees with the list", s, `${engineKeys[i]!} changed to ${other}`);
-        if (parseMove(moveToString(m, s), s) !== m) fail("notation round trip (with position)", s, moveToString(m, s));
+        for (const other of [
+          m ^ 1,
+          m ^ (1 << 5),
+          m ^ (1 << 10),
+          m ^ (1 << 16),
+          m ^ (3 << 10),
+          m ^ (1 << 22),
+          m ^ (1 << 23),
+          m ^ (1 << 25),
+        ])
+          if (isLegal(s, other) !== moves.includes(other))
+            fail("isLegal disagrees with the list", s, `${engineKeys[i]!} changed to ${other}`);
+        if (parseMove(moveToString(m, s), s) !== m)
+          fail("notation round trip (with position)", s, moveToString(m, s));
         // Without the position the text differs only for moves into an empty column or onto a rank foundation.
-        if ((moveToEmpty(m) || s.tables.rankHome) && parseMove(moveToString(m), s) !== m) fail("notation round trip", s, moveToString(m));
+        if ((moveToEmpty(m) || s.tables.rankHome) && parseMove(moveToString(m), s) !== m)
+          fail("notation round trip", s, moveToString(m));
         applyMove(s, m);
         undoMove(s, m);
-        if (!s.equals(before) || s.hash() !== hash) fail("apply/undo round trip", s, engineKeys[i]!);
+        if (!s.equals(before) || s.hash() !== hash)
+          fail("apply/undo round trip", s, engineKeys[i]!);
         if (moveTo(m) === FOUNDATION) st.foundationMoves++;
         if (moveToEmpty(m)) st.emptyColumnMoves++;
         if (moveCount(m) > 1) st.groupMoves++;
@@ -142,11 +181,15 @@ export function checkRandomPlay(rules: Rules, games: number, steps: number, seed
       }
       if (n === 0 || s.isWon()) break;
       const home = moves.filter((m) => moveTo(m) === FOUNDATION);
-      const m = home.length && rand() < 0.5 ? home[Math.floor(rand() * home.length)]! : moves[Math.floor(rand() * n)]!;
+      const m =
+        home.length && rand() < 0.5
+          ? home[Math.floor(rand() * home.length)]!
+          : moves[Math.floor(rand() * n)]!;
       const found = Array.from(s.found);
       applyMove(s, m);
       history.push(m);
-      for (let i = 0; i < 4; i++) if (s.found[i]! < found[i]!) fail("a foundation shrank", s, String(m));
+      for (let i = 0; i < 4; i++)
+        if (s.found[i]! < found[i]!) fail("a foundation shrank", s, String(m));
     }
   }
   st.positions = hashes.size;

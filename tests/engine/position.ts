@@ -1,5 +1,12 @@
 /** Hand-built positions for focused tests: name the cards in play, the rest are home. */
-import { parseBoard, parseCard, RANKS, SUITS, type Rules, type State } from "../../src/engine/index.js";
+import {
+  parseBoard,
+  parseCard,
+  RANKS,
+  SUITS,
+  type Rules,
+  type State,
+} from "../../src/engine/index.js";
 
 /**
  * `cols` are columns (cards deepest first, space-separated), `cells` the flippers ("-" = free).
@@ -9,14 +16,16 @@ import { parseBoard, parseCard, RANKS, SUITS, type Rules, type State } from "../
 export function position(rules: Rules, base: string, cols: string[], cells: string[] = []): State {
   const b = RANKS.indexOf(base);
   const named = new Set<number>();
-  for (const t of [...cols, ...cells].join(" ").split(/\s+/)) if (t && t !== "-") named.add(parseCard(t));
+  for (const t of [...cols, ...cells].join(" ").split(/\s+/))
+    if (t && t !== "-") named.add(parseCard(t));
   const tops: string[] = [];
   for (let su = 0; su < 4; su++) {
     let k = 0;
     while (k < 13 && !named.has(((b + k) % 13) * 4 + su)) k++;
     for (let j = k; j < 13; j++) {
       const c = ((b + j) % 13) * 4 + su;
-      if (!named.has(c)) throw new Error(`test position: ${RANKS[(b + j) % 13]}${SUITS[su]} must be placed`);
+      if (!named.has(c))
+        throw new Error(`test position: ${RANKS[(b + j) % 13]}${SUITS[su]} must be placed`);
     }
     tops.push(k ? `${RANKS[(b + k - 1) % 13]}${SUITS[su]}` : "-");
   }

@@ -5,7 +5,14 @@
 import type { RuleOverrides } from "../../src/engine/index.js";
 import { describeRandomPlay } from "./property-suite.js";
 
-const PRESETS = ["bakers-game", "kings-only-bakers-game", "freecell", "eight-off", "seahaven-towers", "stalactites"] as const;
+const PRESETS = [
+  "bakers-game",
+  "kings-only-bakers-game",
+  "freecell",
+  "eight-off",
+  "seahaven-towers",
+  "stalactites",
+] as const;
 const VARIANTS: [string, RuleOverrides][] = [
   ["freecell", { groupMove: "unlimited" }],
   ["freecell", { groupMove: "single", cells: 2 }],
@@ -17,4 +24,9 @@ const VARIANTS: [string, RuleOverrides][] = [
   ["freecell", { foundations: "rank", build: "none" }],
 ];
 
-describeRandomPlay("random play agrees with the reference model (FreeCell family)", PRESETS, VARIANTS, 21);
+describeRandomPlay(
+  "random play agrees with the reference model (FreeCell family)",
+  PRESETS,
+  VARIANTS,
+  21,
+);

@@ -17,4 +17,9 @@ const VARIANTS: [string, RuleOverrides][] = [
   ["penguin-beak-home", { groupMove: "free-cells", cells: 3 }],
 ];
 
-describeRandomPlay("random play agrees with the reference model (Penguin family)", PRESETS, VARIANTS, 11);
+describeRandomPlay(
+  "random play agrees with the reference model (Penguin family)",
+  PRESETS,
+  VARIANTS,
+  11,
+);

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { resolveRules, type RuleOverrides } from "../../src/engine/index.js";
 import { checkRandomPlay } from "./playouts.js";
 
-export function describeRandomPlay(title: string, presets: readonly string[], variants: readonly [string, RuleOverrides][], seed: number): void {
+export function describeRandomPlay(
+  title: string,
+  presets: readonly string[],
+  variants: readonly [string, RuleOverrides][],
+  seed: number,
+): void {
   describe(title, () => {
     for (const p of presets)
       it(`${p}: 1000 games`, () => {

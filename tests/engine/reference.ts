@@ -69,7 +69,8 @@ const red = (c: number): boolean => suit(c) === 1 || suit(c) === 2;
 /** May `card` be placed on `target` in the tableau? */
 export function refBuildsOn(r: RefRules, card: number, target: number): boolean {
   if (r.build === "none") return false;
-  const rankOk = r.base === "beak" ? (rank(card) + 1) % 13 === rank(target) : rank(card) + 1 === rank(target);
+  const rankOk =
+    r.base === "beak" ? (rank(card) + 1) % 13 === rank(target) : rank(card) + 1 === rank(target);
   const suitOk = r.build === "suit" ? suit(card) === suit(target) : red(card) !== red(target);
   return rankOk && suitOk;
 }
@@ -77,7 +78,8 @@ export function refBuildsOn(r: RefRules, card: number, target: number): boolean 
 /** The last `count` cards of a column form a sequence in build order. */
 function isSequence(r: RefRules, col: number[], count: number): boolean {
   if (count < 1 || count > col.length) return false;
-  for (let i = col.length - count + 1; i < col.length; i++) if (!refBuildsOn(r, col[i]!, col[i - 1]!)) return false;
+  for (let i = col.length - count + 1; i < col.length; i++)
+    if (!refBuildsOn(r, col[i]!, col[i - 1]!)) return false;
   return true;
 }
 
@@ -108,7 +110,8 @@ function groupLimit(r: RefRules, p: RefPosition, target: number): number {
   const freeCells = p.cells.filter((c) => c === null).length;
   if (r.groupMove === "free-cells") return freeCells + 1;
   let empties = 0;
-  for (let c = 0; c < p.columns.length; c++) if (c !== target && p.columns[c]!.length === 0) empties++;
+  for (let c = 0; c < p.columns.length; c++)
+    if (c !== target && p.columns[c]!.length === 0) empties++;
   return (freeCells + 1) * 2 ** empties;
 }
 
@@ -118,7 +121,11 @@ function exposedHome(r: RefRules, p: RefPosition, from: number, count: number): 
   const col = p.columns[from]!.slice(0, p.columns[from]!.length - count);
   const found = p.found.slice();
   const out: number[] = [];
-  while (col.length && rank(col[col.length - 1]!) === p.base && found[suit(col[col.length - 1]!)] === 0) {
+  while (
+    col.length &&
+    rank(col[col.length - 1]!) === p.base &&
+    found[suit(col[col.length - 1]!)] === 0
+  ) {
     const c = col.pop()!;
     found[suit(c)] = 1;
     out.push(c);
@@ -127,12 +134,26 @@ function exposedHome(r: RefRules, p: RefPosition, from: number, count: number): 
 }
 
 /** Decides one (from, to, count) triple (and pile) from the rules' text. Returns the move or null. */
-export function refCheck(r: RefRules, p: RefPosition, from: number, to: number, count: number, pile = 0): RefMove | null {
+export function refCheck(
+  r: RefRules,
+  p: RefPosition,
+  from: number,
+  to: number,
+  count: number,
+  pile = 0,
+): RefMove | null {
   const m = refCheckMove(r, p, from, to, count, pile);
   return m && { ...m, pile, autoHome: exposedHome(r, p, from, count) };
 }
 
-function refCheckMove(r: RefRules, p: RefPosition, from: number, to: number, count: number, pile: number): Omit<RefMove, "pile" | "autoHome"> | null {
+function refCheckMove(
+  r: RefRules,
+  p: RefPosition,
+  from: number,
+  to: number,
+  count: number,
+  pile: number,
+): Omit<RefMove, "pile" | "autoHome"> | null {
   if (pile !== 0 && (to !== REF_FOUNDATION || r.foundations !== "rank")) return null;
   if (from === to) return null;
   if (from === REF_FOUNDATION) return null; // cards never leave a foundation
@@ -148,7 +169,9 @@ function refCheckMove(r: RefRules, p: RefPosition, from: number, to: number, cou
   }
   if (to === REF_FOUNDATION) {
     const fits = foundationsFor(r, p, card);
-    return count === 1 && fits.includes(r.foundations === "rank" ? pile : suit(card)) ? { from, to, count, card, toEmpty: false } : null;
+    return count === 1 && fits.includes(r.foundations === "rank" ? pile : suit(card))
+      ? { from, to, count, card, toEmpty: false }
+      : null;
   }
   if (to >= REF_CELL0) {
     if (from >= REF_CELL0 || count !== 1) return null;
@@ -165,7 +188,9 @@ function refCheckMove(r: RefRules, p: RefPosition, from: number, to: number, cou
     if (from < REF_CELL0 && count === p.columns[from]!.length) return null; // whole column: labels only
     return { from, to, count, card, toEmpty: true };
   }
-  return refBuildsOn(r, card, dst[dst.length - 1]!) ? { from, to, count, card, toEmpty: false } : null;
+  return refBuildsOn(r, card, dst[dst.length - 1]!)
+    ? { from, to, count, card, toEmpty: false }
+    : null;
 }
 
 /** Every legal move, found by trying every triple. */
@@ -174,11 +199,19 @@ export function refLegalMoves(r: RefRules, p: RefPosition): RefMove[] {
   const locations: number[] = [];
   for (let c = 0; c < r.columns; c++) locations.push(c);
   for (let i = 0; i < r.cells; i++) locations.push(REF_CELL0 + i);
+  // Counts past the source's size can never be legal (refCheck rejects them too); skipping them only saves time.
   for (const from of locations)
     for (const to of [...locations, REF_FOUNDATION])
-      // Counts past the source's size can never be legal (refCheck rejects them too); skipping them only saves time.
-      for (let count = 1, most = from < REF_CELL0 ? p.columns[from]!.length : 1; count <= most; count++)
-        for (let pile = 0; pile < (to === REF_FOUNDATION && r.foundations === "rank" ? 4 : 1); pile++) {
+      for (
+        let count = 1, most = from < REF_CELL0 ? p.columns[from]!.length : 1;
+        count <= most;
+        count++
+      )
+        for (
+          let pile = 0;
+          pile < (to === REF_FOUNDATION && r.foundations === "rank" ? 4 : 1);
+          pile++
+        ) {
           const m = refCheck(r, p, from, to, count, pile);
           if (m) out.push(m);
         }
@@ -186,9 +219,16 @@ export function refLegalMoves(r: RefRules, p: RefPosition): RefMove[] {
 }
 
 export function refApply(r: RefRules, p: RefPosition, m: RefMove): RefPosition {
-  const q: RefPosition = { base: p.base, columns: p.columns.map((c) => c.slice()), cells: p.cells.slice(), found: p.found.slice(), piles: p.piles.map((x) => x.slice()) };
+  const q: RefPosition = {
+    base: p.base,
+    columns: p.columns.map((c) => c.slice()),
+    cells: p.cells.slice(),
+    found: p.found.slice(),
+    piles: p.piles.map((x) => x.slice()),
+  };
   let moved: number[];
-  if (m.from < REF_CELL0) moved = q.columns[m.from]!.splice(q.columns[m.from]!.length - m.count, m.count);
+  if (m.from < REF_CELL0)
+    moved = q.columns[m.from]!.splice(q.columns[m.from]!.length - m.count, m.count);
   else {
     moved = [q.cells[m.from - REF_CELL0]!];
     q.cells[m.from - REF_CELL0] = null;
@@ -230,7 +270,10 @@ export function refCardsConserved(p: RefPosition, r?: RefRules): boolean {
       if (p.piles[f]!.length !== p.found[f]) return false;
       for (const c of p.piles[f]!) seen.add(c);
     }
-    const all = p.columns.reduce((a, c) => a + c.length, 0) + p.cells.filter((c) => c !== null).length + p.piles.reduce((a, x) => a + x.length, 0);
+    const all =
+      p.columns.reduce((a, c) => a + c.length, 0) +
+      p.cells.filter((c) => c !== null).length +
+      p.piles.reduce((a, x) => a + x.length, 0);
     return all === 52 && seen.size === 52;
   }
   for (const col of p.columns) for (const c of col) seen.add(c);
@@ -242,6 +285,7 @@ export function refCardsConserved(p: RefPosition, r?: RefRules): boolean {
       if (seen.has(c)) return false;
       total++;
     }
-  const held = p.columns.reduce((a, c) => a + c.length, 0) + p.cells.filter((c) => c !== null).length;
+  const held =
+    p.columns.reduce((a, c) => a + c.length, 0) + p.cells.filter((c) => c !== null).length;
   return seen.size === held && total === 52;
 }

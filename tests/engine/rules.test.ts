@@ -31,7 +31,10 @@ import { position } from "./position.js";
 import { refLegalMoves, refMoveKey } from "./reference.js";
 import { refRules, toRef } from "./helpers.js";
 
-const texts = (s: State): string[] => legalMoves(s).map((m) => moveToString(m, s)).sort();
+const texts = (s: State): string[] =>
+  legalMoves(s)
+    .map((m) => moveToString(m, s))
+    .sort();
 /** Sizes of the legal moves from column `from` to column `to` (1-based labels). */
 const sizes = (s: State, from: number, to: number): number[] =>
   legalMoves(s)
@@ -49,7 +52,12 @@ describe("wrap (beak base) and base-rank foundations", () => {
     expect(texts(s)).toEqual(["1a", "21", "2a", "2h", "3a"]);
   });
   it("foundations wrap K→A from the base rank", () => {
-    const s = position(penguin, "5", ["AS", "2S", "4S 3S"], ["KS"].map(() => "-"));
+    const s = position(
+      penguin,
+      "5",
+      ["AS", "2S", "4S 3S"],
+      ["KS"].map(() => "-"),
+    );
     // With KS home too (top KS), the ace is next, then the 2.
     expect(s.found[3]).toBe(9); // 5 6 7 8 9 T J Q K
     expect(texts(s)).toContain("1h");
@@ -150,15 +158,33 @@ describe("group moves", () => {
     const s = position(resolveRules("penguin", { groupMove: "supermove" }), "4", cols, cells);
     expect(sizes(s, 1, 6)).toEqual([5]);
     // free-cells (the conservative reading) caps it at 3 + 1 = 4.
-    expect(sizes(position(resolveRules("penguin", { groupMove: "free-cells" }), "4", cols, cells), 1, 6)).toEqual([]);
+    expect(
+      sizes(position(resolveRules("penguin", { groupMove: "free-cells" }), "4", cols, cells), 1, 6),
+    ).toEqual([]);
   });
   it("supermove under kings-only: 3 free cells, 5 empty columns, a 5-card run onto a column", () => {
     const cols = ["TH", "4H 9H 8H 7H 6H 5H", "KH QH JH"];
     const s = position(resolveRules("kings-only-bakers-game"), "A", cols, ["3H", "-", "-", "-"]);
     expect(sizes(s, 2, 1)).toEqual([5]); // 4 × 2^5 ≥ 5
-    expect(sizes(position(resolveRules("kings-only-bakers-game", { groupMove: "free-cells" }), "A", cols, ["3H", "-", "-", "-"]), 2, 1)).toEqual([]);
+    expect(
+      sizes(
+        position(resolveRules("kings-only-bakers-game", { groupMove: "free-cells" }), "A", cols, [
+          "3H",
+          "-",
+          "-",
+          "-",
+        ]),
+        2,
+        1,
+      ),
+    ).toEqual([]);
     // Halved once into an empty column: K-headed run of 3, 0 free cells, 5 empties: 1 × 2^4.
-    const k = position(resolveRules("kings-only-bakers-game"), "A", ["TH", "AH 9H 8H 7H 6H 5H 4H 3H", "2H KH QH JH"], ["KC", "KD", "KS", "QC"]);
+    const k = position(
+      resolveRules("kings-only-bakers-game"),
+      "A",
+      ["TH", "AH 9H 8H 7H 6H 5H 4H 3H", "2H KH QH JH"],
+      ["KC", "KD", "KS", "QC"],
+    );
     expect(sizes(k, 3, 5)).toEqual([3]);
   });
   it("Eight Off: free cells + 1, kings only into empty columns", () => {
@@ -166,19 +192,38 @@ describe("group moves", () => {
     const cells = ["KC", "QC", "JC", "TC", "9C", "8C", "-", "-"];
     const s = position(r, "A", ["TH 9H 8H", "AH 7H 6H 5H 4H 3H 2H", "KH QH JH"], cells);
     expect(sizes(s, 2, 1)).toEqual([]); // needs 6 > 2 + 1
-    const s2 = position(r, "A", ["TH 9H 8H", "AH 7H 6H 5H", "KH QH JH 4H 3H 2H"], ["KC", "QC", "JC", "TC", "9C", "-", "-", "-"]);
+    const s2 = position(
+      r,
+      "A",
+      ["TH 9H 8H", "AH 7H 6H 5H", "KH QH JH 4H 3H 2H"],
+      ["KC", "QC", "JC", "TC", "9C", "-", "-", "-"],
+    );
     expect(sizes(s2, 2, 1)).toEqual([3]); // 3 ≤ 3 + 1
   });
   it("unlimited: any run moves whatever the free cells and empty columns", () => {
-    const s = position(bakers({ groupMove: "unlimited" }), "A", [...cols, "8C", "9C"], ["KC", "QC", "JC", "TC"]);
+    const s = position(
+      bakers({ groupMove: "unlimited" }),
+      "A",
+      [...cols, "8C", "9C"],
+      ["KC", "QC", "JC", "TC"],
+    );
     expect(sizes(s, 2, 1)).toEqual([8]);
     // Penguin: the same, and the run may wrap across K-A.
     // A 9-card run 6S..KS AS that wraps across K-A moves as one unit onto 2S, flippers full.
-    const p = position(resolveRules("penguin"), "5", ["3S", "4S AS KS QS JS TS 9S 8S 7S 6S", "5S 2S"], ["4C", "4D", "4H", "3C", "3D", "3H", "2C"]);
+    const p = position(
+      resolveRules("penguin"),
+      "5",
+      ["3S", "4S AS KS QS JS TS 9S 8S 7S 6S", "5S 2S"],
+      ["4C", "4D", "4H", "3C", "3D", "3H", "2C"],
+    );
     expect(p.base).toBe(4);
     expect(p.freeCells()).toBe(0);
     expect(sizes(p, 2, 3)).toEqual([9]);
-    const q = position(resolveRules("penguin"), "5", ["2S", "4S AS KS QS JS TS 9S 8S 7S 6S", "5S 3S"]);
+    const q = position(resolveRules("penguin"), "5", [
+      "2S",
+      "4S AS KS QS JS TS 9S 8S 7S 6S",
+      "5S 3S",
+    ]);
     expect(sizes(q, 3, 1)).toEqual([]); // 3S onto 2S is upward: illegal
     expect(sizes(q, 1, 3)).toEqual([1]); // 2S onto 3S
     expect(sizes(q, 2, 1)).toEqual([9]); // the wrapped run headed by AS onto 2S
@@ -189,16 +234,31 @@ describe("group moves", () => {
     // may go onto JS although the TS on top may not. The reference model agrees.
     const rules = resolveRules("penguin", { build: "alternate-color" });
     const text = [
-      "penguin-board 1", "base: 9", "foundations: KC 9D KH -", "flippers: 4H 7D 6H 5H - 4C 2S",
-      "1:", "2: 8D 8S 3C", "3: 7S 6S 5S 2D TD 9S 8H 7C 6D 5C 4D 3S 2H AS KD QS JD TS",
-      "4:", "5: QD JS", "6: 8C 7H 6C 5D 4S 3H 2C AD KS", "7: AC AH 3D",
+      "penguin-board 1",
+      "base: 9",
+      "foundations: KC 9D KH -",
+      "flippers: 4H 7D 6H 5H - 4C 2S",
+      "1:",
+      "2: 8D 8S 3C",
+      "3: 7S 6S 5S 2D TD 9S 8H 7C 6D 5C 4D 3S 2H AS KD QS JD TS",
+      "4:",
+      "5: QD JS",
+      "6: 8C 7H 6C 5D 4S 3H 2C AD KS",
+      "7: AC AH 3D",
     ].join("\n");
     const s = parseBoard(text, rules);
     expect(sizes(s, 3, 5)).toEqual([14]);
-    expect(refLegalMoves(refRules(rules), toRef(s)).map(refMoveKey)).toContain("2>4x14:" + parseCard("TD"));
+    expect(refLegalMoves(refRules(rules), toRef(s)).map(refMoveKey)).toContain(
+      "2>4x14:" + parseCard("TD"),
+    );
   });
   it("single: one card at a time", () => {
-    const s = position(bakers({ groupMove: "single" }), "A", cols, ["-", "-", "-", "-"].map(() => "-"));
+    const s = position(
+      bakers({ groupMove: "single" }),
+      "A",
+      cols,
+      ["-", "-", "-", "-"].map(() => "-"),
+    );
     expect(sizes(s, 2, 1)).toEqual([]);
     expect(sizes(s, 2, 7)).toEqual([1]);
   });
@@ -316,7 +376,9 @@ describe("Stalactites: rank foundations, no building", () => {
     expect(moveFoundation(m)).toBe(2); // 3D onto the 2H foundation
     applyMove(s, parseMove("8h", s)); // TC onto 9C
     // 7D is now at column 8's end and both the 6S and the 6H foundations take it: two moves.
-    const sevens = legalMoves(s).filter((x) => moveTo(x) === FOUNDATION && moveCard(x) === parseCard("7D"));
+    const sevens = legalMoves(s).filter(
+      (x) => moveTo(x) === FOUNDATION && moveCard(x) === parseCard("7D"),
+    );
     expect(sevens.map(moveFoundation)).toEqual([0, 3]);
     expect(sevens.map((x) => moveToString(x, s))).toEqual(["8h", "8h4"]);
     expect(parseMove("8h4", s)).toBe(sevens[1]);

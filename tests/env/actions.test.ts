@@ -46,9 +46,16 @@ describe("ActionCodec layout", () => {
     expect(legal).toEqual(expect.arrayContaining(["12", "12/1", "12/2"]));
     expect(legal).not.toContain("12/3");
     const whole = env.actionMoves[c.parseAction("12")]!;
-    expect([moveFrom(whole), moveTo(whole), moveCount(whole), moveToEmpty(whole)]).toEqual([0, 1, 3, true]);
+    expect([moveFrom(whole), moveTo(whole), moveCount(whole), moveToEmpty(whole)]).toEqual([
+      0,
+      1,
+      3,
+      true,
+    ]);
     expect(moveCount(env.actionMoves[c.parseAction("12/2")]!)).toBe(2);
-    expect(() => env.step(c.parseAction("12/3"))).toThrow(/3 cards is the largest group, which action \d+ \("12"\) moves/);
+    expect(() => env.step(c.parseAction("12/3"))).toThrow(
+      /3 cards is the largest group, which action \d+ \("12"\) moves/,
+    );
     const r = env.step(c.parseAction("12/2"));
     expect(env.state.column(1)).toEqual([parseCard("5C"), parseCard("4C")]);
     expect(r.reward).toBe(0);
@@ -57,7 +64,12 @@ describe("ActionCodec layout", () => {
   it("supermove caps the plain id's group under Baker's Game", () => {
     const rules = resolveRules("bakers-game");
     // Run of 4 (7C..4C); no free cell (all 4 hold cards) and one empty column: cap into it is 1.
-    const s = position(rules, 0, ["9D 7C 6C 5C 4C", "", "KH", "KS", "KD", "KC", "QH", "QS"], ["2D", "2H", "2S", "3D"]);
+    const s = position(
+      rules,
+      0,
+      ["9D 7C 6C 5C 4C", "", "KH", "KS", "KD", "KC", "QH", "QS"],
+      ["2D", "2H", "2S", "3D"],
+    );
     const env = makeEnv("BakersGame-v2");
     env.reset({ state: s });
     const legal = env.legalActions().map((a) => env.codec.actionToString(a));
@@ -76,6 +88,8 @@ describe("ActionCodec layout", () => {
     expect(env.actionMask[env.codec.parseAction("12")]).toBe(1);
     expect(moveCount(m)).toBe(2);
     expect(env.actionMask[env.codec.parseAction("32")]).toBe(0);
-    expect(() => env.step(env.codec.parseAction("32"))).toThrow(/action 19 \("32"\) is illegal here: an empty column takes only a card/);
+    expect(() => env.step(env.codec.parseAction("32"))).toThrow(
+      /action 19 \("32"\) is illegal here: an empty column takes only a card/,
+    );
   });
 });

@@ -7,7 +7,15 @@
  * that checkEnv fails, naming the failure, on environments that break each promise.
  */
 import { describe, expect, it } from "vitest";
-import { checkEnv, ENV_IDS, envIdForPreset, makeEnv, type EnvOptions, type PenguinEnv, type StepResult } from "../../src/index.js";
+import {
+  checkEnv,
+  ENV_IDS,
+  envIdForPreset,
+  makeEnv,
+  type EnvOptions,
+  type PenguinEnv,
+  type StepResult,
+} from "../../src/index.js";
 import { UsageError } from "../../src/errors.js";
 
 const PENGUIN = envIdForPreset("penguin");
@@ -24,7 +32,10 @@ const CASES: [string, EnvOptions][] = [
 
 describe.each(CASES)("%s %j", (id, options) => {
   it("passes checkEnv", () => {
-    const report = checkEnv(makeEnv(id, { ...options, maxSteps: options.maxSteps ?? 150 }), { episodes: 10, seed: 5 });
+    const report = checkEnv(makeEnv(id, { ...options, maxSteps: options.maxSteps ?? 150 }), {
+      episodes: 10,
+      seed: 5,
+    });
     expect(report.id).toBe(id);
     expect(report.episodes).toBe(10);
     expect(report.won + report.truncated + report.stuck).toBe(10);
@@ -50,7 +61,9 @@ describe("checkEnv finds broken environments", () => {
         return r;
       };
     });
-    expect(() => checkEnv(env)).toThrow(/checkEnv\(Penguin-v\d+\) seed 1 step 0: mask has \d+ legal actions, the engine has \d+ legal moves/);
+    expect(() => checkEnv(env)).toThrow(
+      /checkEnv\(Penguin-v\d+\) seed 1 step 0: mask has \d+ legal actions, the engine has \d+ legal moves/,
+    );
   });
 
   it("a reward that does not add up to the episode return, and one out of bounds", () => {
@@ -89,10 +102,14 @@ describe("checkEnv finds broken environments", () => {
 
   it("bad input: not an environment, bad options", () => {
     expect(() => checkEnv({ reset() {} })).toThrow(UsageError);
-    expect(() => checkEnv({ reset() {} })).toThrow(/^checkEnv: not an environment \(missing step\(\), clone\(\)/);
+    expect(() => checkEnv({ reset() {} })).toThrow(
+      /^checkEnv: not an environment \(missing step\(\), clone\(\)/,
+    );
     expect(() => checkEnv(null)).toThrow(/not an environment/);
     expect(() => checkEnv(PENGUIN)).toThrow(/not an environment/);
-    expect(() => checkEnv(makeEnv(PENGUIN), { episodes: 0 })).toThrow(/^checkEnv: episodes must be an integer from 1 to 100000, got 0$/);
+    expect(() => checkEnv(makeEnv(PENGUIN), { episodes: 0 })).toThrow(
+      /^checkEnv: episodes must be an integer from 1 to 100000, got 0$/,
+    );
     expect(() => checkEnv(makeEnv(PENGUIN), { seed: 1.5 })).toThrow(/seed must be an integer/);
   });
 });

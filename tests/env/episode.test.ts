@@ -9,14 +9,22 @@ const penguin = resolveRules("penguin");
 
 describe("rewards and episode end", () => {
   it("documents its defaults", () => {
-    expect(DEFAULT_SETTINGS).toEqual({ reward: "cards", maxSteps: 500, truncateOnRepeat: false, shuffle: "seedrandom" });
+    expect(DEFAULT_SETTINGS).toEqual({
+      reward: "cards",
+      maxSteps: 500,
+      truncateOnRepeat: false,
+      shuffle: "seedrandom",
+    });
     expect(makeEnv("Penguin-v2").settings).toEqual(DEFAULT_SETTINGS);
   });
 
   it("pays 1/52 per card home under `cards` and 1 for the win under `win`", () => {
     // Base A: every foundation holds A..Q but spades (A..J); QS and KS are left, KS in a flipper.
     const s = position(penguin, 0, ["QS", "KC", "KD", "KH", "", "", ""], ["KS"], [12, 12, 12, 11]);
-    for (const [reward, first, last] of [["cards", 1 / 52, 1 / 52], ["win", 0, 1]] as const) {
+    for (const [reward, first, last] of [
+      ["cards", 1 / 52, 1 / 52],
+      ["win", 0, 1],
+    ] as const) {
       const env = makeEnv("Penguin-v2", { reward });
       env.reset({ state: s, seed: 9 });
       expect(env.info.cardsHome).toBe(47);
@@ -24,7 +32,14 @@ describe("rewards and episode end", () => {
       expect([r.reward, r.terminated, r.info.cardsHome]).toEqual([first, false, 48]);
       for (const a of ["2h", "3h", "4h"]) r = env.step(env.codec.parseAction(a));
       r = env.step(env.codec.parseAction("ah"));
-      expect([r.reward, r.terminated, r.truncated, r.info.won, r.info.cardsHome, r.info.steps]).toEqual([last, true, false, true, 52, 5]);
+      expect([
+        r.reward,
+        r.terminated,
+        r.truncated,
+        r.info.won,
+        r.info.cardsHome,
+        r.info.steps,
+      ]).toEqual([last, true, false, true, 52, 5]);
       expect(r.info.episodeReturn).toBeCloseTo(reward === "cards" ? 5 / 52 : 1, 12);
       expect(env.render()).toMatch(/^Penguin-v2 seed 9 step 5\/500 \(won\)\nbase A   home 52\/52/);
     }
@@ -36,9 +51,23 @@ describe("rewards and episode end", () => {
     const s = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"]);
     const env = makeEnv("Penguin-v2", { cells: 1 });
     env.reset({ state: s });
-    expect(env.legalActions().map((a) => env.codec.actionToString(a))).toEqual(["1a", "2a", "3a", "4a", "5a", "6a", "7a"]);
+    expect(env.legalActions().map((a) => env.codec.actionToString(a))).toEqual([
+      "1a",
+      "2a",
+      "3a",
+      "4a",
+      "5a",
+      "6a",
+      "7a",
+    ]);
     const r = env.step(env.codec.parseAction("2a"));
-    expect([r.terminated, r.truncated, r.info.legalActions, r.info.won, r.reward]).toEqual([true, false, 0, false, 0]);
+    expect([r.terminated, r.truncated, r.info.legalActions, r.info.won, r.reward]).toEqual([
+      true,
+      false,
+      0,
+      false,
+      0,
+    ]);
     expect(env.done).toBe(true);
     // A deal with no legal action is over at reset.
     const stuck = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"], ["5C"]);

@@ -29,7 +29,10 @@ function playthrough(id: string): string {
   const { observation, info } = env.reset({ seed: SEED });
   const lines = [
     `# ${id} seed ${SEED} maxSteps ${MAX_STEPS}; policy: tests/env/helpers.ts pickAction(mulberry32(${POLICY_SEED}), 0.8)`,
-    ...env.render().split("\n").map((l) => `# ${l}`),
+    ...env
+      .render()
+      .split("\n")
+      .map((l) => `# ${l}`),
     `start legal ${info.legalActions} obs ${observationHash(observation)}`,
   ];
   for (;;) {
@@ -39,9 +42,13 @@ function playthrough(id: string): string {
     const played = moveToString(env.actionMoves[a]!, env.state);
     const text = played.includes("+") ? `${id} (${played})` : id;
     const r = env.step(a);
-    lines.push(`${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obs ${observationHash(r.observation)}`);
+    lines.push(
+      `${r.info.steps} ${a} ${text} reward ${r.reward} legal ${r.info.legalActions} obs ${observationHash(r.observation)}`,
+    );
     if (r.terminated || r.truncated) {
-      lines.push(`end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated} return ${r.info.episodeReturn}`);
+      lines.push(
+        `end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated} return ${r.info.episodeReturn}`,
+      );
       return lines.join("\n") + "\n";
     }
   }
@@ -58,22 +65,38 @@ async function stalactitesWin(): Promise<string> {
   agent.reset(env.state, 4);
   const lines = [
     `# Stalactites-v2 Microsoft deal 4; policy: greedy(tuned)`,
-    ...env.render().split("\n").map((l) => `# ${l}`),
+    ...env
+      .render()
+      .split("\n")
+      .map((l) => `# ${l}`),
     `start legal ${info.legalActions} obs ${observationHash(observation)}`,
   ];
   for (;;) {
-    const a = agent.act({ state: env.state, mask: env.actionMask, observation: env.observation, codec: env.codec, actionMoves: env.actionMoves });
+    const a = agent.act({
+      state: env.state,
+      mask: env.actionMask,
+      observation: env.observation,
+      codec: env.codec,
+      actionMoves: env.actionMoves,
+    });
     const r = env.step(a);
-    lines.push(`${r.info.steps} ${a} ${env.codec.actionToString(a)} reward ${r.reward} legal ${r.info.legalActions} obs ${observationHash(r.observation)}`);
+    lines.push(
+      `${r.info.steps} ${a} ${env.codec.actionToString(a)} reward ${r.reward} legal ${r.info.legalActions} obs ${observationHash(r.observation)}`,
+    );
     if (r.terminated || r.truncated) {
-      lines.push(`end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated}`);
+      lines.push(
+        `end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated}`,
+      );
       return lines.join("\n") + "\n";
     }
   }
 }
 
 function checkGolden(file: string, text: string): void {
-  if (!update && !existsSync(file)) expect.fail(`golden file ${file} is missing; write it with UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts and review it`);
+  if (!update && !existsSync(file))
+    expect.fail(
+      `golden file ${file} is missing; write it with UPDATE_GOLDEN=1 npx vitest run tests/env/golden.test.ts and review it`,
+    );
   if (update) {
     writeFileSync(`${file}.tmp`, text);
     renameSync(`${file}.tmp`, file);

@@ -19,7 +19,8 @@ export function pickAction(env: PenguinEnv, rnd: () => number, bias = 0.8): numb
     legal.push(a);
     const m = env.actionMoves[a]!;
     if (moveTo(m) === FOUNDATION) home.push(a);
-    else if (moveTo(m) < CELL0 && !(moveFrom(m) < CELL0 && env.state.len[moveTo(m)] === 0)) build.push(a);
+    else if (moveTo(m) < CELL0 && !(moveFrom(m) < CELL0 && env.state.len[moveTo(m)] === 0))
+      build.push(a);
   }
   const from = (xs: number[]): number => xs[Math.floor(rnd() * xs.length)]!;
   if (home.length && rnd() < bias) return from(home);
@@ -32,9 +33,20 @@ import type { Rules } from "../../src/engine/rules.js";
 import { State } from "../../src/engine/state.js";
 
 /** A hand-built position: columns as "5C 4C 3C" (deepest first), flipper cards, foundation counts. */
-export function position(rules: Rules, base: number, columns: string[], cells: string[] = [], found: number[] = [0, 0, 0, 0]): State {
+export function position(
+  rules: Rules,
+  base: number,
+  columns: string[],
+  cells: string[] = [],
+  found: number[] = [0, 0, 0, 0],
+): State {
   const s = new State(rules, base);
-  columns.forEach((col, c) => col.split(/\s+/).filter(Boolean).forEach((t) => s.push(c, parseCard(t))));
+  columns.forEach((col, c) =>
+    col
+      .split(/\s+/)
+      .filter(Boolean)
+      .forEach((t) => s.push(c, parseCard(t))),
+  );
   cells.forEach((t, i) => s.setCell(i, parseCard(t)));
   found.forEach((n, i) => (s.found[i] = n));
   s.rehash();

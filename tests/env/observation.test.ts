@@ -26,14 +26,40 @@ describe("ObservationEncoder", () => {
       return (suitOf(c) * 13 + ((rankOf(c) - 10 + 13) % 13)) * K;
     };
     const jh = block("JH");
-    expect(Array.from(o.subarray(jh, jh + K))).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, Math.fround(6 / 13)]);
+    expect(Array.from(o.subarray(jh, jh + K))).toEqual([
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      Math.fround(6 / 13),
+    ]);
     const kh = block("KH");
-    expect(Array.from(o.subarray(kh, kh + K))).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, Math.fround(6 / 13), 0]);
+    expect(Array.from(o.subarray(kh, kh + K))).toEqual([
+      1,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      Math.fround(6 / 13),
+      0,
+    ]);
     const jc = block("JC");
     expect(Array.from(o.subarray(jc, jc + K))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]);
     const col1 = 52 * K;
     // 7 cards, run of 1 (TS under KH), end card KH: rel 2, hearts.
-    expect(Array.from(o.subarray(col1, col1 + 7))).toEqual([7 / 13, 1 / 13, 3 / 13, 0, 0, 1, 0].map(Math.fround));
+    expect(Array.from(o.subarray(col1, col1 + 7))).toEqual(
+      [7 / 13, 1 / 13, 3 / 13, 0, 0, 1, 0].map(Math.fround),
+    );
     // No flipper holds a card yet: the 8 flipper blocks are all 0.
     const fl = 52 * K + 7 * 7;
     expect(o.subarray(fl, fl + 48).every((v) => v === 0)).toBe(true);
@@ -41,7 +67,32 @@ describe("ObservationEncoder", () => {
     // Counts C D H S, what each needs next (rel + 1), free, empty, home, cells, then the rules:
     // below-base, unlimited, suit, beak, suit foundations.
     expect(Array.from(o.subarray(g, g + 24))).toEqual(
-      [1 / 13, 1 / 13, 0, 1 / 13, 2 / 13, 2 / 13, 1 / 13, 2 / 13, 7 / 8, 0, 3 / 52, 7 / 8, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0].map(Math.fround),
+      [
+        1 / 13,
+        1 / 13,
+        0,
+        1 / 13,
+        2 / 13,
+        2 / 13,
+        1 / 13,
+        2 / 13,
+        7 / 8,
+        0,
+        3 / 52,
+        7 / 8,
+        1,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        1,
+        0,
+      ].map(Math.fround),
     );
     // Every card sits in exactly one place.
     for (let b = 0; b < 52; b++) {
@@ -69,9 +120,14 @@ describe("ObservationEncoder", () => {
     const diff = Array.from(a.keys()).filter((i) => a[i] !== b[i]);
     expect(diff.length).toBeGreaterThan(0);
     expect(diff.every((i) => i >= fl && i < fl + 12)).toBe(true);
-    const slot = (o: Float32Array, i: number): number[] => Array.from(o.subarray(fl + i * 6, fl + i * 6 + 6));
+    const slot = (o: Float32Array, i: number): number[] =>
+      Array.from(o.subarray(fl + i * 6, fl + i * 6 + 6));
     expect(slot(a, 0)).toEqual(slot(b, 1));
-    expect(slot(a, 0)).toEqual([1, ((x >> 2) + 1) / 13, ...[0, 1, 2, 3].map((su) => (su === (x & 3) ? 1 : 0))].map(Math.fround));
+    expect(slot(a, 0)).toEqual(
+      [1, ((x >> 2) + 1) / 13, ...[0, 1, 2, 3].map((su) => (su === (x & 3) ? 1 : 0))].map(
+        Math.fround,
+      ),
+    );
   });
 
   it("Stalactites: says which cards are home and what each rank foundation takes next", () => {
@@ -83,7 +139,7 @@ describe("ObservationEncoder", () => {
     for (let f = 0; f < 4; f++) {
       const first = s.pile[f * 13]!;
       expect(o[g + f]).toBe(Math.fround(1 / 13));
-      expect(o[g + 4 + f]).toBe(Math.fround((((first >> 2) + 1) % 13 + 1) / 13)); // the next rank up
+      expect(o[g + 4 + f]).toBe(Math.fround(((((first >> 2) + 1) % 13) + 1) / 13)); // the next rank up
       expect(o[((first & 3) * 13 + (first >> 2)) * K + 8 + 1]).toBe(1); // on a foundation
     }
     expect(o[g + 23]).toBe(1);

@@ -24,8 +24,12 @@ describe("VecEnv", () => {
     for (let i = 0; i < 3; i++) {
       const single = makeEnv("FreeCell-v2");
       single.reset({ seed: 40 + i });
-      expect(Array.from(observations.subarray(i * 752, (i + 1) * 752))).toEqual(Array.from(single.observation));
-      expect(Array.from(masks.subarray(i * 888, (i + 1) * 888))).toEqual(Array.from(single.actionMask));
+      expect(Array.from(observations.subarray(i * 752, (i + 1) * 752))).toEqual(
+        Array.from(single.observation),
+      );
+      expect(Array.from(masks.subarray(i * 888, (i + 1) * 888))).toEqual(
+        Array.from(single.actionMask),
+      );
     }
   });
 
@@ -51,8 +55,12 @@ describe("VecEnv", () => {
           expect(r.truncated[i]).toBe(tr.truncated ? 1 : 0);
           if (tr.terminated || tr.truncated) {
             // Final row = the twin's last observation; the live row is already the next deal.
-            expect(Array.from(v.finalObservations.subarray(i * v.obsSize, (i + 1) * v.obsSize))).toEqual(Array.from(tr.observation));
-            expect(Array.from(v.finalMasks.subarray(i * v.numActions, (i + 1) * v.numActions))).toEqual(Array.from(tr.info.actionMask));
+            expect(
+              Array.from(v.finalObservations.subarray(i * v.obsSize, (i + 1) * v.obsSize)),
+            ).toEqual(Array.from(tr.observation));
+            expect(
+              Array.from(v.finalMasks.subarray(i * v.numActions, (i + 1) * v.numActions)),
+            ).toEqual(Array.from(tr.info.actionMask));
             expect(v.finalSteps[i]).toBe(tr.info.steps);
             expect(v.finalCardsHome[i]).toBe(tr.info.cardsHome);
             expect(v.finalReturns[i]).toBeCloseTo(tr.info.episodeReturn, 6);
@@ -60,10 +68,14 @@ describe("VecEnv", () => {
             twins[i]!.reset({ seed: 10 + i + (episode + 1) * n });
             expect(v.seeds[i]).toBe(10 + i + (episode + 1) * n);
           }
-          expect(Array.from(v.observations.subarray(i * v.obsSize, (i + 1) * v.obsSize))).toEqual(Array.from(twins[i]!.observation));
+          expect(Array.from(v.observations.subarray(i * v.obsSize, (i + 1) * v.obsSize))).toEqual(
+            Array.from(twins[i]!.observation),
+          );
         }
         // Random play may end an episode early (no legal action); the twin follows either way.
-        if (t === 4) for (let i = 0; i < n; i++) expect(r.terminated[i] || r.truncated[i] || twins[i]!.info.steps === 0).toBeTruthy();
+        if (t === 4)
+          for (let i = 0; i < n; i++)
+            expect(r.terminated[i] || r.truncated[i] || twins[i]!.info.steps === 0).toBeTruthy();
       }
     }
   });
@@ -77,7 +89,13 @@ describe("VecEnv", () => {
       const trace: number[] = [];
       for (let t = 0; t < 80; t++) {
         const r = v.step(randomActions(v, rnd, actions));
-        trace.push(...actions, ...r.rewards, ...r.terminated, ...r.truncated, r.observations.reduce((a, b) => a + b, 0));
+        trace.push(
+          ...actions,
+          ...r.rewards,
+          ...r.terminated,
+          ...r.truncated,
+          r.observations.reduce((a, b) => a + b, 0),
+        );
       }
       trace.push(...v.seeds);
       return trace;
@@ -92,7 +110,9 @@ describe("VecEnv", () => {
     v.reset({ seed: 1 });
     const before = v.envs.map((e) => e.serialize());
     const legal0 = v.envs[0]!.legalActions()[0]!;
-    expect(() => v.step(Int32Array.of(legal0, 125))).toThrow(/sub-env 1: action 125 \("gh"\) is illegal here: the source is empty/);
+    expect(() => v.step(Int32Array.of(legal0, 125))).toThrow(
+      /sub-env 1: action 125 \("gh"\) is illegal here: the source is empty/,
+    );
     expect(v.envs.map((e) => e.serialize())).toEqual(before);
   });
 

@@ -9,7 +9,12 @@ import { scratchDir } from "../train/helpers.js";
 const HEADER = "deal,rules,agent,won,cards_home,moves,ms";
 const csv = (dir: string, name: string, agent: string, won: boolean[]): string => {
   const path = join(dir, name);
-  writeFileSync(path, [HEADER, ...won.map((w, i) => `${i + 1},penguin,${agent},${w},${w ? 52 : 10},100,0`)].join("\n") + "\n");
+  writeFileSync(
+    path,
+    [HEADER, ...won.map((w, i) => `${i + 1},penguin,${agent},${w},${w ? 52 : 10},100,0`)].join(
+      "\n",
+    ) + "\n",
+  );
   return path;
 };
 
@@ -29,8 +34,14 @@ describe("paired comparison of two players", () => {
     const a = csv(dir, "a.csv", "greedy(tuned)", [true, true, false, true, false, true]);
     const b = csv(dir, "b.csv", "random", [true, false, false, false, true, false]);
     const c = compareFiles(a, b);
-    expect(c).toMatchObject({ deals: 6, aOnly: 3, bOnly: 1, a: { agent: "greedy(tuned)", wins: 4 }, b: { agent: "random", wins: 2 } });
-    expect(c.mcnemarP).toBeCloseTo(2 * (1 + 4) / 16, 12);
+    expect(c).toMatchObject({
+      deals: 6,
+      aOnly: 3,
+      bOnly: 1,
+      a: { agent: "greedy(tuned)", wins: 4 },
+      b: { agent: "random", wins: 2 },
+    });
+    expect(c.mcnemarP).toBeCloseTo((2 * (1 + 4)) / 16, 12);
     const short = csv(dir, "short.csv", "random", [true, false]);
     expect(() => compareFiles(a, short)).toThrow(/same deals: 4 deal\(s\) appear in only one/);
     writeFileSync(join(dir, "bad.csv"), "x,y\n1,2\n");

@@ -1,6 +1,14 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { resolveRules } from "../../src/engine/rules.js";
 import { UsageError } from "../../src/errors.js";
@@ -17,13 +25,20 @@ mkdirSync(dir, { recursive: true });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync("node", ["bin/penguin.js", "eval", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  const r = spawnSync("node", ["bin/penguin.js", "eval", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORCE_COLOR: "0" },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 /** The same, without blocking: independent bad-input runs go side by side. */
 function cliAsync(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn("node", ["bin/penguin.js", "eval", ...args], { cwd: root, env: { ...process.env, FORCE_COLOR: "0" } });
+    const p = spawn("node", ["bin/penguin.js", "eval", ...args], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: "0" },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));
@@ -40,7 +55,10 @@ describe("statistics", () => {
     expect(w.low).toBeCloseTo(0.2366, 4);
     expect(w.high).toBeCloseTo(0.7634, 4);
     expect(wilson(0, 20).low).toBe(0);
-    const s = summarize([{ won: true, cardsHome: 52, moves: 100 }, { won: false, cardsHome: 10, moves: 50 }]);
+    const s = summarize([
+      { won: true, cardsHome: 52, moves: 100 },
+      { won: false, cardsHome: 10, moves: 50 },
+    ]);
     expect([s.games, s.wins, s.winRate, s.meanCardsHome]).toEqual([2, 1, 0.5, 31]);
   });
 });
@@ -61,14 +79,29 @@ describe("deals and CSV lines", () => {
 describe("evaluate (library)", () => {
   it("streams rows in deal order with the rules and agent labels", async () => {
     const rows: EvalRow[] = [];
-    for await (const r of evaluate({ agent: "greedy", rules: resolveRules("penguin", { cells: 3 }), deals: seedRange(3, 6), timing: false })) rows.push(r);
+    for await (const r of evaluate({
+      agent: "greedy",
+      rules: resolveRules("penguin", { cells: 3 }),
+      deals: seedRange(3, 6),
+      timing: false,
+    }))
+      rows.push(r);
     expect(rows.map((r) => r.deal)).toEqual(["3", "4", "5", "6", "7", "8"]);
-    expect(rows.every((r) => r.rules === "penguin[cells=3]" && r.agent === "greedy(tuned)" && r.ms === 0)).toBe(true);
+    expect(
+      rows.every(
+        (r) => r.rules === "penguin[cells=3]" && r.agent === "greedy(tuned)" && r.ms === 0,
+      ),
+    ).toBe(true);
     expect(rows.every((r) => r.won === (r.cardsHome === 52))).toBe(true);
   });
 
   it("plays Microsoft deal ranges, the same rows with 2 workers as with 1", async () => {
-    const spec = { agent: "random", rules: resolveRules("freecell"), deals: msRange(1, 6), timing: false };
+    const spec = {
+      agent: "random",
+      rules: resolveRules("freecell"),
+      deals: msRange(1, 6),
+      timing: false,
+    };
     const one: EvalRow[] = [];
     const two: EvalRow[] = [];
     for await (const r of evaluate(spec)) one.push(r);
@@ -87,7 +120,9 @@ describe("evaluate (library)", () => {
     expect([b.skipped, b.summary.played, b.summary.games]).toEqual([10, 5, 15]);
     const before = read(out);
     expect(before.split("\n").length).toBe(17); // header + 15 rows + final newline
-    await expect(runEval({ ...spec, agent: "greedy", deals: seedRange(1, 15) })).rejects.toThrow(/other settings/);
+    await expect(runEval({ ...spec, agent: "greedy", deals: seedRange(1, 15) })).rejects.toThrow(
+      /other settings/,
+    );
     await expect(runEval({ ...spec, deals: seedRange(0, 3) })).rejects.toThrow(/deal order/);
     expect(read(out)).toBe(before);
   });
@@ -115,7 +150,9 @@ describe("penguin eval (CLI)", () => {
     expect(read(f1).split("\n")[0]).toBe("deal,rules,agent,won,cards_home,moves,ms");
     expect(read(f1).split("\n").length).toBe(18);
     expect(read(f2)).toBe(read(f1));
-    expect(r1.stdout).toMatch(/games 16, wins \d+, win rate [\d.]+% \(95% Wilson [\d.]+%–[\d.]+%\)/);
+    expect(r1.stdout).toMatch(
+      /games 16, wins \d+, win rate [\d.]+% \(95% Wilson [\d.]+%–[\d.]+%\)/,
+    );
     expect(r1.stderr).toBe(""); // no progress bar off a terminal
   });
 
@@ -126,9 +163,19 @@ describe("penguin eval (CLI)", () => {
     rmSync(f2, { force: true });
     expect(cli([...base, "--workers", "1", "--out", f1]).code).toBe(0);
     expect(cli([...base, "--workers", "2", "--out", f2]).code).toBe(0);
-    const strip = (t: string) => t.trim().split("\n").map((l) => parseCsvLine(l).slice(0, 6).join("|"));
+    const strip = (t: string) =>
+      t
+        .trim()
+        .split("\n")
+        .map((l) => parseCsvLine(l).slice(0, 6).join("|"));
     expect(strip(read(f2))).toEqual(strip(read(f1)));
-    expect(read(f1).trim().split("\n").slice(1).some((l) => Number(parseCsvLine(l)[6]) > 0)).toBe(true);
+    expect(
+      read(f1)
+        .trim()
+        .split("\n")
+        .slice(1)
+        .some((l) => Number(parseCsvLine(l)[6]) > 0),
+    ).toBe(true);
   });
 
   it("resumes after a kill mid-row: the result is exactly the full file", () => {
@@ -142,12 +189,24 @@ describe("penguin eval (CLI)", () => {
     const at = text.split("\n").slice(0, 21).join("\n").length - 5;
     truncateSync(cut, at);
     expect(read(cut).endsWith("\n")).toBe(false);
-    const r = cli(["--agent", "random", "--deals", "40", "--no-timing", "--out", cut, "--workers", "2"]);
+    const r = cli([
+      "--agent",
+      "random",
+      "--deals",
+      "40",
+      "--no-timing",
+      "--out",
+      cut,
+      "--workers",
+      "2",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/19 deals read back/);
     expect(read(cut)).toBe(text);
     // Rerunning a complete file plays nothing and changes nothing.
-    expect(cli(["--agent", "random", "--deals", "40", "--no-timing", "--out", cut]).stdout).toMatch(/0 deals played/);
+    expect(cli(["--agent", "random", "--deals", "40", "--no-timing", "--out", cut]).stdout).toMatch(
+      /0 deals played/,
+    );
     expect(read(cut)).toBe(text);
   });
 
@@ -157,13 +216,28 @@ describe("penguin eval (CLI)", () => {
     expect(cli(["--agent", "random", "--deals", "5", "--no-timing", "--out", f]).code).toBe(0);
     const before = read(f);
     const cases: [string[], RegExp][] = [
-      [["--agent", "nope", "--deals", "5", "--out", f], /unknown agent "nope"; known: random, greedy/],
+      [
+        ["--agent", "nope", "--deals", "5", "--out", f],
+        /unknown agent "nope"; known: random, greedy/,
+      ],
       [["--agent", "random", "--rules", "pengiun", "--deals", "5", "--out", f], /unknown rules/],
-      [["--agent", "random", "--deals", "0", "--out", f], /--deals must be an integer from 1 to 100000000/],
-      [["--agent", "random", "--deals", "-3", "--out", f], /--deals must be an integer from 1 to 100000000/],
+      [
+        ["--agent", "random", "--deals", "0", "--out", f],
+        /--deals must be an integer from 1 to 100000000/,
+      ],
+      [
+        ["--agent", "random", "--deals", "-3", "--out", f],
+        /--deals must be an integer from 1 to 100000000/,
+      ],
       [["--agent", "greedy", "--deals", "5", "--no-timing", "--out", f], /other settings/],
-      [["--agent", "random", "--cells", "3", "--deals", "5", "--no-timing", "--out", f], /other settings/],
-      [["--agent", "random", "--deals", "5", "--out", join(dir, "no-such-dir", "x.csv")], /cannot write/],
+      [
+        ["--agent", "random", "--cells", "3", "--deals", "5", "--no-timing", "--out", f],
+        /other settings/,
+      ],
+      [
+        ["--agent", "random", "--deals", "5", "--out", join(dir, "no-such-dir", "x.csv")],
+        /cannot write/,
+      ],
       [["--agent", "greedy", "--without", "nope", "--deals", "5", "--out", f], /unknown feature/],
     ];
     // The cases run side by side, each on its own copy of the file: two runs on one file would
@@ -173,7 +247,9 @@ describe("penguin eval (CLI)", () => {
       writeFileSync(c, before);
       return c;
     });
-    const results = await Promise.all(cases.map(([args], i) => cliAsync(args.map((x) => (x === f ? copies[i]! : x)))));
+    const results = await Promise.all(
+      cases.map(([args], i) => cliAsync(args.map((x) => (x === f ? copies[i]! : x)))),
+    );
     for (const [i, [args, msg]] of cases.entries()) {
       const r = results[i]!;
       expect(r.code, args.join(" ")).toBe(2);

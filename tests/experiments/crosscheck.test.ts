@@ -11,19 +11,29 @@ const H = "deal,deck,flippers,rules,player,base,outcome,cards_home,moves,states\
 function check(files: Record<string, string>): { code: number | null; out: string } {
   const dir = mkdtempSync(join(tmpdir(), "penguin-cross-"));
   for (const [n, t] of Object.entries(files)) writeFileSync(join(dir, n), t);
-  const r = spawnSync(join(root, "node_modules/.bin/tsx"), ["experiments/crosscheck.ts", "--dir", dir], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(
+    join(root, "node_modules/.bin/tsx"),
+    ["experiments/crosscheck.ts", "--dir", dir],
+    { cwd: root, encoding: "utf8" },
+  );
   return { code: r.status, out: r.stdout };
 }
 
 it("passes consistent files and fails a win the solver proved impossible, or two outcomes for one game", () => {
   const ok = check({
-    "a.csv": H + "1,seed,7,penguin,greedy(tuned),Q,won,52,90,0\n1,seed,7,penguin,solver(maxStates=1000),Q,won,52,80,40\n",
-    "b.csv": H + "1,seed,7,penguin,greedy(tuned),Q,won,52,90,0\n2,seed,7,penguin,solver(maxStates=1000),4,lost,3,0,99\n",
+    "a.csv":
+      H +
+      "1,seed,7,penguin,greedy(tuned),Q,won,52,90,0\n1,seed,7,penguin,solver(maxStates=1000),Q,won,52,80,40\n",
+    "b.csv":
+      H +
+      "1,seed,7,penguin,greedy(tuned),Q,won,52,90,0\n2,seed,7,penguin,solver(maxStates=1000),4,lost,3,0,99\n",
   });
   expect(ok.code).toBe(0);
   expect(ok.out).toContain("proved lost: 0");
   const bad = check({
-    "a.csv": H + "2,seed,7,penguin,greedy(tuned),4,won,52,90,0\n2,seed,7,penguin,solver(maxStates=1000),4,lost,3,0,99\n",
+    "a.csv":
+      H +
+      "2,seed,7,penguin,greedy(tuned),4,won,52,90,0\n2,seed,7,penguin,solver(maxStates=1000),4,lost,3,0,99\n",
     "b.csv": H + "2,seed,7,penguin,greedy(tuned),4,lost,9,1000,0\n",
   });
   expect(bad.code).toBe(1);

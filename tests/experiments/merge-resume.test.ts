@@ -23,8 +23,15 @@ const dir = mkdtempSync(join(tmpdir(), "penguin-exp-"));
 /** In-process run (workers 1): the same code path as the script, without a process start. */
 const runHere = (args: string[]) => runExperiment(fakeExperiment, ["--quiet", ...args]);
 
-function run(args: string[], env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(tsx, [script, "--quiet", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(tsx, [script, "--quiet", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,12 +40,17 @@ describe("sharded runs and penguin merge", () => {
     const whole = join(dir, "whole.csv");
     await runHere(["--deals", "23", "--seed", "100", "--out", whole]);
     const shards = [2, 0, 1].map((i) => join(dir, `s${i}.csv`));
-    for (const [k, i] of [2, 0, 1].entries()) await runHere(["--deals", "23", "--seed", "100", "--shard", `${i}/3`, "--out", shards[k]!]);
+    for (const [k, i] of [2, 0, 1].entries())
+      await runHere(["--deals", "23", "--seed", "100", "--shard", `${i}/3`, "--out", shards[k]!]);
     const merged = join(dir, "merged.csv");
     expect(mergeFiles(shards, merged).rows).toBe(23 * 3);
     expect(readFileSync(merged, "utf8")).toBe(readFileSync(whole, "utf8"));
     // The CLI command does the same.
-    const cli = spawnSync(tsx, ["src/cli/main.ts", "merge", ...shards, "--out", join(dir, "cli.csv")], { cwd: root, encoding: "utf8" });
+    const cli = spawnSync(
+      tsx,
+      ["src/cli/main.ts", "merge", ...shards, "--out", join(dir, "cli.csv")],
+      { cwd: root, encoding: "utf8" },
+    );
     expect(cli.status).toBe(0);
     expect(readFileSync(join(dir, "cli.csv"), "utf8")).toBe(readFileSync(whole, "utf8"));
     const two = join(dir, "two-workers.csv");
@@ -48,7 +60,10 @@ describe("sharded runs and penguin merge", () => {
 
   it("refuses a missing shard, an overlap, a partial row and a short deal, each with one line", () => {
     const h = "deal,deck,rules,outcome\n";
-    const a = { name: "a.csv", text: h + "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n" };
+    const a = {
+      name: "a.csv",
+      text: h + "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n",
+    };
     const c = { name: "c.csv", text: h + "4,seed,x,won\n4,seed,y,won\n" };
     const expectUsage = (f: () => unknown, hint: string): void => {
       try {
@@ -62,11 +77,23 @@ describe("sharded runs and penguin merge", () => {
     };
     expectUsage(() => mergeShardTexts([a, c]), "deals 3…3 are missing");
     expectUsage(() => mergeShardTexts([a, a]), "overlaps");
-    expectUsage(() => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n3,se" }]), "partial row");
-    expectUsage(() => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n" }]), "deal 3 has 1 rows");
-    expectUsage(() => mergeShardTexts([a, { name: "b.csv", text: "deal,deck\n3,seed\n" }]), "another header");
-    expect(mergeShardTexts([c, { name: "b.csv", text: h + "3,seed,x,won\n3,seed,y,lost\n" }, a])).toBe(
-      h + "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n3,seed,x,won\n3,seed,y,lost\n4,seed,x,won\n4,seed,y,won\n",
+    expectUsage(
+      () => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n3,se" }]),
+      "partial row",
+    );
+    expectUsage(
+      () => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n" }]),
+      "deal 3 has 1 rows",
+    );
+    expectUsage(
+      () => mergeShardTexts([a, { name: "b.csv", text: "deal,deck\n3,seed\n" }]),
+      "another header",
+    );
+    expect(
+      mergeShardTexts([c, { name: "b.csv", text: h + "3,seed,x,won\n3,seed,y,lost\n" }, a]),
+    ).toBe(
+      h +
+        "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n3,seed,x,won\n3,seed,y,lost\n4,seed,x,won\n4,seed,y,won\n",
     );
   });
 
@@ -74,7 +101,11 @@ describe("sharded runs and penguin merge", () => {
     const ref = join(dir, "ref.csv");
     await runHere(["--deals", "40", "--out", ref]);
     const out = join(dir, "killed.csv");
-    const child = spawn(tsx, [script, "--quiet", "--deals", "40", "--out", out], { cwd: root, env: { ...process.env, FAKE_PLAY_DELAY_MS: "15" }, detached: true });
+    const child = spawn(tsx, [script, "--quiet", "--deals", "40", "--out", out], {
+      cwd: root,
+      env: { ...process.env, FAKE_PLAY_DELAY_MS: "15" },
+      detached: true,
+    });
     // Wait for some rows to land, then kill the whole process group without warning.
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -96,7 +127,10 @@ describe("sharded runs and penguin merge", () => {
     const ref = join(dir, "ref-term.csv");
     await runHere(["--deals", "30", "--out", ref]);
     const out = join(dir, "term.csv");
-    const child = spawn(tsx, [script, "--quiet", "--deals", "30", "--out", out], { cwd: root, env: { ...process.env, FAKE_PLAY_DELAY_MS: "15" } });
+    const child = spawn(tsx, [script, "--quiet", "--deals", "30", "--out", out], {
+      cwd: root,
+      env: { ...process.env, FAKE_PLAY_DELAY_MS: "15" },
+    });
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (existsSync(out) && parseCsv(readFileSync(out, "utf8")).records.length > 3) break;
@@ -123,7 +157,9 @@ describe("sharded runs and penguin merge", () => {
     expect(r.stderr).toContain("other settings");
     expect(readFileSync(out, "utf8")).toBe(before);
     // More deals with the same settings extend the study.
-    await expect(runHere(["--deals", "5", "--seed", "2", "--out", out])).rejects.toThrow(UsageError);
+    await expect(runHere(["--deals", "5", "--seed", "2", "--out", out])).rejects.toThrow(
+      UsageError,
+    );
     await expect(runHere(["--deals", "4", "--out", out])).rejects.toThrow(/more than this run/);
     expect(readFileSync(out, "utf8")).toBe(before);
     const more = await runHere(["--deals", "8", "--out", out]);

@@ -24,23 +24,56 @@ const dir = mkdtempSync(join(tmpdir(), "penguin-scripts-"));
 describe("experiment scripts", () => {
   it("quick experiment runs with a tiny budget: table, CSV with config and seeds, SVG", async () => {
     const out = join(dir, "quick.csv");
-    const r = await runExperiment(quick, ["--quiet", "--deals", "3", "--seed", "5", "--max-states", "20000", "--out", out]);
+    const r = await runExperiment(quick, [
+      "--quiet",
+      "--deals",
+      "3",
+      "--seed",
+      "5",
+      "--max-states",
+      "20000",
+      "--out",
+      out,
+    ]);
     expect(r!.complete).toBe(true);
     const { records } = parseCsv(readFileSync(out, "utf8"));
-    expect(records[0]!.fields).toEqual(["deal", "deck", "variant", "rules", "player", "base", "outcome", "cards_home", "moves", "states"]);
+    expect(records[0]!.fields).toEqual([
+      "deal",
+      "deck",
+      "variant",
+      "rules",
+      "player",
+      "base",
+      "outcome",
+      "cards_home",
+      "moves",
+      "states",
+    ]);
     // 3 deals × 5 variants × 3 players, deal-major, seeds 5, 6, 7.
     expect(records).toHaveLength(1 + 3 * 15);
-    expect(records.slice(1).map((x) => x.fields[0])).toEqual([...Array(15).fill("5"), ...Array(15).fill("6"), ...Array(15).fill("7")]);
+    expect(records.slice(1).map((x) => x.fields[0])).toEqual([
+      ...Array(15).fill("5"),
+      ...Array(15).fill("6"),
+      ...Array(15).fill("7"),
+    ]);
     const first = records.slice(1, 16).map((x) => `${x.fields[2]}|${x.fields[3]}|${x.fields[4]}`);
     expect(first).toContain("3-flippers|penguin[cells=3]|solver(maxStates=20000)");
     expect(first).toContain("relaxed|penguin-relaxed|random");
     for (const x of records.slice(1)) {
       expect(["won", "lost", "unknown"]).toContain(x.fields[6]);
-      if (x.fields[4]!.startsWith("solver") && x.fields[6] === "won") expect(x.fields[7]).toBe("52");
+      if (x.fields[4]!.startsWith("solver") && x.fields[6] === "won")
+        expect(x.fields[7]).toBe("52");
     }
     // Penguin with no flippers: the solver proves every one of these deals lost.
-    expect(records.slice(1).filter((x) => x.fields[2] === "0-flippers" && x.fields[4]!.startsWith("solver")).map((x) => x.fields[6])).toEqual(["lost", "lost", "lost"]);
-    expect(readFileSync(join(dir, "quick.svg"), "utf8")).toMatch(/^<svg[\s\S]*win rate[\s\S]*<\/svg>$/);
+    expect(
+      records
+        .slice(1)
+        .filter((x) => x.fields[2] === "0-flippers" && x.fields[4]!.startsWith("solver"))
+        .map((x) => x.fields[6]),
+    ).toEqual(["lost", "lost", "lost"]);
+    expect(readFileSync(join(dir, "quick.svg"), "utf8")).toMatch(
+      /^<svg[\s\S]*win rate[\s\S]*<\/svg>$/,
+    );
     expect(readFileSync(join(dir, "quick.summary.csv"), "utf8").split("\n")[0]).toBe(
       "variant,player,n,won,unknown,win_rate,ci95_lo,ci95_hi,upper_if_unknown_won,mean_cards_home",
     );
@@ -68,9 +101,15 @@ describe("experiment scripts", () => {
   });
 
   it("a script run with a bad option prints one line and exits 2", () => {
-    const r = spawnSync(join(root, "node_modules/.bin/tsx"), ["experiments/flippers.ts", "--cells", "9"], { cwd: root, encoding: "utf8" });
+    const r = spawnSync(
+      join(root, "node_modules/.bin/tsx"),
+      ["experiments/flippers.ts", "--cells", "9"],
+      { cwd: root, encoding: "utf8" },
+    );
     expect(r.status).toBe(2);
-    expect(r.stderr.trim().split("\n")).toEqual(["flippers: --cells must be an integer from 0 to 8, got \"9\""]);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      'flippers: --cells must be an integer from 0 to 8, got "9"',
+    ]);
     expect(r.stdout).toBe("");
   });
 });

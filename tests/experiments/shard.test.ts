@@ -49,7 +49,12 @@ describe("shard ranges", () => {
 describe("experiment options", () => {
   const specs = {
     ...COMMON_OPTIONS,
-    empty: { type: "list", default: ["below-base"], choices: ["below-base", "any", "none"], help: "rules" },
+    empty: {
+      type: "list",
+      default: ["below-base"],
+      choices: ["below-base", "any", "none"],
+      help: "rules",
+    },
     cells: { type: "int-list", default: [7], min: 0, max: 8, help: "flippers" },
   } as const;
 
@@ -58,7 +63,16 @@ describe("experiment options", () => {
     expect(d.deals).toBe(200);
     expect(d.shard).toBeUndefined();
     expect(d.empty).toEqual(["below-base"]);
-    const o = parseOptions("t", specs, ["--deals", "5", "--cells=0-2,7", "--empty", "any,none", "--shard", "1/3", "--quiet"]);
+    const o = parseOptions("t", specs, [
+      "--deals",
+      "5",
+      "--cells=0-2,7",
+      "--empty",
+      "any,none",
+      "--shard",
+      "1/3",
+      "--quiet",
+    ]);
     expect(o.deals).toBe(5);
     expect(o.cells).toEqual([0, 1, 2, 7]);
     expect(o.empty).toEqual(["any", "none"]);

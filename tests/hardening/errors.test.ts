@@ -14,14 +14,18 @@ import { root } from "./helpers.js";
 
 describe("errors module", () => {
   it("no source file defines or imports UsageError / IllegalMoveError anywhere but src/errors.ts", () => {
-    const files = execFileSync("git", ["ls-files", "*.ts"], { cwd: root, encoding: "utf8" }).trim().split("\n");
+    const files = execFileSync("git", ["ls-files", "*.ts"], { cwd: root, encoding: "utf8" })
+      .trim()
+      .split("\n");
     const offenders: string[] = [];
     for (const f of files) {
       if (f === "src/errors.ts") continue;
       const text = readFileSync(join(root, f), "utf8");
-      if (/class (UsageError|IllegalMoveError|IllegalActionError)\b/.test(text)) offenders.push(`${f} defines one`);
+      if (/class (UsageError|IllegalMoveError|IllegalActionError)\b/.test(text))
+        offenders.push(`${f} defines one`);
       for (const m of text.matchAll(/import \{([^}]*)\} from "([^"]+)"/g))
-        if (/\b(UsageError|IllegalMoveError)\b/.test(m[1]!) && !/(^|\/)errors\.js$/.test(m[2]!)) offenders.push(`${f} imports from ${m[2]}`);
+        if (/\b(UsageError|IllegalMoveError)\b/.test(m[1]!) && !/(^|\/)errors\.js$/.test(m[2]!))
+          offenders.push(`${f} imports from ${m[2]}`);
     }
     expect(offenders).toEqual([]);
   });
@@ -48,7 +52,12 @@ describe("errors module", () => {
     expect(err.reason).not.toContain("illegal move");
     expect((err as IllegalMoveError).reason.length).toBeGreaterThan(5);
 
-    const cheat: Agent = { name: "cheat", needsObservation: false, reset: () => {}, act: () => -1 } as unknown as Agent;
+    const cheat: Agent = {
+      name: "cheat",
+      needsObservation: false,
+      reset: () => {},
+      act: () => -1,
+    } as unknown as Agent;
     expect(() => new EpisodeRunner(rules, cheat).play(s, 1)).toThrow(IllegalMoveError);
     try {
       new EpisodeRunner(rules, cheat).play(s, 1);

@@ -15,9 +15,16 @@ export interface Ran {
 }
 
 /** Runs a command to its end (with a time limit: a hang fails the test instead of stalling it). */
-export function run(cmd: string, args: readonly string[], o: { timeoutMs?: number; env?: Record<string, string>; input?: string } = {}): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  o: { timeoutMs?: number; env?: Record<string, string>; input?: string } = {},
+): Promise<Ran> {
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...o.env } });
+    const p = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...o.env },
+    });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));
@@ -32,8 +39,13 @@ export function run(cmd: string, args: readonly string[], o: { timeoutMs?: numbe
   });
 }
 
-export const penguin = (args: readonly string[], o?: Parameters<typeof run>[2]): Promise<Ran> => run(process.execPath, ["bin/penguin.js", ...args], o);
-export const script = (path: string, args: readonly string[], o?: Parameters<typeof run>[2]): Promise<Ran> => run(tsx, [path, ...args], o);
+export const penguin = (args: readonly string[], o?: Parameters<typeof run>[2]): Promise<Ran> =>
+  run(process.execPath, ["bin/penguin.js", ...args], o);
+export const script = (
+  path: string,
+  args: readonly string[],
+  o?: Parameters<typeof run>[2],
+): Promise<Ran> => run(tsx, [path, ...args], o);
 
 /** A fresh folder under the system temp dir, removed by the returned function. */
 export function tempDir(tag: string): { dir: string; done: () => void } {
@@ -56,7 +68,11 @@ export function oneLine(r: Ran): string {
 /** Children of `pid` (from /proc). */
 export function childrenOf(pid: number): number[] {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

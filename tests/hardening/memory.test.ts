@@ -13,8 +13,15 @@ const { dir, done } = tempDir("memory");
 afterAll(done);
 
 /** Starts `penguin eval` under a 256 MB heap, lets it run `ms`, samples its memory, stops it. */
-async function runCapped(args: readonly string[], ms: number): Promise<{ code: number | null; rss: number; stderr: string; aliveAfter: boolean }> {
-  const p = spawn(process.execPath, ["--max-old-space-size=256", "bin/penguin.js", "eval", ...args], { cwd: root });
+async function runCapped(
+  args: readonly string[],
+  ms: number,
+): Promise<{ code: number | null; rss: number; stderr: string; aliveAfter: boolean }> {
+  const p = spawn(
+    process.execPath,
+    ["--max-old-space-size=256", "bin/penguin.js", "eval", ...args],
+    { cwd: root },
+  );
   let stderr = "";
   p.stderr.on("data", (d) => (stderr += d));
   let exited = false;
@@ -33,7 +40,10 @@ describe("lazy deals", () => {
   it("10^7 seeded deals and 10^8 Microsoft deals run in bounded memory under --max-old-space-size=256", async () => {
     const [seeds, ms] = await Promise.all([
       runCapped(["--agent", "random", "--deals", "10000000"], 4000),
-      runCapped(["--agent", "random", "--rules", "freecell", "--ms-from", "1", "--ms-to", "100000000"], 4000),
+      runCapped(
+        ["--agent", "random", "--rules", "freecell", "--ms-from", "1", "--ms-to", "100000000"],
+        4000,
+      ),
     ]);
     for (const r of [seeds, ms]) {
       // Still playing after seconds (an eager list dies of out-of-memory, exit 134), then stopped by the signal.
@@ -51,7 +61,9 @@ describe("lazy deals", () => {
       penguin(["eval", "--rules", "freecell", "--ms-from", "1", "--ms-to", "200000000"]),
     ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2]);
-    expect(oneLine(runs[0]!)).toBe("penguin: --deals must be an integer from 1 to 100000000, got 1000000000000000");
+    expect(oneLine(runs[0]!)).toBe(
+      "penguin: --deals must be an integer from 1 to 100000000, got 1000000000000000",
+    );
     expect(oneLine(runs[1]!)).toMatch(/--deals must be an integer from 1 to 100000000/);
     expect(oneLine(runs[2]!)).toMatch(/at most 100000000 deals per run, got 200000000/);
   });
@@ -68,8 +80,12 @@ describe("input size caps", () => {
     const capped = (board: string) => spawnPenguinCapped(["solve", "--board", board]);
     const runs = await Promise.all([capped(big), capped("/dev/zero"), capped(fifo), capped(dir)]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-    expect(oneLine(runs[0]!)).toMatch(/board file .*huge\.board is larger than 64\.0 KiB \(200\.0 MiB\)/);
-    expect(oneLine(runs[1]!)).toMatch(/board file \/dev\/zero is a character device: name a regular file/);
+    expect(oneLine(runs[0]!)).toMatch(
+      /board file .*huge\.board is larger than 64\.0 KiB \(200\.0 MiB\)/,
+    );
+    expect(oneLine(runs[1]!)).toMatch(
+      /board file \/dev\/zero is a character device: name a regular file/,
+    );
     expect(oneLine(runs[2]!)).toMatch(/is a FIFO \(named pipe\): name a regular file/);
     expect(oneLine(runs[3]!)).toMatch(/is a directory/);
   });
@@ -79,11 +95,18 @@ describe("input size caps", () => {
     writeFileSync(junk, "deal,won," + "x".repeat(3 * 1024 * 1024));
     const ok = join(dir, "ok.csv");
     writeFileSync(ok, "deal,rules,agent,won\n1,penguin,random,true\n");
-    const runs = await Promise.all([penguin(["compare", ok, junk]), penguin(["merge", junk, "--out", join(dir, "m.csv")])]);
+    const runs = await Promise.all([
+      penguin(["compare", ok, junk]),
+      penguin(["merge", junk, "--out", join(dir, "m.csv")]),
+    ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2]);
-    for (const r of runs) expect(oneLine(r)).toMatch(/line 1 is longer than 1048576 bytes: not a CSV of this tool/);
+    for (const r of runs)
+      expect(oneLine(r)).toMatch(/line 1 is longer than 1048576 bytes: not a CSV of this tool/);
   });
 });
 
 /** penguin under a 64 MB heap: reading any of these inputs whole would crash it, not exit 2. */
-const spawnPenguinCapped = (args: readonly string[]) => run(process.execPath, ["--max-old-space-size=64", "bin/penguin.js", ...args], { timeoutMs: 30_000 });
+const spawnPenguinCapped = (args: readonly string[]) =>
+  run(process.execPath, ["--max-old-space-size=64", "bin/penguin.js", ...args], {
+    timeoutMs: 30_000,
+  });

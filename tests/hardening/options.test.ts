@@ -29,14 +29,47 @@ describe("penguin commands", () => {
       [["deal", "--seed", "1", "--json=maybe"], /--json is true or false, got "maybe"/],
       [["eval", "--deals", "3", "--out", out, "--out", out], /--out is given more than once/],
       [["eval", "--deals", "3", "--out="], /--out needs a value/],
-      [["eval", "--deals", "3", "--workers", "0", "--out", out], /--workers must be an integer from 1 to 256, got 0/],
-      [["eval", "--deals", "3", "--max-steps", "2.5", "--out", out], /--max-steps must be an integer from 1 to 1000000, got 2.5/],
-      [["eval", "--agent", "policy", "--model", join(dir, "none"), "--agent-opt", "sample=maybe", "--deals", "3", "--out", out], /sample must be true or false, got "maybe"/],
-      [["eval", "--deals", "3", "--timing=perhaps", "--out", out], /--timing is true or false, got "perhaps"/],
-      [["solve", "--seed", "1", "--max-states", "0"], /--max-states must be an integer from 1 to 268435456, got 0/],
-      [["solve", "--seed", "1", "--timeout-ms", "-5"], /--timeout-ms must be a number from 1 to 86400000, got -5/],
+      [
+        ["eval", "--deals", "3", "--workers", "0", "--out", out],
+        /--workers must be an integer from 1 to 256, got 0/,
+      ],
+      [
+        ["eval", "--deals", "3", "--max-steps", "2.5", "--out", out],
+        /--max-steps must be an integer from 1 to 1000000, got 2.5/,
+      ],
+      [
+        [
+          "eval",
+          "--agent",
+          "policy",
+          "--model",
+          join(dir, "none"),
+          "--agent-opt",
+          "sample=maybe",
+          "--deals",
+          "3",
+          "--out",
+          out,
+        ],
+        /sample must be true or false, got "maybe"/,
+      ],
+      [
+        ["eval", "--deals", "3", "--timing=perhaps", "--out", out],
+        /--timing is true or false, got "perhaps"/,
+      ],
+      [
+        ["solve", "--seed", "1", "--max-states", "0"],
+        /--max-states must be an integer from 1 to 268435456, got 0/,
+      ],
+      [
+        ["solve", "--seed", "1", "--timeout-ms", "-5"],
+        /--timeout-ms must be a number from 1 to 86400000, got -5/,
+      ],
       [["merge", "a.csv", "--out", out, "--out", out], /--out is given more than once/],
-      [["train", "--seed", "1", "--seed", "2", "--out", join(dir, "run")], /--seed is given more than once/],
+      [
+        ["train", "--seed", "1", "--seed", "2", "--out", join(dir, "run")],
+        /--seed is given more than once/,
+      ],
     ];
     const runs = await Promise.all(cases.map(([args]) => penguin(args)));
     for (const [i, [args, msg]] of cases.entries()) {
@@ -48,9 +81,21 @@ describe("penguin commands", () => {
   });
 
   it("checkRawArgs (library): array options may repeat, a negative number is a value, --no-x is a boolean", () => {
-    const kinds = { boolean: ["timing", "json"], number: ["seed"], string: ["out", "without"], array: ["without"] };
-    expect(() => checkRawArgs(["--without", "a", "--without", "b", "--seed", "-3", "--no-timing", "--json", "false"], kinds)).not.toThrow();
-    expect(() => checkRawArgs(["--no-timing", "--timing"], kinds)).toThrow(/--timing is given more than once/);
+    const kinds = {
+      boolean: ["timing", "json"],
+      number: ["seed"],
+      string: ["out", "without"],
+      array: ["without"],
+    };
+    expect(() =>
+      checkRawArgs(
+        ["--without", "a", "--without", "b", "--seed", "-3", "--no-timing", "--json", "false"],
+        kinds,
+      ),
+    ).not.toThrow();
+    expect(() => checkRawArgs(["--no-timing", "--timing"], kinds)).toThrow(
+      /--timing is given more than once/,
+    );
     expect(() => checkRawArgs(["--no-timing=1"], kinds)).toThrow(UsageError);
     expect(() => checkRawArgs(["--seed", "--json"], kinds)).toThrow(/--seed needs a value/);
   });
@@ -59,10 +104,16 @@ describe("penguin commands", () => {
     const board = join(dir, "evil.board");
     writeFileSync(board, "KD \u001b[2J\u001b[31mQS\r\n");
     const csv = join(dir, "evil.csv");
-    writeFileSync(csv, "deal,rules,agent,won\n1,penguin,\u001b]0;pwned\u0007x,true\n2,penguin,y,true\n");
+    writeFileSync(
+      csv,
+      "deal,rules,agent,won\n1,penguin,\u001b]0;pwned\u0007x,true\n2,penguin,y,true\n",
+    );
     const ok = join(dir, "ok.csv");
     writeFileSync(ok, "deal,rules,agent,won\n1,penguin,x,true\n2,penguin,x,true\n");
-    const [b, c] = await Promise.all([penguin(["solve", "--rules", "freecell", "--board", board]), penguin(["compare", ok, csv])]);
+    const [b, c] = await Promise.all([
+      penguin(["solve", "--rules", "freecell", "--board", board]),
+      penguin(["compare", ok, csv]),
+    ]);
     expect([b.code, c.code]).toEqual([2, 2]);
     expect(oneLine(b)).toContain('bad card "\\x1b[2J\\x1b[31mQS');
     expect(oneLine(c)).toContain("\\x1b]0;pwned\\x07x");
@@ -87,17 +138,27 @@ describe("scripts get the same checking", () => {
     ]);
     expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 2]);
     expect(oneLine(runs[0]!)).toMatch(/^solve-rates: unknown rules "foo"; known: penguin/);
-    expect(oneLine(runs[1]!)).toBe('solve-rates: --deals must be an integer from 1 to 10000000, got "0"');
+    expect(oneLine(runs[1]!)).toBe(
+      'solve-rates: --deals must be an integer from 1 to 10000000, got "0"',
+    );
     expect(oneLine(runs[2]!)).toMatch(/--deals is given more than once/);
     expect(oneLine(runs[3]!)).toMatch(/cells/);
     expect(oneLine(runs[4]!)).toMatch(/--sample must be an integer from 1 to 32000/);
     expect(oneLine(runs[5]!)).toMatch(/--from \(9\) must not be above --to \(3\)/);
-    expect(runs[6]!.stdout).toMatch(/^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n  --dir/);
+    expect(runs[6]!.stdout).toMatch(
+      /^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n  --dir/,
+    );
     expect(runs[6]!.stdout).not.toMatch(/files, .* rows/);
     expect(oneLine(runs[7]!)).toMatch(/cannot read the folder --dir/);
-    expect(oneLine(runs[8]!)).toBe('instructions: --rounds must be an integer from 2 to 50, got "1"');
-    expect(oneLine(runs[9]!)).toMatch(/^instructions: --b: .*missing has no dist\/src\/solver\/search\.js; run npm run build there$/);
-    expect(oneLine(runs[10]!)).toBe('racer-times: --sets: unknown "klondike"; allowed: freecell, bakers-game, eight-off, seahaven-towers, penguin');
+    expect(oneLine(runs[8]!)).toBe(
+      'instructions: --rounds must be an integer from 2 to 50, got "1"',
+    );
+    expect(oneLine(runs[9]!)).toMatch(
+      /^instructions: --b: .*missing has no dist\/src\/solver\/search\.js; run npm run build there$/,
+    );
+    expect(oneLine(runs[10]!)).toBe(
+      'racer-times: --sets: unknown "klondike"; allowed: freecell, bakers-game, eight-off, seahaven-towers, penguin',
+    );
     for (const r of runs) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -4,7 +4,17 @@
  * stream makes sense (merge), written directly. A FIFO never hangs a run.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
 import { writeOutput } from "../../src/util/output.js";
@@ -25,13 +35,31 @@ describe("penguin eval --out", () => {
     const target = join(dir, "real.csv");
     const link = join(dir, "link.csv");
     symlinkSync("real.csv", link);
-    const r = await penguin(["eval", "--agent", "random", "--deals", "3", "--no-timing", "--out", link]);
+    const r = await penguin([
+      "eval",
+      "--agent",
+      "random",
+      "--deals",
+      "3",
+      "--no-timing",
+      "--out",
+      link,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readlinkSync(link)).toBe("real.csv");
     expect(readFileSync(target, "utf8").split("\n")).toHaveLength(5); // header, 3 rows, final newline
     // Resuming through the link reads the target back.
-    const again = await penguin(["eval", "--agent", "random", "--deals", "4", "--no-timing", "--out", link]);
+    const again = await penguin([
+      "eval",
+      "--agent",
+      "random",
+      "--deals",
+      "4",
+      "--no-timing",
+      "--out",
+      link,
+    ]);
     expect(again.stdout).toMatch(/3 deals read back/);
     expect(readFileSync(target, "utf8").trim().split("\n")).toHaveLength(5);
   });
@@ -40,13 +68,20 @@ describe("penguin eval --out", () => {
     const fifo = join(dir, "pipe");
     mkfifo(fifo);
     const cases: [string, RegExp][] = [
-      ["/dev/null", /\/dev\/null is a character device: this output is read back to resume a run, so it must be a regular file/],
+      [
+        "/dev/null",
+        /\/dev\/null is a character device: this output is read back to resume a run, so it must be a regular file/,
+      ],
       ["/dev/full", /\/dev\/full is a character device/],
       [fifo, /is a FIFO \(named pipe\)/],
       [dir, /is a directory: name a file inside it/],
     ];
     // A FIFO must be refused without waiting for a reader: the time limit turns a hang into a failure.
-    const runs = await Promise.all(cases.map(([out]) => penguin(["eval", "--agent", "random", "--deals", "2", "--out", out], { timeoutMs: 30_000 })));
+    const runs = await Promise.all(
+      cases.map(([out]) =>
+        penguin(["eval", "--agent", "random", "--deals", "2", "--out", out], { timeoutMs: 30_000 }),
+      ),
+    );
     for (const [i, [, msg]] of cases.entries()) {
       expect(runs[i]!.code, runs[i]!.stderr).toBe(2);
       expect(oneLine(runs[i]!)).toMatch(msg);
@@ -57,7 +92,13 @@ describe("penguin eval --out", () => {
   });
 
   it("an experiment's --out refuses a device the same way", async () => {
-    const r = await script("tests/experiments/fixtures/fake-experiment.ts", ["--quiet", "--deals", "2", "--out", "/dev/null"]);
+    const r = await script("tests/experiments/fixtures/fake-experiment.ts", [
+      "--quiet",
+      "--deals",
+      "2",
+      "--out",
+      "/dev/null",
+    ]);
     expect(r.code).toBe(2);
     expect(oneLine(r)).toMatch(/\/dev\/null is a character device/);
     expect(statSync("/dev/null").isCharacterDevice()).toBe(true);
@@ -118,7 +159,9 @@ describe("writeOutput (library)", () => {
     expect(() => writeOutput(fifo, "nobody\n")).toThrow(UsageError);
     const got = new Promise<string>((resolve) => {
       let text = "";
-      createReadStream(fifo).on("data", (d) => (text += d)).on("end", () => resolve(text));
+      createReadStream(fifo)
+        .on("data", (d) => (text += d))
+        .on("end", () => resolve(text));
     });
     // The reader's open is asynchronous: retry until it is there.
     for (let i = 0; i < 100; i++) {

@@ -14,11 +14,16 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { engines?: { node?: string }; version?: string }> };
+const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { engines?: { node?: string }; version?: string }>;
+};
 
 type V = [number, number, number];
 const parse = (v: string): V => {
-  const p = v.replace(/^v/, "").split(".").map((x) => (x === "*" || x === "x" || x === undefined ? 0 : Number(x)));
+  const p = v
+    .replace(/^v/, "")
+    .split(".")
+    .map((x) => (x === "*" || x === "x" || x === undefined ? 0 : Number(x)));
   return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0];
 };
 const cmp = (a: V, b: V): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
@@ -51,17 +56,24 @@ describe("install", () => {
     for (const [name, p] of Object.entries(lock.packages)) {
       const range = p.engines?.node;
       if (!range || name === "") continue;
-      for (const v of [...lows, process.version]) if (!satisfies(v, range)) bad.push(`${name.replace(/^.*node_modules\//, "")}@${p.version} needs node ${range}, not ${v}`);
+      for (const v of [...lows, process.version])
+        if (!satisfies(v, range))
+          bad.push(
+            `${name.replace(/^.*node_modules\//, "")}@${p.version} needs node ${range}, not ${v}`,
+          );
     }
     expect(bad).toEqual([]);
     expect(lock.packages[""]!.engines!.node).toBe(pkg.engines.node);
   });
 
   it("dependencies are pinned; csv-parse sits beside csv-stringify; vega-lite is a Node 20 release", () => {
-    for (const [name, v] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies })) expect(v, name).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const [name, v] of Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }))
+      expect(v, name).toMatch(/^\d+\.\d+\.\d+$/);
     expect(pkg.dependencies["csv-parse"]).toBeDefined();
     expect(pkg.dependencies["csv-stringify"]).toBeDefined();
-    expect(satisfies("20.19.0", lock.packages["node_modules/vega-lite"]!.engines!.node!)).toBe(true);
+    expect(satisfies("20.19.0", lock.packages["node_modules/vega-lite"]!.engines!.node!)).toBe(
+      true,
+    );
   });
 
   it("LICENSE is the MIT license package.json names", () => {

@@ -7,5 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 
 export default function setup(): void {
-  execFileSync(process.execPath, [join(import.meta.dirname, "../../scripts/build.mjs"), "--js"], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(import.meta.dirname, "../../scripts/build.mjs"), "--js"], {
+    stdio: "inherit",
+  });
 }

@@ -21,7 +21,12 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
 }
 
 /** Plays an agent through the action codec until the game is won or `limit` moves pass. */
-async function playOut(rules: ReturnType<typeof resolveRules>, start: State, options: Record<string, string>, limit = 2000): Promise<boolean> {
+async function playOut(
+  rules: ReturnType<typeof resolveRules>,
+  start: State,
+  options: Record<string, string>,
+  limit = 2000,
+): Promise<boolean> {
   const agent = await createSolverAgent(options, rules);
   const codec = new ActionCodec(rules);
   const mask = new Uint8Array(codec.n);
@@ -39,7 +44,8 @@ async function playOut(rules: ReturnType<typeof resolveRules>, start: State, opt
 describe("solver agent", () => {
   it("wins solvable Penguin deals through the action codec", async () => {
     const rules = resolveRules("penguin");
-    for (let seed = 0; seed < 5; seed++) expect(await playOut(rules, deal(rules, seed), {}), `seed ${seed}`).toBe(true);
+    for (let seed = 0; seed < 5; seed++)
+      expect(await playOut(rules, deal(rules, seed), {}), `seed ${seed}`).toBe(true);
   });
 
   it("plays legal moves and loses an unsolvable deal", async () => {
@@ -50,8 +56,12 @@ describe("solver agent", () => {
   });
 
   it("names its options and rejects unknown ones", async () => {
-    expect((await createSolverAgent({ "max-states": "5000" }, resolveRules("penguin"))).name).toBe("solver(max-states=5000)");
-    expect(() => createSolverAgent({ depth: 3 }, resolveRules("penguin"))).toThrow(/unknown solver option "depth"/);
+    expect((await createSolverAgent({ "max-states": "5000" }, resolveRules("penguin"))).name).toBe(
+      "solver(max-states=5000)",
+    );
+    expect(() => createSolverAgent({ depth: 3 }, resolveRules("penguin"))).toThrow(
+      /unknown solver option "depth"/,
+    );
   });
 });
 
@@ -63,7 +73,9 @@ describe("penguin solve", () => {
     expect(Object.keys(j)).toEqual(["result", "moves", "states", "ms"]);
     expect(j.result).toBe("solved");
     expect((j.moves as string[]).every((m) => /^[0-9a-h][0-9a-h](\/\d+)?$/.test(m))).toBe(true);
-    const u = JSON.parse((await run(["solve", "--rules", "freecell", "--ms", "11982", "--json"])).out) as Record<string, unknown>;
+    const u = JSON.parse(
+      (await run(["solve", "--rules", "freecell", "--ms", "11982", "--json"])).out,
+    ) as Record<string, unknown>;
     expect(Object.keys(u)).toEqual(["result", "states", "ms"]);
     expect(u.result).toBe("unsolvable");
   });
@@ -75,7 +87,10 @@ describe("penguin solve", () => {
     const b = await run(["solve", "--board", file, "--json", "--max-states", "3"]);
     expect(b.code).toBe(0);
     expect(JSON.parse(b.out)).toMatchObject({ result: "unknown", states: 3 });
-    for (const bad of [["--seed", "1", "--max-states", "0"], ["--board", `${root}.tmp/no-such.board`]]) {
+    for (const bad of [
+      ["--seed", "1", "--max-states", "0"],
+      ["--board", `${root}.tmp/no-such.board`],
+    ]) {
       const r = await run(["solve", ...bad]);
       expect(r.code, bad.join(" ")).toBe(2);
       expect(r.err.trim().split("\n")).toHaveLength(1);

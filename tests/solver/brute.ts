@@ -8,7 +8,9 @@ import { applyMove, legalMoves, NO_CARD, type State } from "../../src/engine/ind
 function key(s: State): string {
   const cols: string[] = [];
   for (let c = 0; c < s.nColumns; c++) cols.push(s.column(c).join(","));
-  const cells = Array.from(s.cells.subarray(0, s.nCells)).filter((c) => c !== NO_CARD).sort((a, b) => a - b);
+  const cells = Array.from(s.cells.subarray(0, s.nCells))
+    .filter((c) => c !== NO_CARD)
+    .sort((a, b) => a - b);
   return `${cells.join(",")}|${cols.join("/")}`;
 }
 

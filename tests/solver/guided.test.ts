@@ -25,7 +25,13 @@ function game(agent: GuidedAgent, seed: number, maxSteps = 400) {
   const moves: number[] = [];
   const expanded: number[] = [];
   while (!s.isWon() && moves.length < maxSteps && codec.fillMask(s, mask, am) > 0) {
-    const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves: am });
+    const a = agent.act({
+      state: s,
+      mask,
+      observation: new Float32Array(0),
+      codec,
+      actionMoves: am,
+    });
     expect(mask[a]).toBe(1);
     expect(isLegal(s, am[a]!)).toBe(true);
     applyMove(s, am[a]!);
@@ -51,11 +57,17 @@ describe("guided agent", () => {
     const { expanded } = game(net, 3, 60);
     expect(Math.max(...expanded)).toBeLessThanOrEqual(10);
     // One batched network call per expanded position, plus one at the root of each search.
-    expect(net.ordering.calls).toBeLessThanOrEqual(expanded.reduce((a, b) => a + b, 0) + expanded.length);
+    expect(net.ordering.calls).toBeLessThanOrEqual(
+      expanded.reduce((a, b) => a + b, 0) + expanded.length,
+    );
   });
 
   it("plays legal games in both orders, the same game for the same deal", async () => {
-    for (const options of [{ order: "greedy", nodes: 30 }, { order: "safety", model: MODEL, nodes: 5 }, { order: "safety-root", model: MODEL, nodes: 30 }]) {
+    for (const options of [
+      { order: "greedy", nodes: 30 },
+      { order: "safety", model: MODEL, nodes: 5 },
+      { order: "safety-root", model: MODEL, nodes: 30 },
+    ]) {
       const a = game(await guided(options), 5, 80);
       const b = game(await guided(options), 5, 80);
       expect(a.moves.length).toBeGreaterThan(10);
@@ -75,13 +87,23 @@ describe("guided agent", () => {
     const codec = new ActionCodec(rules);
     const mask = new Uint8Array(codec.n);
     const am = new Int32Array(codec.n);
-    const agent = (await createAgent("guided", { order: "greedy", nodes: 300 }, rules)) as GuidedAgent;
+    const agent = (await createAgent(
+      "guided",
+      { order: "greedy", nodes: 300 },
+      rules,
+    )) as GuidedAgent;
     let vetoes = 0;
     for (let seed = 1; seed <= 6; seed++) {
       const s = deal(rules, seed);
       agent.reset(s.clone(), seed);
       for (let step = 0; step < 300 && !s.isWon() && codec.fillMask(s, mask, am) > 0; step++) {
-        const a = agent.act({ state: s, mask, observation: new Float32Array(0), codec, actionMoves: am });
+        const a = agent.act({
+          state: s,
+          mask,
+          observation: new Float32Array(0),
+          codec,
+          actionMoves: am,
+        });
         for (const m of agent.lastVetoed) {
           const after = s.clone();
           applyMove(after, m);
@@ -95,7 +117,13 @@ describe("guided agent", () => {
   });
 
   it("gives the same rows with 1 and 2 workers", async () => {
-    const spec = { agent: "guided", agentOptions: { order: "greedy", nodes: 30 }, rules: penguin, deals: seedRange(1, 4), timing: false };
+    const spec = {
+      agent: "guided",
+      agentOptions: { order: "greedy", nodes: 30 },
+      rules: penguin,
+      deals: seedRange(1, 4),
+      timing: false,
+    };
     const one: EvalRow[] = [];
     const two: EvalRow[] = [];
     for await (const r of evaluate(spec)) one.push(r);
@@ -125,7 +153,21 @@ describe("guided agent", () => {
       ["order=best", /order must be one of greedy, safety, safety-root, got best/],
       ["order=safety", /order=safety needs --agent-opt model=DIR/],
     ] as const) {
-      const r = spawnSync("node", ["bin/penguin.js", "eval", "--agent", "guided", "--agent-opt", opt, "--deals", "1", "--no-timing"], { encoding: "utf8" });
+      const r = spawnSync(
+        "node",
+        [
+          "bin/penguin.js",
+          "eval",
+          "--agent",
+          "guided",
+          "--agent-opt",
+          opt,
+          "--deals",
+          "1",
+          "--no-timing",
+        ],
+        { encoding: "utf8" },
+      );
       expect(r.status, opt).toBe(2);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
       expect(r.stderr).toMatch(msg);

@@ -1,12 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { cardToString, NO_CARD } from "../../src/engine/card.js";
 import { dealMs } from "../../src/engine/deal.js";
-import { applyMove, CELL0, FOUNDATION, generateMoves, isLegal, MAX_MOVES, moveCard, moveFrom, moveToEmpty } from "../../src/engine/moves.js";
+import {
+  applyMove,
+  CELL0,
+  FOUNDATION,
+  generateMoves,
+  isLegal,
+  MAX_MOVES,
+  moveCard,
+  moveFrom,
+  moveToEmpty,
+} from "../../src/engine/moves.js";
 import { splitmix32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { BestFirst } from "../../src/solver/best-first.js";
-import { hasManoeuvres, listManoeuvres, listPurposeful, MANOEUVRE, playManoeuvre, VIA_EMPTY } from "../../src/solver/manoeuvre.js";
+import {
+  hasManoeuvres,
+  listManoeuvres,
+  listPurposeful,
+  MANOEUVRE,
+  playManoeuvre,
+  VIA_EMPTY,
+} from "../../src/solver/manoeuvre.js";
 import { replayWins, solve } from "../../src/solver/search.js";
 import { Walker } from "../../src/solver/walker.js";
 import { position } from "../engine/position.js";
@@ -66,9 +83,12 @@ describe("manoeuvres", () => {
                 expect(w.found[card & 3]).toBeGreaterThan(s.found[card & 3]!);
               } else {
                 // The card sits on the card it builds on (or already went home by itself).
-                const at = w.cards.subarray(dst * COLUMN_CAP, dst * COLUMN_CAP + w.len[dst]!).indexOf(card);
+                const at = w.cards
+                  .subarray(dst * COLUMN_CAP, dst * COLUMN_CAP + w.len[dst]!)
+                  .indexOf(card);
                 if (at < 0) expect(w.found[card & 3]).toBeGreaterThan(s.found[card & 3]!);
-                else expect(s.tables.buildOn[card * 52 + w.cards[dst * COLUMN_CAP + at - 1]!]).toBe(1);
+                else
+                  expect(s.tables.buildOn[card * 52 + w.cards[dst * COLUMN_CAP + at - 1]!]).toBe(1);
               }
             }
             walk.undoTo(0);
@@ -94,7 +114,11 @@ describe("manoeuvres", () => {
     let intoEmpty = 0;
     let emptied = 0;
     let sentHome = 0;
-    for (const [preset, n] of [["freecell", 1], ["freecell", 2], ["bakers-game", 3]] as const) {
+    for (const [preset, n] of [
+      ["freecell", 1],
+      ["freecell", 2],
+      ["bakers-game", 3],
+    ] as const) {
       const r = solve(dealMs(resolveRules(preset), n));
       expect(r.result).toBe("solved");
       if (r.result !== "solved") continue;
@@ -132,7 +156,13 @@ describe("manoeuvres", () => {
     for (let n = 1; n <= 12; n++) {
       const s = dealMs(resolveRules("freecell"), n);
       for (const lean of [false, true]) {
-        const search = new BestFirst(s, 20_000, weights, { meta: true, stepCost: 3, lean }, { left: 20_000 });
+        const search = new BestFirst(
+          s,
+          20_000,
+          weights,
+          { meta: true, stepCost: 3, lean },
+          { left: 20_000 },
+        );
         expect(search.run(Infinity), `#${n}`).toBe("solved");
         const line = search.line();
         expect(line.every((m) => (m & MANOEUVRE) === 0)).toBe(true);
@@ -179,21 +209,27 @@ describe("manoeuvres", () => {
           const here = walk.pathLen;
           for (let i = 0; i < k; i++) {
             const m = moves[i]!;
-            const seen = walk.peek(m) ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore]) : null;
+            const seen = walk.peek(m)
+              ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore])
+              : null;
             const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
             walk.apply(m);
             walk.autoplayAfter(m);
             if (seen) count.peeked++;
             else count.refused++;
             // A parked card that followed m onto a column.
-            for (let p = here + 1; p < walk.pathLen; p++) if ((walk.path[p]! & 31) >= CELL0 && ((walk.path[p]! >> 5) & 31) < CELL0) count.unparked++;
+            for (let p = here + 1; p < walk.pathLen; p++)
+              if ((walk.path[p]! & 31) >= CELL0 && ((walk.path[p]! >> 5) & 31) < CELL0)
+                count.unparked++;
             check(walk, seen, `${preset} #${n} step ${step} move ${m}`);
             if (key) expect(key).toEqual([walk.key.keyLo, walk.key.keyHi]);
             walk.undoTo(here);
           }
           const e = listManoeuvres(walk, codes);
           for (let i = 0; i < e; i++) {
-            const seen = walk.peekManoeuvre(codes[i]!, true) ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore] : null;
+            const seen = walk.peekManoeuvre(codes[i]!, true)
+              ? [walk.key.peekLo, walk.key.peekHi, walk.peekScore]
+              : null;
             if (playManoeuvre(walk, codes[i]!)) {
               if (seen) count.manoeuvres++;
               else count.manoeuvresRefused++;
@@ -307,8 +343,12 @@ describe("steps with a purpose (the `purpose` order)", () => {
             const k = listPurposeful(walk, codes, ranks, runs);
             // Without runs into an empty column (PlanStep.emptyFrom): the same list less exactly those.
             const all = Array.from(codes.subarray(0, k));
-            const early = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks, runs, false)));
-            expect(early).toEqual(all.filter((m) => m & MANOEUVRE || moveFrom(m) >= CELL0 || !moveToEmpty(m)));
+            const early = Array.from(
+              codes.subarray(0, listPurposeful(walk, codes, ranks, runs, false)),
+            );
+            expect(early).toEqual(
+              all.filter((m) => m & MANOEUVRE || moveFrom(m) >= CELL0 || !moveToEmpty(m)),
+            );
             toEmpty += all.length - early.length;
             listPurposeful(walk, codes, ranks, runs);
             for (let i = 0; i < k; i++) {
@@ -332,7 +372,9 @@ describe("steps with a purpose (the `purpose` order)", () => {
                 // The parked card now heads a column of its own, with the card that builds on it next.
                 const x = s.cells[(code >> 16) & 31]!;
                 const w = walk.s;
-                const col = Array.from({ length: w.nColumns }, (_, c) => c).find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === x);
+                const col = Array.from({ length: w.nColumns }, (_, c) => c).find(
+                  (c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === x,
+                );
                 expect(col, `${preset} #${n}: the parked card heads a column`).toBeDefined();
                 expect(w.len[col!]).toBeGreaterThanOrEqual(2);
                 expect(s.tables.buildOn[w.cards[col! * COLUMN_CAP + 1]! * 52 + x]).toBe(1);
@@ -356,21 +398,34 @@ describe("steps with a purpose (the `purpose` order)", () => {
     // FreeCell: the nine of hearts is parked; the eight of spades and seven of diamonds lie under
     // the queen of clubs, and four columns are empty. (The six of clubs stays in play, so the
     // seven of diamonds does not go home by itself once uncovered.)
-    const s = position(resolveRules("freecell"), "A", ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"], ["9H"]);
+    const s = position(
+      resolveRules("freecell"),
+      "A",
+      ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"],
+      ["9H"],
+    );
     const walk = new Walker(s, [20, 12, 20, 3, 3]);
     const codes = new Int32Array(MAX_MOVES);
     const ranks = new Int32Array(MAX_MOVES);
     // (The eight of clubs, under the seven, could go onto it too.)
-    const into = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks, false))).filter((c) => c & VIA_EMPTY && (c & 15) === 1);
+    const into = Array.from(codes.subarray(0, listPurposeful(walk, codes, ranks, false))).filter(
+      (c) => c & VIA_EMPTY && (c & 15) === 1,
+    );
     expect(into).toHaveLength(1);
     expect(playManoeuvre(walk, into[0]!)).toBe(true);
     expect(replays(s, walk)).toBe(true);
     const w = walk.s;
     const col = [4, 5, 6, 7].find((c) => w.len[c]! > 0 && w.cards[c * COLUMN_CAP] === s.cells[0]);
     expect(col).toBeDefined();
-    expect(Array.from(w.cards.subarray(col! * COLUMN_CAP, col! * COLUMN_CAP + w.len[col!]!)).map(cardToString)).toEqual(["9H", "8S", "7D"]);
+    expect(
+      Array.from(w.cards.subarray(col! * COLUMN_CAP, col! * COLUMN_CAP + w.len[col!]!)).map(
+        cardToString,
+      ),
+    ).toEqual(["9H", "8S", "7D"]);
     // The queen of clubs was parked on the way, where the nine was.
-    expect(Array.from(w.cells.subarray(0, w.nCells)).map((c) => (c === NO_CARD ? "-" : cardToString(c)))).toEqual(["QC", "-", "-", "-"]);
+    expect(
+      Array.from(w.cells.subarray(0, w.nCells)).map((c) => (c === NO_CARD ? "-" : cardToString(c))),
+    ).toEqual(["QC", "-", "-", "-"]);
   });
 
   it("a parked card of the last rank into an empty column alone, only where no other card may fill one", () => {
@@ -393,10 +448,23 @@ describe("steps with a purpose (the `purpose` order)", () => {
     };
     // Penguin with the fives as base: the fours are the last rank, and fill empty columns. The
     // four of hearts is parked with nothing to build on it in play; columns 3 to 6 are empty.
-    expect(alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C"], ["4H", "3H"]))).toEqual(["4H 3"]);
+    expect(
+      alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C"], ["4H", "3H"])),
+    ).toEqual(["4H 3"]);
     // A parked card that is not of the last rank stays parked.
-    expect(alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C", "4H"], ["3H"]))).toEqual([]);
+    expect(
+      alone(position(resolveRules("penguin"), "5", ["4S 3S", "4D 3D", "4C 3C", "4H"], ["3H"])),
+    ).toEqual([]);
     // FreeCell: any card fills an empty column, so none goes there alone.
-    expect(alone(position(resolveRules("freecell"), "A", ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"], ["9H"]))).toEqual([]);
+    expect(
+      alone(
+        position(
+          resolveRules("freecell"),
+          "A",
+          ["KH QH JH TH", "KS QS JS TS 9S 8S 7D QC", "KD QD JD TD 9D 8D", "KC 6C JC TC 9C 8C 7C"],
+          ["9H"],
+        ),
+      ),
+    ).toEqual([]);
   });
 });

@@ -3,7 +3,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkMinCells, parseMinCells, sampleDeals } from "../../src/solver/min-cells.js";
 
-const data = readFileSync(fileURLToPath(new URL("../data/freecell-ms32000-min-cells.txt", import.meta.url)), "utf8");
+const data = readFileSync(
+  fileURLToPath(new URL("../data/freecell-ms32000-min-cells.txt", import.meta.url)),
+  "utf8",
+);
 const minCells = parseMinCells(data);
 
 describe("FreeCell minimum free cells (MS 1–32000)", () => {
@@ -29,7 +32,10 @@ describe("FreeCell minimum free cells (MS 1–32000)", () => {
     let undecided = 0;
     for (const deal of deals) {
       const r = checkMinCells(deal, minCells.get(deal)!, 200_000);
-      expect(r.agrees, `deal ${deal}: with ${r.cells} ${r.withListed}, with ${r.cells - 1} ${r.withFewer}`).not.toBe(false);
+      expect(
+        r.agrees,
+        `deal ${deal}: with ${r.cells} ${r.withListed}, with ${r.cells - 1} ${r.withFewer}`,
+      ).not.toBe(false);
       if (r.cells > 0) expect(r.withFewer, `deal ${deal}`).toBe("unsolvable");
       if (r.agrees) agree++;
       else undecided++;

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { deal, dealMs } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
-import { defaultPlan, PLANS, replayWins, solve, type PlanStep, type SolvePlan } from "../../src/solver/index.js";
+import {
+  defaultPlan,
+  PLANS,
+  replayWins,
+  solve,
+  type PlanStep,
+  type SolvePlan,
+} from "../../src/solver/index.js";
 import { ADDED, FULL, PRESENT, StateTable } from "../../src/solver/table.js";
 import { bruteForce } from "./brute.js";
 
@@ -13,43 +20,165 @@ const STRATEGIES: readonly PlanStep[] = [
   { name: "best-first-patient", strategy: "best-first", weights: W, stepCost: 1, complete: true },
   { name: "best-first-meta", strategy: "best-first", weights: W, meta: true, complete: true },
   { name: "dfs-scored", strategy: "depth-first", weights: [20, 12, 20, 3, 3], complete: true },
-  { name: "dfs-engine-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", complete: true },
-  { name: "dfs-static-order", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", complete: true },
-  { name: "dfs-manoeuvre", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", complete: true },
-  { name: "dfs-manoeuvre-jittered", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", jitter: 10, seed: 3, complete: true },
-  { name: "dfs-static-jittered", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", jitter: 20, seed: 1, complete: true },
+  {
+    name: "dfs-engine-order",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "engine",
+    complete: true,
+  },
+  {
+    name: "dfs-static-order",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static",
+    complete: true,
+  },
+  {
+    name: "dfs-manoeuvre",
+    strategy: "depth-first",
+    weights: [10, 10, 10, 5, 5],
+    order: "manoeuvre",
+    complete: true,
+  },
+  {
+    name: "dfs-manoeuvre-jittered",
+    strategy: "depth-first",
+    weights: [10, 10, 10, 5, 5],
+    order: "manoeuvre",
+    jitter: 10,
+    seed: 3,
+    complete: true,
+  },
+  {
+    name: "dfs-static-jittered",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static",
+    jitter: 20,
+    seed: 1,
+    complete: true,
+  },
   // Manoeuvres only add children, so the class order with them is complete too.
-  { name: "dfs-static-manoeuvre", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", complete: true },
+  {
+    name: "dfs-static-manoeuvre",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static-manoeuvre",
+    complete: true,
+  },
   // Horne's prune stays exact in depth-first search where whole runs are parked (suit building);
   // under FreeCell's alternate colours the search leaves it out.
-  { name: "dfs-engine-order-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "engine", horne: true, complete: true },
-  { name: "dfs-static-order-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true, complete: true },
-  { name: "dfs-static-manoeuvre-horne", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", horne: true, complete: true },
+  {
+    name: "dfs-engine-order-horne",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "engine",
+    horne: true,
+    complete: true,
+  },
+  {
+    name: "dfs-static-order-horne",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static",
+    horne: true,
+    complete: true,
+  },
+  {
+    name: "dfs-static-manoeuvre-horne",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static-manoeuvre",
+    horne: true,
+    complete: true,
+  },
 ];
 // Lean entries leave single moves into a flipper out: never complete.
 const LEAN: readonly PlanStep[] = [
-  { name: "lean-dfs", strategy: "depth-first", weights: [10, 10, 10, 5, 5], order: "manoeuvre", lean: true },
+  {
+    name: "lean-dfs",
+    strategy: "depth-first",
+    weights: [10, 10, 10, 5, 5],
+    order: "manoeuvre",
+    lean: true,
+  },
   { name: "lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true },
-  { name: "lean-dfs-jittered", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, jitter: 10, seed: 2 },
-  { name: "lean-dfs-classes", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", lean: true },
+  {
+    name: "lean-dfs-jittered",
+    strategy: "depth-first",
+    weights: [10, 17, 15, 5, 3],
+    order: "manoeuvre",
+    lean: true,
+    jitter: 10,
+    seed: 2,
+  },
+  {
+    name: "lean-dfs-classes",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static-manoeuvre",
+    lean: true,
+  },
 ];
 
 // Eager entries send every card next on its foundation home at once: never complete either.
 const EAGER: readonly PlanStep[] = [
-  { name: "eager-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", eager: true },
-  { name: "eager-lean-best-first", strategy: "best-first", weights: W, meta: true, lean: true, eager: true },
+  {
+    name: "eager-dfs-static",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static",
+    eager: true,
+  },
+  {
+    name: "eager-lean-best-first",
+    strategy: "best-first",
+    weights: W,
+    meta: true,
+    lean: true,
+    eager: true,
+  },
 ];
 
 // Horne's prune: a parked card goes onto the card it builds on once that card is last in a
 // column, so a win that needs it kept parked is missed: never complete either.
 const HORNE: readonly PlanStep[] = [
-  { name: "horne-lean-dfs", strategy: "depth-first", weights: [10, 17, 15, 5, 3], order: "manoeuvre", lean: true, horne: true },
+  {
+    name: "horne-lean-dfs",
+    strategy: "depth-first",
+    weights: [10, 17, 15, 5, 3],
+    order: "manoeuvre",
+    lean: true,
+    horne: true,
+  },
   { name: "horne-best-first", strategy: "best-first", weights: W, meta: true, horne: true },
-  { name: "horne-dfs-static", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static", horne: true },
+  {
+    name: "horne-dfs-static",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static",
+    horne: true,
+  },
   // The racer of the Penguin and Eight Off plans.
-  { name: "horne-lean-dfs-classes", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "static-manoeuvre", lean: true, horne: true },
+  {
+    name: "horne-lean-dfs-classes",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "static-manoeuvre",
+    lean: true,
+    horne: true,
+  },
   // FreeCell's second racer: only moves with a purpose, so never complete with or without the prune.
-  { name: "horne-purpose", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "purpose", horne: true, jitter: 10, seed: 1 },
+  {
+    name: "horne-purpose",
+    strategy: "depth-first",
+    weights: [20, 12, 20, 3, 3],
+    order: "purpose",
+    horne: true,
+    jitter: 10,
+    seed: 1,
+  },
   { name: "purpose", strategy: "depth-first", weights: [20, 12, 20, 3, 3], order: "purpose" },
 ];
 
@@ -58,7 +187,8 @@ type Case = readonly [label: string, start: () => State, winnable: boolean];
 // (tests/data) gives 2 for #19793 and #21158; the other verdicts were checked against Freecell
 // Solver's exhaustive searches (Baker's Game, Seahaven Towers, Eight Off, Penguin MS deals) and
 // against the naive breadth-first search of solver.test.ts where small.
-const ms = (preset: string, n: number, cells?: number) => () => dealMs(resolveRules(preset, cells === undefined ? {} : { cells }), n);
+const ms = (preset: string, n: number, cells?: number) => () =>
+  dealMs(resolveRules(preset, cells === undefined ? {} : { cells }), n);
 const CASES: readonly Case[] = [
   ["FreeCell #11982, 4 cells", ms("freecell", 11982), false],
   ["FreeCell #11982, 5 cells", ms("freecell", 11982, 5), true],
@@ -112,33 +242,58 @@ describe("lean, eager and horne searches", () => {
 
   it("a lean, eager, purpose-order or best-first horne entry cannot be marked complete, turn lists must hold positive integers, and orders are named", () => {
     const s = dealMs(resolveRules("freecell"), 1);
-    expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(/lean.*cannot be complete/);
-    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(/eager.*cannot be complete/);
-    expect(() => solve(s, { plan: [{ ...STRATEGIES[0]!, horne: true }] })).toThrow(/horne.*cannot be complete/);
-    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, order: "purpose" }] })).toThrow(/purpose-order.*cannot be complete/);
-    for (const slice of [[], [100, 0], [2.5]]) expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
+    expect(() => solve(s, { plan: [{ ...LEAN[0]!, complete: true }] })).toThrow(
+      /lean.*cannot be complete/,
+    );
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, eager: true }] })).toThrow(
+      /eager.*cannot be complete/,
+    );
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[0]!, horne: true }] })).toThrow(
+      /horne.*cannot be complete/,
+    );
+    expect(() => solve(s, { plan: [{ ...STRATEGIES[5]!, order: "purpose" }] })).toThrow(
+      /purpose-order.*cannot be complete/,
+    );
+    for (const slice of [[], [100, 0], [2.5]])
+      expect(() => solve(s, { plan: [{ ...LEAN[0]!, slice, race: true }] })).toThrow(/slice/);
     const order = "classes" as PlanStep["order"];
-    expect(() => solve(s, { plan: [{ ...LEAN[0]!, order }] })).toThrow("plan lean-dfs: order must be one of score, manoeuvre, engine, static, static-manoeuvre, purpose, got classes");
+    expect(() => solve(s, { plan: [{ ...LEAN[0]!, order }] })).toThrow(
+      "plan lean-dfs: order must be one of score, manoeuvre, engine, static, static-manoeuvre, purpose, got classes",
+    );
   });
 
   it("a jittered search depends on its seed alone: the same seed repeats it, other seeds search differently", () => {
     const step: PlanStep = { ...LEAN[2]!, budget: 20_000 };
-    const counts = (seed: number): number[] => [1, 2, 92, 657, 1941].map((n) => solve(dealMs(resolveRules("freecell"), n), { plan: [{ ...step, seed }] }).states);
+    const counts = (seed: number): number[] =>
+      [1, 2, 92, 657, 1941].map(
+        (n) => solve(dealMs(resolveRules("freecell"), n), { plan: [{ ...step, seed }] }).states,
+      );
     expect(counts(2)).toEqual(counts(2));
     const others = [5, 6, 7].map(counts);
     // Seeds reorder near-ties only, so some deals may come out alike, but not all of them.
     for (const o of others) expect(o).not.toEqual(counts(2));
     const s = dealMs(resolveRules("freecell"), 1);
-    for (const bad of [{ jitter: -1 }, { jitter: 2.5 }, { seed: 0.5 }, { emptyFrom: -1 }]) expect(() => solve(s, { plan: [{ ...step, ...bad }] })).toThrow(/jitter|seed|emptyFrom/);
+    for (const bad of [{ jitter: -1 }, { jitter: 2.5 }, { seed: 0.5 }, { emptyFrom: -1 }])
+      expect(() => solve(s, { plan: [{ ...step, ...bad }] })).toThrow(/jitter|seed|emptyFrom/);
   });
 
   it("a race follows each entry's list of turns", () => {
     // The first racer gets 1 position a turn, so the second (same search) wins first.
     const s = dealMs(resolveRules("freecell"), 1);
     const step = STRATEGIES[3]!;
-    const r = solve(s, { plan: [{ ...step, name: "slow", race: true, slice: [1] }, { ...step, name: "fast", race: true, slice: [1, 5000] }] });
+    const r = solve(s, {
+      plan: [
+        { ...step, name: "slow", race: true, slice: [1] },
+        { ...step, name: "fast", race: true, slice: [1, 5000] },
+      ],
+    });
     expect(r).toMatchObject({ result: "solved", by: "fast" });
-    const r2 = solve(s, { plan: [{ ...step, name: "slow", race: true, slice: [5000] }, { ...step, name: "fast", race: true, slice: [1] }] });
+    const r2 = solve(s, {
+      plan: [
+        { ...step, name: "slow", race: true, slice: [5000] },
+        { ...step, name: "fast", race: true, slice: [1] },
+      ],
+    });
     expect(r2).toMatchObject({ result: "solved", by: "slow" });
   });
 });
@@ -146,7 +301,10 @@ describe("lean, eager and horne searches", () => {
 describe("plans", () => {
   it("a plan without a complete entry answers only solved or unknown, even when it searched everything", () => {
     const lost = dealMs(resolveRules("freecell"), 11982);
-    const partial: SolvePlan = STRATEGIES.map(({ complete: _, ...step }) => ({ ...step, race: true }));
+    const partial: SolvePlan = STRATEGIES.map(({ complete: _, ...step }) => ({
+      ...step,
+      race: true,
+    }));
     const r = solve(lost, { plan: partial, maxStates: 2_000_000 });
     expect(r).toMatchObject({ result: "unknown", reason: "max-states" });
     // Each racer ran out of positions (about 72,000 for this proof) rather than of budget.
@@ -161,7 +319,9 @@ describe("plans", () => {
       const plan = defaultPlan(s.rules);
       expect(plan[plan.length - 1]!.complete, label).toBe(true);
       expect(solve(s).result, label).toBe(winnable ? "solved" : "unsolvable");
-      expect(solve(s, { plan: PLANS.teacher }).result, `teacher plan on ${label}`).toBe(winnable ? "solved" : "unsolvable");
+      expect(solve(s, { plan: PLANS.teacher }).result, `teacher plan on ${label}`).toBe(
+        winnable ? "solved" : "unsolvable",
+      );
     }
   });
 
@@ -210,7 +370,10 @@ describe("plans", () => {
     const rules = resolveRules("freecell");
     const s = dealMs(rules, 8166);
     const apart = defaultPlan(rules).map(({ share, ...p }) => p);
-    for (const [r, by] of [[solve(s), "lean-flippers-2"], [solve(s, { plan: apart }), "dfs-static"]] as const) {
+    for (const [r, by] of [
+      [solve(s), "lean-flippers-2"],
+      [solve(s, { plan: apart }), "dfs-static"],
+    ] as const) {
       expect(r).toMatchObject({ result: "solved", by });
       if (r.result === "solved") expect(replayWins(s, r.moves)).toBe(true);
       expect(r.states).toBeLessThan(2000);
@@ -223,7 +386,10 @@ describe("plans", () => {
     for (const n of [733, 1509]) {
       const s = dealMs(resolveRules("freecell", { emptyColumn: "below-base" }), n);
       const r = solve(s);
-      expect(r, `#${n}`).toMatchObject({ result: "solved", by: n === 733 ? "dfs-static" : "lean-empty-columns" });
+      expect(r, `#${n}`).toMatchObject({
+        result: "solved",
+        by: n === 733 ? "dfs-static" : "lean-empty-columns",
+      });
       if (r.result === "solved") expect(replayWins(s, r.moves), `#${n}`).toBe(true);
       expect(r.states, `#${n}`).toBeLessThan(10_000);
     }
@@ -233,10 +399,18 @@ describe("plans", () => {
     // The published fewest-cells list wins #209 with 2 cells. With 3 cells the 4-cell plan left
     // it undecided after 2,000,000 positions; its patient racer needs about 160,000.
     expect(defaultPlan(resolveRules("freecell"))).toBe(PLANS.alternate);
-    for (const cells of [0, 1, 2, 3]) expect(defaultPlan(resolveRules("freecell", { cells })), `${cells} cells`).toBe(PLANS.fewerCells);
+    for (const cells of [0, 1, 2, 3])
+      expect(defaultPlan(resolveRules("freecell", { cells })), `${cells} cells`).toBe(
+        PLANS.fewerCells,
+      );
     expect(defaultPlan(resolveRules("freecell", { groupMove: "single" }))).toBe(PLANS.fewerCells);
-    expect(defaultPlan(resolveRules("freecell", { cells: 5, groupMove: "free-cells" }))).toBe(PLANS.alternate);
-    for (const emptyColumn of ["below-base", "none"] as const) expect(defaultPlan(resolveRules("freecell", { emptyColumn })), emptyColumn).toBe(PLANS.kingsOnly);
+    expect(defaultPlan(resolveRules("freecell", { cells: 5, groupMove: "free-cells" }))).toBe(
+      PLANS.alternate,
+    );
+    for (const emptyColumn of ["below-base", "none"] as const)
+      expect(defaultPlan(resolveRules("freecell", { emptyColumn })), emptyColumn).toBe(
+        PLANS.kingsOnly,
+      );
     const s = dealMs(resolveRules("freecell", { cells: 3 }), 209);
     const r = solve(s);
     expect(r.result).toBe("solved");
@@ -296,13 +470,16 @@ describe("plans", () => {
     expect(together).toBeLessThan(alone * 0.95);
     // Lost with 4 cells: the sharing racers alone run dry, and only the complete search may say so.
     const lost = dealMs(rules, 11982);
-    expect(solve(lost, { plan: defaultPlan(rules).filter((p) => !p.complete) }).result).toBe("unknown");
+    expect(solve(lost, { plan: defaultPlan(rules).filter((p) => !p.complete) }).result).toBe(
+      "unknown",
+    );
     expect(solve(lost).result).toBe("unsolvable");
   });
 
   it("a race never stores more positions than maxStates", () => {
     const s = dealMs(resolveRules("freecell"), 11982);
-    for (const maxStates of [1, 7, 999, 5000]) expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
+    for (const maxStates of [1, 7, 999, 5000])
+      expect(solve(s, { maxStates }).states).toBeLessThanOrEqual(maxStates);
   });
 
   it("searches restarted from an earlier solve give what new ones give", () => {
@@ -311,7 +488,12 @@ describe("plans", () => {
     // after itself, where anything left of the last search would show) and against new searches.
     // Penguin keeps one search per base rank: MS 4 (base 12, as MS 3) restarts MS 3's searches
     // after MS 5 (base 0) had searches of its own.
-    const deals = [...[1, 2, 92, 657].map((n) => ms("freecell", n)), ms("bakers-game", 10), ...[3, 5, 4].map((n) => ms("penguin", n)), ms("freecell", 11982)];
+    const deals = [
+      ...[1, 2, 92, 657].map((n) => ms("freecell", n)),
+      ms("bakers-game", 10),
+      ...[3, 5, 4].map((n) => ms("penguin", n)),
+      ms("freecell", 11982),
+    ];
     for (const start of deals) {
       const s = start();
       const after = [solve(s), solve(s)];
@@ -323,7 +505,25 @@ describe("plans", () => {
   it("rejects malformed plans with a clear message", () => {
     const s = dealMs(resolveRules("freecell"), 1);
     expect(() => solve(s, { plan: [] })).toThrow(/at least one entry/);
-    expect(() => solve(s, { plan: [{ name: "x", strategy: "depth-first", weights: [1, 2, 3, 4, 5], complete: true, share: true }] })).toThrow(/plan x: a lean, eager, sharing, purpose-order or best-first horne search cannot be complete/);
-    expect(() => solve(s, { plan: [{ name: "x", strategy: "depth-first", weights: [1, 2, 3, 4, 5], budget: 0 }] })).toThrow(/budget/);
+    expect(() =>
+      solve(s, {
+        plan: [
+          {
+            name: "x",
+            strategy: "depth-first",
+            weights: [1, 2, 3, 4, 5],
+            complete: true,
+            share: true,
+          },
+        ],
+      }),
+    ).toThrow(
+      /plan x: a lean, eager, sharing, purpose-order or best-first horne search cannot be complete/,
+    );
+    expect(() =>
+      solve(s, {
+        plan: [{ name: "x", strategy: "depth-first", weights: [1, 2, 3, 4, 5], budget: 0 }],
+      }),
+    ).toThrow(/budget/);
   });
 });

@@ -32,16 +32,38 @@ describe("races replayed on paper (scripts/race-sim.ts)", () => {
     const fc = join(dir, "fc.json");
     // Penguin MS 600-639 holds #616, lost: the complete search must run dry in the replay too.
     const [a, b] = await Promise.all([
-      script("scripts/race-sim.ts", ["--collect", pg, "--preset", "penguin", "--from", "600", "--deals", "40", "--complete-cap", "50000"], { timeoutMs: 120_000 }),
-      script("scripts/race-sim.ts", ["--collect", fc, "--from", "8150", "--deals", "30"], { timeoutMs: 120_000 }),
+      script(
+        "scripts/race-sim.ts",
+        [
+          "--collect",
+          pg,
+          "--preset",
+          "penguin",
+          "--from",
+          "600",
+          "--deals",
+          "40",
+          "--complete-cap",
+          "50000",
+        ],
+        { timeoutMs: 120_000 },
+      ),
+      script("scripts/race-sim.ts", ["--collect", fc, "--from", "8150", "--deals", "30"], {
+        timeoutMs: 120_000,
+      }),
     ]);
     expect([a.code, b.code]).toEqual([0, 0]);
-    const data = JSON.parse(readFileSync(pg, "utf8")) as { racers: Record<string, { counts: number[] }> };
+    const data = JSON.parse(readFileSync(pg, "utf8")) as {
+      racers: Record<string, { counts: number[] }>;
+    };
     expect(Object.keys(data.racers)).toEqual(["purpose", "dfs-complete-plain"]);
     // #616: the purpose order runs dry, and so does the complete search (which proves it lost).
     expect(data.racers["purpose"]!.counts[16]).toBeLessThan(0);
     expect(data.racers["dfs-complete-plain"]!.counts[16]).toBeLessThan(0);
-    const [p, f] = await Promise.all([script("scripts/race-sim.ts", ["--data", pg, "--check"], { timeoutMs: 120_000 }), script("scripts/race-sim.ts", ["--data", fc, "--check"], { timeoutMs: 120_000 })]);
+    const [p, f] = await Promise.all([
+      script("scripts/race-sim.ts", ["--data", pg, "--check"], { timeoutMs: 120_000 }),
+      script("scripts/race-sim.ts", ["--data", fc, "--check"], { timeoutMs: 120_000 }),
+    ]);
     expect([p.code, f.code]).toEqual([0, 0]);
     const [pSim, pCheck] = lines(p.stdout);
     expect(pSim.lost).toBe(1);
@@ -66,7 +88,9 @@ describe("races replayed on paper (scripts/race-sim.ts)", () => {
       script("scripts/race-sim.ts", ["--collect", join(dir, "x.json"), "--deals", "1"]),
     ]);
     expect(bad.map((r) => r.code)).toEqual([2, 2, 2, 2]);
-    expect(oneLine(bad[0]!)).toBe("race-sim: give one of --collect FILE (run the racers) and --data FILE (replay races)");
+    expect(oneLine(bad[0]!)).toBe(
+      "race-sim: give one of --collect FILE (run the racers) and --data FILE (replay races)",
+    );
     expect(oneLine(bad[1]!)).toMatch(/^race-sim: --data: .*not\.json is not JSON/);
     expect(oneLine(bad[2]!)).toBe("race-sim: --plan: give a JSON list of plan entries");
     expect(oneLine(bad[3]!)).toMatch(/--deals must be an integer from 2 to 100000, got "1"/);

@@ -18,13 +18,26 @@ interface Row {
 
 describe("plan entries timed (scripts/racer-times.ts)", () => {
   it("accounts for every position and verdict of Penguin MS 610-619 (#616 lost) by entry", async () => {
-    const r = await script("scripts/racer-times.ts", ["--sets", "penguin", "--from", "610", "--deals", "10", "--warm-up", "0", "--rounds", "1"], { timeoutMs: 120_000 });
+    const r = await script(
+      "scripts/racer-times.ts",
+      ["--sets", "penguin", "--from", "610", "--deals", "10", "--warm-up", "0", "--rounds", "1"],
+      { timeoutMs: 120_000 },
+    );
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Row);
-    expect(rows.map((x) => x.entry)).toEqual(["purpose", "dfs-complete-plain", "(outside the searches)"]);
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Row);
+    expect(rows.map((x) => x.entry)).toEqual([
+      "purpose",
+      "dfs-complete-plain",
+      "(outside the searches)",
+    ]);
     const rules = resolveRules("penguin", {});
     const results = Array.from({ length: 10 }, (_, i) => solve(dealMs(rules, 610 + i)));
-    expect(rows[0]!.positionsPerPass! + rows[1]!.positionsPerPass!).toBe(results.reduce((s, x) => s + x.states, 0));
+    expect(rows[0]!.positionsPerPass! + rows[1]!.positionsPerPass!).toBe(
+      results.reduce((s, x) => s + x.states, 0),
+    );
     expect(results.filter((x) => x.result === "unsolvable").length).toBe(1);
     expect(rows[1]!.provedLostPerPass).toBe(1);
     expect(rows[0]!.wonPerPass! + rows[1]!.wonPerPass!).toBe(9);

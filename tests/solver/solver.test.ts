@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { applyMove, deal, dealMs, legalMoves, parseMove, readBoardFile, resolveRules, undoMove, type State } from "../../src/engine/index.js";
+import {
+  applyMove,
+  deal,
+  dealMs,
+  legalMoves,
+  parseMove,
+  readBoardFile,
+  resolveRules,
+  undoMove,
+  type State,
+} from "../../src/engine/index.js";
 import { CanonicalKey } from "../../src/solver/canonical.js";
 import { lineText, replayWins, shortenSolution, solve } from "../../src/solver/index.js";
 import { DepthFirst } from "../../src/solver/depth-first.js";
@@ -66,7 +76,10 @@ describe("Penguin", () => {
     // Whole deals at 3 flippers (all lost; a few hundred canonical positions each) and, at 1-2
     // flippers, positions after a seeded random walk.
     const starts = [0, 5, 7, 8].map((seed) => deal(resolveRules("penguin", { cells: 3 }), seed));
-    for (let seed = 0; seed < 4; seed++) starts.push(randomWalk(deal(resolveRules("penguin", { cells: 1 + (seed % 2) }), seed), 10, seed));
+    for (let seed = 0; seed < 4; seed++)
+      starts.push(
+        randomWalk(deal(resolveRules("penguin", { cells: 1 + (seed % 2) }), seed), 10, seed),
+      );
     for (const [i, start] of starts.entries()) {
       const brute = bruteForce(start, 30_000);
       if (brute === "unknown") continue;
@@ -148,10 +161,19 @@ describe("search machinery", () => {
     let peeked = 0;
     // peekKey() on rules where peek() does not work (kings-only, Penguin) too.
     const keyed: Record<string, number> = {};
-    for (const preset of ["penguin", "penguin-beak-home", "freecell", "bakers-game", "eight-off", "kings-only-bakers-game", "stalactites"]) {
+    for (const preset of [
+      "penguin",
+      "penguin-beak-home",
+      "freecell",
+      "bakers-game",
+      "eight-off",
+      "kings-only-bakers-game",
+      "stalactites",
+    ]) {
       const walk = new Walker(deal(resolveRules(preset), 7), weights);
       let a = 777;
-      const rand = (n: number): number => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 8) % n;
+      const rand = (n: number): number =>
+        ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 8) % n;
       for (let step = 0; step < 80; step++) {
         const ms = legalMoves(walk.s);
         if (ms.length === 0) break;
@@ -161,7 +183,9 @@ describe("search machinery", () => {
         for (let t = 0; t < 3; t++) {
           const m = ms[rand(ms.length)]!;
           // peek() reads the child's key and score off the move; when it does, they must be the played child's.
-          const seen = walk.peek(m) ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore]) : null;
+          const seen = walk.peek(m)
+            ? (walk.key.peek(m), [walk.key.peekLo, walk.key.peekHi, walk.peekScore])
+            : null;
           // peekKey() reads only the key, on any rules, when no safe foundation move follows m.
           const key = walk.peekKey(m) ? [walk.key.peekLo, walk.key.peekHi] : null;
           walk.apply(m);
@@ -170,7 +194,10 @@ describe("search machinery", () => {
           if (key) {
             keyed[preset] = (keyed[preset] ?? 0) + 1;
             expect(walk.pathLen, `${preset} step ${step}`).toBe(here + 1);
-            expect(key, `${preset} step ${step} move ${m}`).toEqual([fresh.key.keyLo, fresh.key.keyHi]);
+            expect(key, `${preset} step ${step} move ${m}`).toEqual([
+              fresh.key.keyLo,
+              fresh.key.keyHi,
+            ]);
           }
           if (seen) {
             peeked++;
@@ -179,7 +206,9 @@ describe("search machinery", () => {
           }
           expect(walk.score(), `${preset} step ${step}`).toBe(fresh.score());
           expect([walk.key.keyLo, walk.key.keyHi]).toEqual([fresh.key.keyLo, fresh.key.keyHi]);
-          expect(Array.from(walk.where.subarray(0, 52))).toEqual(Array.from(fresh.where.subarray(0, 52)));
+          expect(Array.from(walk.where.subarray(0, 52))).toEqual(
+            Array.from(fresh.where.subarray(0, 52)),
+          );
           walk.undoTo(here);
         }
         const back = new Walker(walk.s, weights);
@@ -198,7 +227,8 @@ describe("search machinery", () => {
       }
     }
     expect(peeked).toBeGreaterThan(50);
-    for (const preset of ["penguin", "eight-off", "kings-only-bakers-game", "freecell"]) expect(keyed[preset], preset).toBeGreaterThan(20);
+    for (const preset of ["penguin", "eight-off", "kings-only-bakers-game", "freecell"])
+      expect(keyed[preset], preset).toBeGreaterThan(20);
   });
   it("keeps the key up to date through moves and take-backs (group moves, flippers, foundations)", () => {
     for (const preset of ["penguin", "freecell", "seahaven-towers"]) {

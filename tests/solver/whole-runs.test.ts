@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { applyMove, CELL0, dealMs, FOUNDATION, generateMoves, isLegal, legalMoves, MAX_MOVES, NO_CARD, resolveRules, type State } from "../../src/engine/index.js";
+import {
+  applyMove,
+  CELL0,
+  dealMs,
+  FOUNDATION,
+  generateMoves,
+  isLegal,
+  legalMoves,
+  MAX_MOVES,
+  NO_CARD,
+  resolveRules,
+  type State,
+} from "../../src/engine/index.js";
 import { splitmix32 } from "../../src/engine/rng.js";
 import { COLUMN_CAP } from "../../src/engine/state.js";
 import { MANOEUVRE, parkRuns, parkWhole, playManoeuvre } from "../../src/solver/manoeuvre.js";
@@ -9,7 +21,9 @@ import { bruteForce } from "./brute.js";
 
 // The complete search in the engine's order, parking whole runs (the default) or single cards.
 const W = [20, 12, 20, 3, 3] as const;
-const WHOLE: SolvePlan = [{ name: "whole", strategy: "depth-first", weights: W, order: "engine", complete: true }];
+const WHOLE: SolvePlan = [
+  { name: "whole", strategy: "depth-first", weights: W, order: "engine", complete: true },
+];
 // With Horne's prune too, as the default plans of the suit-building rule sets have it.
 const HORNE: SolvePlan = [{ ...WHOLE[0]!, name: "horne", horne: true }];
 // Single parks leave Horne's prune out of a complete search: that is the plain search.
@@ -29,7 +43,14 @@ function walkFrom(start: State, steps: number, seed: number): State {
 
 describe("whole runs parked as one step", () => {
   it("applies where cards build in suit and groups may move, and nowhere else", () => {
-    for (const preset of ["penguin", "bakers-game", "kings-only-bakers-game", "eight-off", "seahaven-towers"]) expect(parkRuns(dealMs(resolveRules(preset), 1)), preset).toBe(true);
+    for (const preset of [
+      "penguin",
+      "bakers-game",
+      "kings-only-bakers-game",
+      "eight-off",
+      "seahaven-towers",
+    ])
+      expect(parkRuns(dealMs(resolveRules(preset), 1)), preset).toBe(true);
     expect(parkRuns(dealMs(resolveRules("freecell"), 1))).toBe(false);
     expect(parkRuns(dealMs(resolveRules("bakers-game", { groupMove: "single" }), 1))).toBe(false);
   });
@@ -54,7 +75,12 @@ describe("whole runs parked as one step", () => {
             // The run it ends: each card on the card it builds on, which is not a base card.
             let r = 1;
             const at = (d: number): number => s.cards[c * COLUMN_CAP + len - d]!;
-            while (r < len && s.tables.buildOn[at(r) * 52 + at(r + 1)] === 1 && s.tables.rel[at(r + 1)] !== 0) r++;
+            while (
+              r < len &&
+              s.tables.buildOn[at(r) * 52 + at(r + 1)] === 1 &&
+              s.tables.rel[at(r + 1)] !== 0
+            )
+              r++;
             expect(r).toBeGreaterThan(1);
             if (r > free) {
               expect(code).toBe(-1);
@@ -77,7 +103,9 @@ describe("whole runs parked as one step", () => {
               applyMove(t, p);
               if (j === r - 1) {
                 expect(t.len[c]).toBe(len - r);
-                expect(Array.from(t.cells).filter((x) => x !== NO_CARD).length).toBe(s.nCells - free + r);
+                expect(Array.from(t.cells).filter((x) => x !== NO_CARD).length).toBe(
+                  s.nCells - free + r,
+                );
               }
             }
             whole++;
@@ -97,7 +125,12 @@ describe("whole runs parked as one step", () => {
     // that no win needs a run's card parked alone.
     let lost = 0;
     let fewer = 0;
-    for (const [preset, cells] of [["bakers-game", 1], ["bakers-game", 2], ["seahaven-towers", 2], ["eight-off", 4]] as const) {
+    for (const [preset, cells] of [
+      ["bakers-game", 1],
+      ["bakers-game", 2],
+      ["seahaven-towers", 2],
+      ["eight-off", 4],
+    ] as const) {
       for (let d = 1; d <= 8; d++) {
         const pos = walkFrom(dealMs(resolveRules(preset, { cells }), d), d % 3, d);
         const brute = bruteForce(pos, 60_000);
@@ -105,7 +138,11 @@ describe("whole runs parked as one step", () => {
         const a = solve(pos, { plan: WHOLE });
         const h = solve(pos, { plan: HORNE });
         const b = solve(pos, { plan: SINGLE });
-        expect([a.result, h.result, b.result], `${preset} ${cells} #${d}`).toEqual([brute, brute, brute]);
+        expect([a.result, h.result, b.result], `${preset} ${cells} #${d}`).toEqual([
+          brute,
+          brute,
+          brute,
+        ]);
         if (brute === "unsolvable") lost++;
         if (h.states < a.states && a.states < b.states) fewer++;
         expect(a.states).toBeLessThanOrEqual(b.states);
@@ -117,7 +154,12 @@ describe("whole runs parked as one step", () => {
 
   it("with Horne's prune, gives the verdicts of single parks on whole deals, won and lost, of four rule sets", () => {
     const verdicts = { solved: 0, unsolvable: 0 };
-    for (const [preset, cells, deals] of [["bakers-game", 3, 12], ["seahaven-towers", 3, 6], ["penguin", 4, 12], ["eight-off", 5, 6]] as const) {
+    for (const [preset, cells, deals] of [
+      ["bakers-game", 3, 12],
+      ["seahaven-towers", 3, 6],
+      ["penguin", 4, 12],
+      ["eight-off", 5, 6],
+    ] as const) {
       for (let d = 1; d <= deals; d++) {
         const s = dealMs(resolveRules(preset, { cells }), d);
         const a = solve(s, { plan: HORNE, maxStates: 400_000 });
@@ -137,7 +179,10 @@ describe("whole runs parked as one step", () => {
     const rules = resolveRules("penguin");
     for (const n of [9893, 16837]) {
       const s = dealMs(rules, n);
-      for (const plan of [undefined, WHOLE, SINGLE]) expect(solve(s, { plan }).result, `#${n} ${plan?.[0]!.name ?? "default"}`).toBe("unsolvable");
+      for (const plan of [undefined, WHOLE, SINGLE])
+        expect(solve(s, { plan }).result, `#${n} ${plan?.[0]!.name ?? "default"}`).toBe(
+          "unsolvable",
+        );
     }
   });
 });

@@ -18,7 +18,10 @@ function penguin(args: string[]): { code: number; stdout: string; stderr: string
 }
 
 /** Runs the command and sends SIGINT once stdout matches `when`; resolves with the exit code and output. */
-function interrupted(args: string[], when: RegExp): Promise<{ code: number; sent: boolean; stderr: string }> {
+function interrupted(
+  args: string[],
+  when: RegExp,
+): Promise<{ code: number; sent: boolean; stderr: string }> {
   const p = spawn("node", ["bin/penguin.js", ...args], { cwd: root, env });
   let stdout = "";
   let stderr = "";
@@ -43,13 +46,20 @@ function metrics(run: string, timing: readonly string[]): string[] {
 }
 
 /** The uninterrupted run and the stopped-then-resumed run end alike. */
-async function checkResume(algo: string, args: string[], when: RegExp, weights: string, timing: readonly string[]): Promise<void> {
+async function checkResume(
+  algo: string,
+  args: string[],
+  when: RegExp,
+  weights: string,
+  timing: readonly string[],
+): Promise<void> {
   const whole = join(dir, `${algo}-whole`);
   const cut = join(dir, `${algo}-cut`);
   const r = penguin(["train", algo, ...args, "--out", whole]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  for (const f of ["config.json", "deals.json", "metrics.csv", "train.log", "curve.svg", weights]) expect(existsSync(join(whole, f)), f).toBe(true);
+  for (const f of ["config.json", "deals.json", "metrics.csv", "train.log", "curve.svg", weights])
+    expect(existsSync(join(whole, f)), f).toBe(true);
   expect(JSON.parse(readFileSync(join(whole, "config.json"), "utf8")).algo).toBe(algo);
   expect(readFileSync(join(whole, "curve.svg"), "utf8")).toMatch(/^<svg/);
 
@@ -70,43 +80,168 @@ const POLICY_TIMING = ["env_steps_per_s", "samples_per_s", "wall_s"];
 
 describe("penguin train <algo> from the CLI at a tiny budget", () => {
   it("ppo: run folder, and SIGINT + --resume ends as the uninterrupted run", async () => {
-    const args = ["--envs", "8", "--rollout-steps", "32", "--minibatches", "2", "--ppo-epochs", "2", "--hidden", "128", "--total-steps", "2048", "--eval-deals", "3", "--eval-during", "2", "--eval-every", "2", "--checkpoint-every", "100", "--max-steps", "80"];
+    const args = [
+      "--envs",
+      "8",
+      "--rollout-steps",
+      "32",
+      "--minibatches",
+      "2",
+      "--ppo-epochs",
+      "2",
+      "--hidden",
+      "128",
+      "--total-steps",
+      "2048",
+      "--eval-deals",
+      "3",
+      "--eval-during",
+      "2",
+      "--eval-every",
+      "2",
+      "--checkpoint-every",
+      "100",
+      "--max-steps",
+      "80",
+    ];
     await checkResume("ppo", args, / update \d+/, "checkpoint/weights.bin", POLICY_TIMING);
   }, 60_000);
 
   it("bc: solver lines, a DAgger round, SIGINT + --resume ends as the uninterrupted run", async () => {
     const cache = join(dir, "bc-cache");
-    const args = ["--train-deals", "8", "--bc-validation-deals", "2", "--bc-batch", "64", "--bc-batches-per-update", "2", "--bc-epochs", "3", "--dagger-rounds", "1", "--dagger-deals", "3", "--dagger-states", "2", "--dagger-max-states", "5000", "--solver-max-states", "20000", "--hidden", "256", "--eval-deals", "3", "--eval-during", "2", "--eval-every", "4", "--checkpoint-every", "100", "--max-steps", "80", "--cache-dir", cache];
+    const args = [
+      "--train-deals",
+      "8",
+      "--bc-validation-deals",
+      "2",
+      "--bc-batch",
+      "64",
+      "--bc-batches-per-update",
+      "2",
+      "--bc-epochs",
+      "3",
+      "--dagger-rounds",
+      "1",
+      "--dagger-deals",
+      "3",
+      "--dagger-states",
+      "2",
+      "--dagger-max-states",
+      "5000",
+      "--solver-max-states",
+      "20000",
+      "--hidden",
+      "256",
+      "--eval-deals",
+      "3",
+      "--eval-during",
+      "2",
+      "--eval-every",
+      "4",
+      "--checkpoint-every",
+      "100",
+      "--max-steps",
+      "80",
+      "--cache-dir",
+      cache,
+    ];
     await checkResume("bc", args, / update \d+/, "checkpoint/weights.bin", POLICY_TIMING);
   }, 60_000);
 
   it("es: SIGINT + --resume ends as the uninterrupted run; --resume refuses a changed setting", async () => {
-    const args = ["--es-pop", "4", "--es-deals", "16", "--es-generations", "6", "--es-val-deals", "8", "--es-val-every", "2", "--es-max-steps", "200", "--es-lr-schedule", "linear"];
-    await checkResume("es", args, /generation 0:/, "checkpoint/weights.bin", ["games_per_s", "wall_s"]);
+    const args = [
+      "--es-pop",
+      "4",
+      "--es-deals",
+      "16",
+      "--es-generations",
+      "6",
+      "--es-val-deals",
+      "8",
+      "--es-val-every",
+      "2",
+      "--es-max-steps",
+      "200",
+      "--es-lr-schedule",
+      "linear",
+    ];
+    await checkResume("es", args, /generation 0:/, "checkpoint/weights.bin", [
+      "games_per_s",
+      "wall_s",
+    ]);
     const refused = penguin(["train", "--resume", join(dir, "es-cut"), "--es-pop", "5"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/only --max-minutes --es-generations --workers may change \(got --es-pop\)/);
+    expect(refused.stderr).toMatch(
+      /only --max-minutes --es-generations --workers may change \(got --es-pop\)/,
+    );
   }, 60_000);
 
   it("safety: SIGINT + --resume ends as the uninterrupted run, to the last step's weights", async () => {
     // Three labelled deals: seed 1000000 (seed % 10 = 0) gives the validation moves, the other two the training moves.
     const data = join(dir, "safety-data");
-    const made = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "3", "--shard-deals", "1", "--max-states", "20000", "--out", data, "--quiet"]);
+    const made = penguin([
+      "dataset",
+      "--players",
+      "safe,greedy:heuristic=tuned",
+      "--deals",
+      "3",
+      "--shard-deals",
+      "1",
+      "--max-states",
+      "20000",
+      "--out",
+      data,
+      "--quiet",
+    ]);
     expect(made.code).toBe(0);
-    const args = ["--data", data, "--safety-epochs", "2", "--safety-batch", "8", "--keep-safe", "1", "--safety-val-deals", "1", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"];
-    await checkResume("safety", args, /epoch 0\.5:/, "checkpoint/weights.bin", ["samples_per_cpu_s", "wall_s"]);
-    const last = (run: string): string => JSON.parse(readFileSync(join(dir, run, "final.json"), "utf8")).lastWeightsSha256;
+    const args = [
+      "--data",
+      data,
+      "--safety-epochs",
+      "2",
+      "--safety-batch",
+      "8",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "1",
+      "--thresholds",
+      "0.5",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ];
+    await checkResume("safety", args, /epoch 0\.5:/, "checkpoint/weights.bin", [
+      "samples_per_cpu_s",
+      "wall_s",
+    ]);
+    const last = (run: string): string =>
+      JSON.parse(readFileSync(join(dir, run, "final.json"), "utf8")).lastWeightsSha256;
     expect(last("safety-cut")).toMatch(/^[0-9a-f]{64}$/);
     expect(last("safety-cut")).toBe(last("safety-whole"));
     // last/ holds that network as a playable checkpoint, the same after a resume.
     const lastNet = (run: string): Buffer => readFileSync(join(dir, run, "last", "weights.bin"));
     expect(lastNet("safety-cut").equals(lastNet("safety-whole"))).toBe(true);
-    const played = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${join(dir, "safety-cut", "last")}`, "--deals", "1", "--no-timing", "--out", join(dir, "last.csv")]);
+    const played = penguin([
+      "eval",
+      "--agent",
+      "safety",
+      "--agent-opt",
+      `model=${join(dir, "safety-cut", "last")}`,
+      "--deals",
+      "1",
+      "--no-timing",
+      "--out",
+      join(dir, "last.csv"),
+    ]);
     expect(played.code).toBe(0);
     // A finished run keeps no state to continue from.
     const again = penguin(["train", "--resume", join(dir, "safety-cut")]);
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/has no safety-state\.json: only a run stopped by a signal continues/);
+    expect(again.stderr).toMatch(
+      /has no safety-state\.json: only a run stopped by a signal continues/,
+    );
   }, 60_000);
 
   it("each algorithm refuses the flags of another, naming its own help", () => {

@@ -1,7 +1,13 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
-import { availableBackends, backendInfo, initBackend, useBackend, type BackendName } from "../../src/train/backend.js";
+import {
+  availableBackends,
+  backendInfo,
+  initBackend,
+  useBackend,
+  type BackendName,
+} from "../../src/train/backend.js";
 import { loadNet, saveCheckpoint } from "../../src/train/checkpoint.js";
 import { PolicyFeatures } from "../../src/train/features.js";
 import { buildPolicyNet, inferBatch } from "../../src/train/model.js";
@@ -12,10 +18,13 @@ const backends = await availableBackends();
 // wasm and the plain CPU backend ship with @tensorflow/tfjs, so every machine has a pair; the
 // native one appears only after `npm run setup:native`.
 if (!backends.includes("tensorflow")) {
-  console.log("backends.test: native TensorFlow (tfjs-node) does not load here, so only wasm ↔ cpu is checked; `npm run setup:native` adds it");
+  console.log(
+    "backends.test: native TensorFlow (tfjs-node) does not load here, so only wasm ↔ cpu is checked; `npm run setup:native` adds it",
+  );
 }
 const pairs: [BackendName, BackendName][] = [];
-for (const a of backends) for (const b of backends) if (a !== b && (a !== "cpu" || b !== "wasm")) pairs.push([a, b]);
+for (const a of backends)
+  for (const b of backends) if (a !== b && (a !== "cpu" || b !== "wasm")) pairs.push([a, b]);
 
 describe("checkpoints across backends", () => {
   it("the fastest backend that loads is the default, and runs record its versions", async () => {
@@ -32,11 +41,18 @@ describe("checkpoints across backends", () => {
     const rules = resolveRules("penguin");
     const size = new PolicyFeatures(rules, "env+slots").size;
     expect(await useBackend(from)).toBe(true);
-    const net = buildPolicyNet({ obsSize: size, actions: 126, hidden: [32, 16], seed: 3, features: "env+slots" });
+    const net = buildPolicyNet({
+      obsSize: size,
+      actions: 126,
+      hidden: [32, 16],
+      seed: 3,
+      features: "env+slots",
+    });
     const obs = Float32Array.from({ length: 2 * size }, (_, i) => ((i * 29) % 13) / 13);
     const here = new Float32Array(2 * 126);
     inferBatch(net, obs, 2, here);
-    const games = (await playPolicy(net, rules, [1, 2, 3], { maxSteps: 60, recordActions: true })).results;
+    const games = (await playPolicy(net, rules, [1, 2, 3], { maxSteps: 60, recordActions: true }))
+      .results;
     const dir = join(scratchDir(`backend-${from}-${to}`), "checkpoint");
     await saveCheckpoint(dir, net, undefined, {});
 
@@ -47,7 +63,8 @@ describe("checkpoints across backends", () => {
     // The same weights give the same outputs up to the last bits of float32 arithmetic...
     for (let i = 0; i < here.length; i++) expect(Math.abs(there[i]! - here[i]!)).toBeLessThan(1e-4);
     // ...and, with no near-ties among these logits, the same games move for move.
-    const again = (await playPolicy(back, rules, [1, 2, 3], { maxSteps: 60, recordActions: true })).results;
+    const again = (await playPolicy(back, rules, [1, 2, 3], { maxSteps: 60, recordActions: true }))
+      .results;
     expect(again.map((g) => g.actions)).toEqual(games.map((g) => g.actions));
     expect(games[0]!.actions!.length).toBeGreaterThan(0);
     await useBackend(backends[0]!);

@@ -3,11 +3,20 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Adam, ADAM_DEFAULTS } from "../../src/train/adam.js";
 import { initBackend } from "../../src/train/backend.js";
-import { CheckpointError, loadCheckpoint, loadNet, saveCheckpoint } from "../../src/train/checkpoint.js";
+import {
+  CheckpointError,
+  loadCheckpoint,
+  loadNet,
+  saveCheckpoint,
+} from "../../src/train/checkpoint.js";
 import { buildPolicyNet, inferBatch, trainableVariables } from "../../src/train/model.js";
 import { scratchDir } from "./helpers.js";
 
-function outputs(net: ReturnType<typeof buildPolicyNet>, obs: Float32Array, batch: number): [Float32Array, Float32Array] {
+function outputs(
+  net: ReturnType<typeof buildPolicyNet>,
+  obs: Float32Array,
+  batch: number,
+): [Float32Array, Float32Array] {
   const logits = new Float32Array(batch * net.config.actions);
   const values = new Float32Array(batch);
   inferBatch(net, obs, batch, logits, values);

@@ -10,7 +10,15 @@ import { EpisodeRunner } from "../../src/eval/play.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { initBackend } from "../../src/train/backend.js";
-import { ES_DEFAULTS, esBasis, linearScorer, trainEs, weightsOf, type EsOptions, type EsState } from "../../src/train/es/es.js";
+import {
+  ES_DEFAULTS,
+  esBasis,
+  linearScorer,
+  trainEs,
+  weightsOf,
+  type EsOptions,
+  type EsState,
+} from "../../src/train/es/es.js";
 import { LinearPlayer } from "../../src/train/es/fitness.js";
 import { ScorerView } from "../../src/train/scorer/agent.js";
 import { ROW } from "../../src/train/scorer/features.js";
@@ -31,7 +39,8 @@ const tiny = (out: string, over: Partial<EsOptions> = {}): Partial<EsOptions> =>
   quiet: true,
   ...over,
 });
-const state = (dir: string): EsState => JSON.parse(readFileSync(join(dir, "es-state.json"), "utf8")).state;
+const state = (dir: string): EsState =>
+  JSON.parse(readFileSync(join(dir, "es-state.json"), "utf8")).state;
 /** The checkpoint's weights, read back through the network (its skip path). */
 async function weightsIn(dir: string): Promise<Float64Array> {
   await initBackend();
@@ -57,11 +66,26 @@ describe("evolution strategies on the linear action-scorer", () => {
   it("a tiny run on a small fixed deal set raises its fitness there", async () => {
     const out = scratchDir("es-improve");
     const seeds = Array.from({ length: 30 }, (_, i) => 2_000_000 + i);
-    await trainEs(tiny(out, { generations: 10, pop: 6, deals: seeds.length, fixedDeals: true, valDeals: 20, valEvery: 5, seed: 1, workers: 2 }));
+    await trainEs(
+      tiny(out, {
+        generations: 10,
+        pop: 6,
+        deals: seeds.length,
+        fixedDeals: true,
+        valDeals: 20,
+        valEvery: 5,
+        seed: 1,
+        workers: 2,
+      }),
+    );
     const { w0, scale } = esBasis();
     const trained = weightsOf(Float64Array.from(state(out).theta), w0, scale);
     const player = new LinearPlayer(rules);
-    const before = player.score(weightsOf(new Float64Array(ROW), w0, scale), seeds, ES_DEFAULTS.maxSteps);
+    const before = player.score(
+      weightsOf(new Float64Array(ROW), w0, scale),
+      seeds,
+      ES_DEFAULTS.maxSteps,
+    );
     const after = player.score(trained, seeds, ES_DEFAULTS.maxSteps);
     expect(after.fitness).toBeGreaterThan(before.fitness + 1);
     expect(state(out).nextSeed).toBe(2_000_000);
@@ -83,14 +107,37 @@ describe("evolution strategies on the linear action-scorer", () => {
     await trainEs({ out: c, generations: 5, quiet: true }, true);
     const sa = state(a);
     const sc = state(c);
-    for (const k of ["generation", "nextSeed", "theta", "adamM", "adamV", "rng", "best", "bestTheta"] as const) expect(sc[k]).toEqual(sa[k]);
+    for (const k of [
+      "generation",
+      "nextSeed",
+      "theta",
+      "adamM",
+      "adamV",
+      "rng",
+      "best",
+      "bestTheta",
+    ] as const)
+      expect(sc[k]).toEqual(sa[k]);
     // metrics.csv: every column but the timings is the same.
-    const cols = (dir: string): string[] => readFileSync(join(dir, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(",").slice(0, 6).join(","));
+    const cols = (dir: string): string[] =>
+      readFileSync(join(dir, "metrics.csv"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(",").slice(0, 6).join(","));
     expect(cols(c)).toEqual(cols(a));
-    expect(readFileSync(join(c, "checkpoint", "weights.bin"))).toEqual(readFileSync(join(a, "checkpoint", "weights.bin")));
+    expect(readFileSync(join(c, "checkpoint", "weights.bin"))).toEqual(
+      readFileSync(join(a, "checkpoint", "weights.bin")),
+    );
     // The checkpoint plays through the common evaluation path.
     const rows = [];
-    for await (const row of evaluate({ agent: "scorer", agentOptions: { model: a }, rules, deals: seedRange(1, 3), timing: false })) rows.push(row);
+    for await (const row of evaluate({
+      agent: "scorer",
+      agentOptions: { model: a },
+      rules,
+      deals: seedRange(1, 3),
+      timing: false,
+    }))
+      rows.push(row);
     expect(rows).toHaveLength(3);
   }, 120_000);
 
@@ -121,26 +168,49 @@ describe("evolution strategies on the linear action-scorer", () => {
 
   it("refuses bad input with one line naming what is allowed", async () => {
     const out = scratchDir("es-bad");
-    await expect(trainEs(tiny(out, { generations: 0 }))).rejects.toThrow(/--es-generations N or --max-minutes M/);
+    await expect(trainEs(tiny(out, { generations: 0 }))).rejects.toThrow(
+      /--es-generations N or --max-minutes M/,
+    );
     await expect(trainEs(tiny(out, { pop: 0 }))).rejects.toThrow(UsageError);
     await expect(trainEs(tiny(out, { sigma: -1 }))).rejects.toThrow(/--es-sigma must be > 0/);
-    await expect(trainEs(tiny(out, { valStart: 500 }))).rejects.toThrow(/validation seeds 500–523 overlap the held-out evaluation seeds 1–10000/);
-    await expect(trainEs(tiny(out, { generations: 0, minutes: 1, lrSchedule: "linear" }))).rejects.toThrow(/give it a number of generations/);
+    await expect(trainEs(tiny(out, { valStart: 500 }))).rejects.toThrow(
+      /validation seeds 500–523 overlap the held-out evaluation seeds 1–10000/,
+    );
+    await expect(
+      trainEs(tiny(out, { generations: 0, minutes: 1, lrSchedule: "linear" })),
+    ).rejects.toThrow(/give it a number of generations/);
     await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/no es-state.json/);
     await trainEs(tiny(out, { generations: 1 }));
     await expect(trainEs(tiny(out))).rejects.toThrow(/already holds an ES run/);
     const good = readFileSync(join(out, "es-state.json"), "utf8");
     writeFileSync(join(out, "es-state.json"), good.replace('"generation":1', '"generation":0'));
-    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/es-state\.json does not match its recorded SHA-256/);
+    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(
+      /es-state\.json does not match its recorded SHA-256/,
+    );
     writeFileSync(join(out, "es-state.json"), "{ truncated");
-    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/es-state\.json is not valid JSON/);
+    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(
+      /es-state\.json is not valid JSON/,
+    );
   }, 60_000);
 
   it("the shipped checkpoint (results/train-es) replays its recorded evaluation of deals 1-40", async () => {
-    const recorded = readFileSync(join("results", "train-es", "eval-es.csv"), "utf8").trim().split("\n").slice(1, 41).map((l) => l.split(","));
+    const recorded = readFileSync(join("results", "train-es", "eval-es.csv"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1, 41)
+      .map((l) => l.split(","));
     const rows = [];
-    for await (const row of evaluate({ agent: "scorer", agentOptions: { model: join("results", "train-es") }, rules, deals: seedRange(1, 40), timing: false })) rows.push(row);
-    expect(rows.map((r) => [String(r.deal), String(r.won), String(r.cardsHome), String(r.moves)])).toEqual(recorded.map((f) => [f[0], f[3], f[4], f[5]]));
+    for await (const row of evaluate({
+      agent: "scorer",
+      agentOptions: { model: join("results", "train-es") },
+      rules,
+      deals: seedRange(1, 40),
+      timing: false,
+    }))
+      rows.push(row);
+    expect(
+      rows.map((r) => [String(r.deal), String(r.won), String(r.cardsHome), String(r.moves)]),
+    ).toEqual(recorded.map((f) => [f[0], f[3], f[4], f[5]]));
     // and it does win deals (the recorded file: 494 of 1000)
     expect(rows.filter((r) => r.won).length).toBeGreaterThan(10);
   });

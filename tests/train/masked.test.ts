@@ -49,7 +49,11 @@ describe("masked categorical", () => {
     const ent = maskedEntropy(lp, mask).dataSync()[0]!;
     const q = [Math.exp(3), Math.exp(2)].map((x) => x / (Math.exp(3) + Math.exp(2)));
     expect(ent).toBeCloseTo(-q.reduce((s, x) => s + x * Math.log(x), 0), 5);
-    const g = tf.grad((x: tf.Tensor) => tf.sum(tf.mul(maskedLogSoftmax(x as tf.Tensor2D, mask), tf.tensor2d([[1, 0, 0, 0]]))))(logits).dataSync();
+    const g = tf
+      .grad((x: tf.Tensor) =>
+        tf.sum(tf.mul(maskedLogSoftmax(x as tf.Tensor2D, mask), tf.tensor2d([[1, 0, 0, 0]]))),
+      )(logits)
+      .dataSync();
     expect(g[1]).toBe(0);
     expect(g[3]).toBe(0);
     expect(Array.from(g).every(Number.isFinite)).toBe(true);

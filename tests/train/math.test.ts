@@ -28,7 +28,18 @@ describe("GAE", () => {
     const adv = new Float32Array(4);
     const ret = new Float32Array(4);
     // env 0 earns 1 at t=0; env 1 earns nothing.
-    computeGae(Float32Array.from([1, 0, 0, 0]), new Float32Array(4), new Uint8Array(4), new Float32Array(2), 2, 2, 1, 1, adv, ret);
+    computeGae(
+      Float32Array.from([1, 0, 0, 0]),
+      new Float32Array(4),
+      new Uint8Array(4),
+      new Float32Array(2),
+      2,
+      2,
+      1,
+      1,
+      adv,
+      ret,
+    );
     expect(Array.from(adv)).toEqual([1, 0, 0, 0]);
   });
 

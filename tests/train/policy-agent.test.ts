@@ -17,11 +17,30 @@ describe("policy agent", () => {
   it("plays through the eval library exactly as the trainer's own evaluation does", async () => {
     await initBackend();
     const run = scratchDir("policy-agent");
-    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env+slots").size, actions: 126, hidden: [32], seed: 3, features: "env+slots" });
+    const net = buildPolicyNet({
+      obsSize: new PolicyFeatures(rules, "env+slots").size,
+      actions: 126,
+      hidden: [32],
+      seed: 3,
+      features: "env+slots",
+    });
     await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
     const rows: EvalRow[] = [];
-    for await (const r of evaluate({ agent: "policy", agentOptions: { model: run }, rules, deals: seedRange(1, 12), maxSteps: 500, timing: false })) rows.push(r);
-    const mine = await playPolicy(net, rules, Array.from({ length: 12 }, (_, i) => i + 1), { maxSteps: 500 });
+    for await (const r of evaluate({
+      agent: "policy",
+      agentOptions: { model: run },
+      rules,
+      deals: seedRange(1, 12),
+      maxSteps: 500,
+      timing: false,
+    }))
+      rows.push(r);
+    const mine = await playPolicy(
+      net,
+      rules,
+      Array.from({ length: 12 }, (_, i) => i + 1),
+      { maxSteps: 500 },
+    );
     expect(rows.map((r) => r.cardsHome)).toEqual(mine.results.map((r) => r.cardsHome));
     expect(rows.map((r) => r.won)).toEqual(mine.results.map((r) => r.won));
     expect(rows[0]!.agent).toMatch(/^policy\(/);
@@ -29,11 +48,27 @@ describe("policy agent", () => {
 
   it("plays each game the same alone or side by side with others (playMany), sampling included", async () => {
     await initBackend();
-    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env").size, actions: 126, hidden: [16], seed: 5, features: "env" });
+    const net = buildPolicyNet({
+      obsSize: new PolicyFeatures(rules, "env").size,
+      actions: 126,
+      hidden: [16],
+      seed: 5,
+      features: "env",
+    });
     const seeds = Array.from({ length: 9 }, (_, i) => 1_000_001 + i);
     for (const sample of [false, true]) {
-      const one = await playPolicy(net, rules, seeds, { maxSteps: 120, sample, batch: 1, recordActions: true });
-      const many = await playPolicy(net, rules, seeds, { maxSteps: 120, sample, batch: 4, recordActions: true });
+      const one = await playPolicy(net, rules, seeds, {
+        maxSteps: 120,
+        sample,
+        batch: 1,
+        recordActions: true,
+      });
+      const many = await playPolicy(net, rules, seeds, {
+        maxSteps: 120,
+        sample,
+        batch: 4,
+        recordActions: true,
+      });
       expect(many.results).toEqual(one.results);
       // Each game's actions replay through the engine to its recorded outcome.
       expect(one.results.every((g) => g.actions!.length === g.moves)).toBe(true);
@@ -44,10 +79,20 @@ describe("policy agent", () => {
   it("refuses a model trained for other rules, and a missing model", async () => {
     await initBackend();
     const run = scratchDir("policy-agent-rules");
-    const net = buildPolicyNet({ obsSize: new PolicyFeatures(rules, "env").size, actions: 126, hidden: [8], seed: 1, features: "env" });
+    const net = buildPolicyNet({
+      obsSize: new PolicyFeatures(rules, "env").size,
+      actions: 126,
+      hidden: [8],
+      seed: 1,
+      features: "env",
+    });
     await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
-    await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(/trained for observations of 693 and 126 actions/);
+    await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(
+      /trained for observations of 693 and 126 actions/,
+    );
     await expect(createPolicyAgent({}, rules)).rejects.toThrow(/--model/);
-    await expect(createPolicyAgent({ model: join(run, "none") }, rules)).rejects.toThrow(/no trained policy/);
+    await expect(createPolicyAgent({ model: join(run, "none") }, rules)).rejects.toThrow(
+      /no trained policy/,
+    );
   });
 });

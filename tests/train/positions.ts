@@ -10,7 +10,11 @@ const rules = resolveRules("penguin");
  * rank): found[s] cards home in suit s (C, D, H, S), the columns from the deepest card up, and
  * the flipper cards. Every card that is not home must be placed exactly once.
  */
-export function position(found: readonly number[], columns: readonly string[][], cells: readonly string[]): State {
+export function position(
+  found: readonly number[],
+  columns: readonly string[][],
+  cells: readonly string[],
+): State {
   const s = new State(rules, 0);
   const seen = new Set<number>();
   const place = (t: string): number => {

@@ -17,8 +17,17 @@ describe("PPO's network input", () => {
     const actions = new Int32Array(4);
     let resets = 0;
     for (let t = 0; t < 80; t++) {
-      for (let i = 0; i < 4; i++) features.encode(vec.envs[i]!.state, vec.masks, i * A, mine, i * features.size);
-      expect(Buffer.from(mine.buffer).equals(Buffer.from(vec.observations.buffer, vec.observations.byteOffset, vec.observations.byteLength))).toBe(true);
+      for (let i = 0; i < 4; i++)
+        features.encode(vec.envs[i]!.state, vec.masks, i * A, mine, i * features.size);
+      expect(
+        Buffer.from(mine.buffer).equals(
+          Buffer.from(
+            vec.observations.buffer,
+            vec.observations.byteOffset,
+            vec.observations.byteLength,
+          ),
+        ),
+      ).toBe(true);
       // A legal action per env, varied by step so the episodes differ.
       for (let i = 0; i < 4; i++) {
         const legal: number[] = [];

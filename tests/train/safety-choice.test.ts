@@ -6,7 +6,12 @@ import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { ActionFeatures, ROW } from "../../src/train/scorer/features.js";
-import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH, GLOBAL_WIDTH } from "../../src/train/safety/encode.js";
+import {
+  COLUMN_WIDTH,
+  encodeCandidate,
+  FLIPPER_WIDTH,
+  GLOBAL_WIDTH,
+} from "../../src/train/safety/encode.js";
 import { STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
 import { FLIPPER_COST_WIDTH } from "../../src/train/safety/flippers.js";
 import { CARD_WIDTH, cardWidthOf } from "../../src/train/safety/cards.js";
@@ -24,7 +29,9 @@ const CARDS_AT = COSTS_AT + FLIPPER_COST_WIDTH;
 function renamed(s: State, order: Uint8Array): State {
   const t = s.clone();
   const re = (c: number): number => (c === NO_CARD ? c : makeCard(rankOf(c), order[suitOf(c)]!));
-  for (let c = 0; c < s.nColumns; c++) for (let d = 0; d < s.len[c]!; d++) t.cards[c * COLUMN_CAP + d] = re(s.cards[c * COLUMN_CAP + d]!);
+  for (let c = 0; c < s.nColumns; c++)
+    for (let d = 0; d < s.len[c]!; d++)
+      t.cards[c * COLUMN_CAP + d] = re(s.cards[c * COLUMN_CAP + d]!);
   for (let i = 0; i < s.nCells; i++) t.cells[i] = re(s.cells[i]!);
   for (let f = 0; f < 4; f++) t.found[order[f]!] = s.found[f]!;
   t.rehash();
@@ -42,79 +49,100 @@ describe("suit renaming", () => {
     expect(picked.size).toBe(24);
   });
 
-  it.each(["cards", "links"] as const)("turns the encoding of every candidate move into the encoding of the suit-renamed position (%s)", (set) => {
-    const CW = cardWidthOf(set === "links");
-    const GW = CARDS_AT + 52 * CW;
-    const codec = new ActionCodec(rules);
-    const mask = new Uint8Array(codec.n);
-    const am = new Int32Array(codec.n);
-    const features = new ActionFeatures();
-    const renamer = new SuitRenamer();
-    const enc = (x: State, row: Float32Array) => {
-      const cols = new Float32Array(7 * COLUMN_WIDTH);
-      const flips = new Float32Array(FLIPPER_WIDTH);
-      const globals = new Float32Array(GW);
-      encodeCandidate(x, row, 0, cols, 0, flips, 0, globals, 0, set);
-      return { cols, flips, globals };
-    };
-    let compared = 0;
-    let flippers = 0;
-    let costed = 0;
-    let linked = 0;
-    let withLinks = 0;
-    for (const seed of [3, 42, 777]) {
-      const s = deal(rules, seed);
-      // Walk a few moves in so flippers and foundations hold cards.
-      for (let i = 0; i < 12; i++) {
+  it.each(["cards", "links"] as const)(
+    "turns the encoding of every candidate move into the encoding of the suit-renamed position (%s)",
+    (set) => {
+      const CW = cardWidthOf(set === "links");
+      const GW = CARDS_AT + 52 * CW;
+      const codec = new ActionCodec(rules);
+      const mask = new Uint8Array(codec.n);
+      const am = new Int32Array(codec.n);
+      const features = new ActionFeatures();
+      const renamer = new SuitRenamer();
+      const enc = (x: State, row: Float32Array) => {
+        const cols = new Float32Array(7 * COLUMN_WIDTH);
+        const flips = new Float32Array(FLIPPER_WIDTH);
+        const globals = new Float32Array(GW);
+        encodeCandidate(x, row, 0, cols, 0, flips, 0, globals, 0, set);
+        return { cols, flips, globals };
+      };
+      let compared = 0;
+      let flippers = 0;
+      let costed = 0;
+      let linked = 0;
+      let withLinks = 0;
+      for (const seed of [3, 42, 777]) {
+        const s = deal(rules, seed);
+        // Walk a few moves in so flippers and foundations hold cards.
+        for (let i = 0; i < 12; i++) {
+          codec.fillMask(s, mask, am);
+          const legal = [...mask.keys()].filter((a) => mask[a] === 1);
+          if (legal.length === 0) break;
+          applyMove(s, am[legal[(i * 7) % legal.length]!]!);
+        }
+        flippers += [...s.cells.subarray(0, s.nCells)].filter((c) => c !== NO_CARD).length;
+        const order = SUIT_ORDERS[(seed * 5) % 24]!;
+        const t = renamed(s, order);
         codec.fillMask(s, mask, am);
-        const legal = [...mask.keys()].filter((a) => mask[a] === 1);
-        if (legal.length === 0) break;
-        applyMove(s, am[legal[(i * 7) % legal.length]!]!);
+        for (let a = 0; a < codec.n; a++) {
+          if (mask[a] !== 1) continue;
+          const m = am[a]!;
+          const rowS = new Float32Array(ROW);
+          const rowT = new Float32Array(ROW);
+          features.fill(s.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowS, 0);
+          features.fill(t.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowT, 0);
+          expect(Array.from(rowT)).toEqual(Array.from(rowS));
+          applyMove(s, m);
+          applyMove(t, m);
+          const x = enc(s, rowS);
+          const y = enc(t, rowT);
+          undoMove(s, m);
+          undoMove(t, m);
+          renamer.rename(order, x.cols, 0, 7, x.flips, 0, x.globals, 0, true, CARDS_AT, CW);
+          expect(Array.from(x.cols)).toEqual(Array.from(y.cols));
+          expect(Array.from(x.flips)).toEqual(Array.from(y.flips));
+          expect(Array.from(x.globals)).toEqual(Array.from(y.globals));
+          if (x.globals.subarray(COSTS_AT, CARDS_AT).some((v) => v !== 0)) costed++;
+          // Some card sits directly on its successor (a built sequence), and no card row is empty.
+          for (let k = 0; k < 52; k++) if (x.globals[CARDS_AT + k * CW + 15] === 1) linked++;
+          for (let k = 0; k < 52; k++)
+            expect(
+              x.globals
+                .subarray(CARDS_AT + k * CW, CARDS_AT + k * CW + 4)
+                .reduce((a, b) => a + b, 0),
+            ).toBe(1);
+          // The links say something in some row (they are not all zero).
+          if (CW > CARD_WIDTH)
+            for (let k = 0; k < 52; k++)
+              if (
+                x.globals
+                  .subarray(CARDS_AT + k * CW + CARD_WIDTH, CARDS_AT + (k + 1) * CW)
+                  .some((v) => v !== 0)
+              )
+                withLinks++;
+          compared++;
+        }
       }
-      flippers += [...s.cells.subarray(0, s.nCells)].filter((c) => c !== NO_CARD).length;
-      const order = SUIT_ORDERS[(seed * 5) % 24]!;
-      const t = renamed(s, order);
-      codec.fillMask(s, mask, am);
-      for (let a = 0; a < codec.n; a++) {
-        if (mask[a] !== 1) continue;
-        const m = am[a]!;
-        const rowS = new Float32Array(ROW);
-        const rowT = new Float32Array(ROW);
-        features.fill(s.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowS, 0);
-        features.fill(t.clone(), Uint8Array.of(1), Int32Array.of(m), 1, rowT, 0);
-        expect(Array.from(rowT)).toEqual(Array.from(rowS));
-        applyMove(s, m);
-        applyMove(t, m);
-        const x = enc(s, rowS);
-        const y = enc(t, rowT);
-        undoMove(s, m);
-        undoMove(t, m);
-        renamer.rename(order, x.cols, 0, 7, x.flips, 0, x.globals, 0, true, CARDS_AT, CW);
-        expect(Array.from(x.cols)).toEqual(Array.from(y.cols));
-        expect(Array.from(x.flips)).toEqual(Array.from(y.flips));
-        expect(Array.from(x.globals)).toEqual(Array.from(y.globals));
-        if (x.globals.subarray(COSTS_AT, CARDS_AT).some((v) => v !== 0)) costed++;
-        // Some card sits directly on its successor (a built sequence), and no card row is empty.
-        for (let k = 0; k < 52; k++) if (x.globals[CARDS_AT + k * CW + 15] === 1) linked++;
-        for (let k = 0; k < 52; k++) expect(x.globals.subarray(CARDS_AT + k * CW, CARDS_AT + k * CW + 4).reduce((a, b) => a + b, 0)).toBe(1);
-        // The links say something in some row (they are not all zero).
-        if (CW > CARD_WIDTH) for (let k = 0; k < 52; k++) if (x.globals.subarray(CARDS_AT + k * CW + CARD_WIDTH, CARDS_AT + (k + 1) * CW).some((v) => v !== 0)) withLinks++;
-        compared++;
-      }
-    }
-    expect(compared).toBeGreaterThan(10);
-    expect(flippers).toBeGreaterThan(2);
-    expect(costed).toBeGreaterThan(2);
-    expect(linked).toBeGreaterThan(0);
-    if (set === "links") expect(withLinks).toBeGreaterThan(compared);
-  });
+      expect(compared).toBeGreaterThan(10);
+      expect(flippers).toBeGreaterThan(2);
+      expect(costed).toBeGreaterThan(2);
+      expect(linked).toBeGreaterThan(0);
+      if (set === "links") expect(withLinks).toBeGreaterThan(compared);
+    },
+  );
 });
 
 describe("the choice objective", () => {
   it("groups a dataset's moves by position and refuses moves out of order", () => {
-    const data = { deal: new Int32Array(3), decision: Int32Array.of(0, 0, 0, 2, 2) } as unknown as SafetyData;
+    const data = {
+      deal: new Int32Array(3),
+      decision: Int32Array.of(0, 0, 0, 2, 2),
+    } as unknown as SafetyData;
     expect(Array.from(decisionStarts(data))).toEqual([0, 3, 3, 5]);
-    const bad = { deal: new Int32Array(2), decision: Int32Array.of(0, 1, 0) } as unknown as SafetyData;
+    const bad = {
+      deal: new Int32Array(2),
+      decision: Int32Array.of(0, 1, 0),
+    } as unknown as SafetyData;
     expect(() => decisionStarts(bad)).toThrow(/not grouped by position/);
   });
 
@@ -131,11 +159,21 @@ describe("the choice objective", () => {
     const sq = z.map((v) => 20 * Math.tanh(v / 20));
     const lse = Math.log(Math.exp(sq[0]!) + Math.exp(sq[1]!) + Math.exp(sq[2]!));
     expect(choiceLossJs(z, target, 0, 3)).toBeCloseTo(lse - 0.5 * (sq[0]! + sq[1]!), 6);
-    const member = tf.tensor2d(seg.flatMap((p) => [p === 0 ? 1 : 0, p === 1 ? 1 : 0]), [5, 2]);
-    const f = (zt: Parameters<typeof choiceLoss>[0]) => choiceLoss(zt, member, tf.tensor1d(target), 2);
+    const member = tf.tensor2d(
+      seg.flatMap((p) => [p === 0 ? 1 : 0, p === 1 ? 1 : 0]),
+      [5, 2],
+    );
+    const f = (zt: Parameters<typeof choiceLoss>[0]) =>
+      choiceLoss(zt, member, tf.tensor1d(target), 2);
     const loss = tf.tidy(() => f(tf.tensor1d(z)).dataSync()[0]!);
     expect(loss).toBeCloseTo(want, 5);
-    const g = tf.tidy(() => Array.from(tf.grad((x) => f(x as Parameters<typeof choiceLoss>[0]))(tf.tensor1d(z)).dataSync()));
+    const g = tf.tidy(() =>
+      Array.from(
+        tf
+          .grad((x) => f(x as Parameters<typeof choiceLoss>[0]))(tf.tensor1d(z))
+          .dataSync(),
+      ),
+    );
     expect(g[2]!).toBeGreaterThan(0); // descent lowers the losing move
     expect(g[1]!).toBeLessThan(0); // and raises the winnable one that scores low
     expect(g[3]!).toBeCloseTo(0, 6);
@@ -152,7 +190,14 @@ describe("the exact-label oracle and the never-repeat guard", () => {
     // Deal 500294: the oracle that may go back first does so at move 11 (found on the validation deals).
     const backsWhileFresh = (back: boolean): number => {
       const out = emptyBlock();
-      labelGame(rules, 500294, { kind: "safe", shuffle: 0.2, back }, 0, { maxStates: 20000, maxSteps: 30 }, out);
+      labelGame(
+        rules,
+        500294,
+        { kind: "safe", shuffle: 0.2, back },
+        0,
+        { maxStates: 20000, maxSteps: 30 },
+        out,
+      );
       const unpacker = new Unpacker(rules);
       const before = Uint8Array.from(out.before);
       const seen = new Set<string>();
@@ -191,7 +236,14 @@ describe("the exact-label oracle ordered by lookahead", () => {
     expect(parsePlayers("safe:order=lookahead:back=0")[0]!.options.order).toBe("lookahead");
     expect(() => parsePlayers("safe:order=best")).toThrow(/safe:order must be greedy or lookahead/);
     const out = emptyBlock();
-    labelGame(rules, 500007, { kind: "safe", shuffle: 0, back: false, order: "lookahead" }, 0, { maxStates: 20000, maxSteps: 40 }, out);
+    labelGame(
+      rules,
+      500007,
+      { kind: "safe", shuffle: 0, back: false, order: "lookahead" },
+      0,
+      { maxStates: 20000, maxSteps: 40 },
+      out,
+    );
     const unpacker = new Unpacker(rules);
     const before = Uint8Array.from(out.before);
     const teacher = new LookaheadAgent({});
@@ -201,7 +253,9 @@ describe("the exact-label oracle ordered by lookahead", () => {
       const s = unpacker.state(before[d * PACK_STRIDE]!).clone();
       unpackState(before, d * PACK_STRIDE, s);
       if (d === 0) teacher.reset(s.clone());
-      const rows = [...out.decision.keys()].filter((k) => out.decision[k] === d && out.label[k] === 1);
+      const rows = [...out.decision.keys()].filter(
+        (k) => out.decision[k] === d && out.label[k] === 1,
+      );
       const moves = Int32Array.from(rows, (k) => out.move[k]!);
       const value = new Float64Array(rows.length);
       const score = new Float64Array(rows.length);
@@ -209,7 +263,14 @@ describe("the exact-label oracle ordered by lookahead", () => {
       teacher.valuesAt(s, moves, rows.length, value);
       greedy.scoreMoves(s, moves, rows.length, score);
       let best = -1;
-      for (let i = 0; i < rows.length; i++) if (value[i]! > -Infinity && (best < 0 || value[i]! > value[best]! || (value[i] === value[best] && score[i]! > score[best]!))) best = i;
+      for (let i = 0; i < rows.length; i++)
+        if (
+          value[i]! > -Infinity &&
+          (best < 0 ||
+            value[i]! > value[best]! ||
+            (value[i] === value[best] && score[i]! > score[best]!))
+        )
+          best = i;
       expect(best).toBeGreaterThanOrEqual(0);
       const played = rows.find((k) => out.played[k] === 1);
       expect(played).toBe(rows[best]);
@@ -225,7 +286,9 @@ describe("the exact-label oracle ordered by lookahead", () => {
 
 describe("an ensemble of safety networks", () => {
   it("scores a move by the mean of its networks' outputs, and refuses networks with other inputs", async () => {
-    const { loadSafety, initWeights, defaultConfig } = await import("../../src/train/safety/model.js");
+    const { loadSafety, initWeights, defaultConfig } = await import(
+      "../../src/train/safety/model.js"
+    );
     const { SafetyView } = await import("../../src/train/safety/agent.js");
     const { PositionSet } = await import("../../src/agents/position-set.js");
     const codec = new ActionCodec(rules);
@@ -241,10 +304,13 @@ describe("an ensemble of safety networks", () => {
     expect(risks([a, a])).toEqual(risks(a));
     // For a choice network the view averages the bounded scores, then turns them into relative risks.
     const both = risks([a, b]);
-    const ra = risks(a), rb = risks(b);
+    const ra = risks(a),
+      rb = risks(b);
     const legal = ra.map((_, i) => i).filter((i) => ra[i] !== 0 || rb[i] !== 0 || both[i] !== 0);
     expect(legal.length).toBeGreaterThan(3);
     expect(legal.some((i) => Math.abs(both[i]! - ra[i]!) > 1e-3)).toBe(true);
-    expect(() => new SafetyView(codec, [a, initWeights(defaultConfig(7), 1)])).toThrow(/share their inputs and objective/);
+    expect(() => new SafetyView(codec, [a, initWeights(defaultConfig(7), 1)])).toThrow(
+      /share their inputs and objective/,
+    );
   });
 });

@@ -3,7 +3,12 @@ import { NO_CARD } from "../../src/engine/card.js";
 import { deal } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
-import { encodeFlipperCosts, FLIPPER_COST_WIDTH, releaseCostOf, releaseCosts } from "../../src/train/safety/flippers.js";
+import {
+  encodeFlipperCosts,
+  FLIPPER_COST_WIDTH,
+  releaseCostOf,
+  releaseCosts,
+} from "../../src/train/safety/flippers.js";
 import { locateCards } from "../../src/train/safety/structure.js";
 import { FIRST, position } from "./positions.js";
 
@@ -24,7 +29,6 @@ const costsOf = (s: State): ReturnType<typeof releaseCostOf>[] => {
   return Array.from({ length: n }, (_, j) => releaseCostOf(j));
 };
 
-
 describe("what each parked card costs to release", () => {
   it("costs nothing when its successor is a top card, and two flippers when that successor lies under two cards that have nowhere to go", () => {
     const s = position([13, 12, 5, 5], FIRST, ["7H", "7S"]);
@@ -37,13 +41,38 @@ describe("what each parked card costs to release", () => {
     const F = 7;
     const free = 5;
     expect(encoded(s)).toEqual(
-      [2 / F, 1 / F, 1 / F, 1 / F, 0, 2 / 20, 2 / 8, 0, 0, 0, (free - 1) / 7, (free - 2) / 7, 2 / 40, 0, 0, 3 / 20].map(Math.fround),
+      [
+        2 / F,
+        1 / F,
+        1 / F,
+        1 / F,
+        0,
+        2 / 20,
+        2 / 8,
+        0,
+        0,
+        0,
+        (free - 1) / 7,
+        (free - 2) / 7,
+        2 / 40,
+        0,
+        0,
+        3 / 20,
+      ].map(Math.fround),
     );
   });
 
   it("follows a chain: a card whose successor is parked waits for what releases that one", () => {
     // 8S is parked too; its successor 9S lies under KD (one flipper, no empty column).
-    const cols = [["6H", "8H"], ["KH", "9H"], ["6S", "TH", "JS", "QH"], ["9S", "KD"], ["QS", "KS"], ["TS"], ["JH"]];
+    const cols = [
+      ["6H", "8H"],
+      ["KH", "9H"],
+      ["6S", "TH", "JS", "QH"],
+      ["9S", "KD"],
+      ["QS", "KS"],
+      ["TS"],
+      ["JH"],
+    ];
     const s = position([13, 12, 5, 5], cols, ["7H", "7S", "8S"]);
     const [h7, s7, s8] = costsOf(s);
     expect(h7!.cost).toBe(0);
@@ -58,7 +87,19 @@ describe("what each parked card costs to release", () => {
     expect(f[10]! * 7).toBeCloseTo(4 - 2, 5); // four free, two parked cards cost something
     expect(f[11]! * 7).toBeCloseTo(4 - 2, 5); // four free, debt two
     // With 9S on top instead, the chain opens for nothing.
-    const open = position([13, 12, 5, 5], [["6H", "8H"], ["KH", "9H"], ["6S", "TH", "JS", "QH"], ["KD", "9S"], ["QS", "KS"], ["TS"], ["JH"]], ["7H", "7S", "8S"]);
+    const open = position(
+      [13, 12, 5, 5],
+      [
+        ["6H", "8H"],
+        ["KH", "9H"],
+        ["6S", "TH", "JS", "QH"],
+        ["KD", "9S"],
+        ["QS", "KS"],
+        ["TS"],
+        ["JH"],
+      ],
+      ["7H", "7S", "8S"],
+    );
     expect(costsOf(open).map((c) => [c.cost, c.chain])).toEqual([
       [0, false],
       [0, true],
@@ -68,7 +109,15 @@ describe("what each parked card costs to release", () => {
 
   it("prices a parked top-rank card by what an empty column costs, and a card its foundation wants at nothing", () => {
     // KS parked, no empty column; 6H is the next card its foundation wants.
-    const cols = [["8H"], ["8S", "KH", "9H"], ["6S", "TH", "JS", "QH"], ["JH", "9S"], ["QS", "7H"], ["7S", "TS"], ["KD"]];
+    const cols = [
+      ["8H"],
+      ["8S", "KH", "9H"],
+      ["6S", "TH", "JS", "QH"],
+      ["JH", "9S"],
+      ["QS", "7H"],
+      ["7S", "TS"],
+      ["KD"],
+    ];
     const s = position([13, 12, 5, 5], cols, ["KS", "6H"]);
     const [ks, h6] = costsOf(s);
     // Column 0 holds only 8H, whose successor 9H is a top card: emptying it is free.
@@ -78,16 +127,48 @@ describe("what each parked card costs to release", () => {
     expect(encoded(s)[14]).toBeCloseTo(1 / 7, 6); // a top-rank card parked, no empty column
     expect(encoded(s)[13]).toBeCloseTo(1 / 7, 6); // 6H can go home now
     // Bury 9H (and 9S, TS's successor JS, 7S's successor 8S): now every column costs at least a flipper to empty.
-    const shut = position([13, 12, 5, 5], [["8H"], ["8S", "9H", "KH"], ["6S", "TH", "JS", "QH"], ["JH", "9S", "KD"], ["QS", "7H"], ["TS"], ["7S"]], ["KS", "6H"]);
+    const shut = position(
+      [13, 12, 5, 5],
+      [
+        ["8H"],
+        ["8S", "9H", "KH"],
+        ["6S", "TH", "JS", "QH"],
+        ["JH", "9S", "KD"],
+        ["QS", "7H"],
+        ["TS"],
+        ["7S"],
+      ],
+      ["KS", "6H"],
+    );
     expect(costsOf(shut)[0]!.cost).toBe(1);
     // An empty column takes the king for nothing (diamonds all home frees column 6).
-    const empty = position([13, 13, 5, 5], [["8H"], ["8S", "9H", "KH"], ["6S", "TH", "JS", "QH"], ["JH", "9S"], ["QS", "7H"], ["7S", "TS"], []], ["KS", "6H"]);
+    const empty = position(
+      [13, 13, 5, 5],
+      [
+        ["8H"],
+        ["8S", "9H", "KH"],
+        ["6S", "TH", "JS", "QH"],
+        ["JH", "9S"],
+        ["QS", "7H"],
+        ["7S", "TS"],
+        [],
+      ],
+      ["KS", "6H"],
+    );
     expect(costsOf(empty)[0]!.cost).toBe(0);
     expect(encoded(empty)[14]).toBe(0);
   });
 
   it("does not depend on the order of the flippers or of the columns", () => {
-    const cols = [["6H", "8H"], ["KH", "9H"], ["6S", "TH", "JS", "QH"], ["9S", "KD"], ["QS", "KS"], ["TS"], ["JH"]];
+    const cols = [
+      ["6H", "8H"],
+      ["KH", "9H"],
+      ["6S", "TH", "JS", "QH"],
+      ["9S", "KD"],
+      ["QS", "KS"],
+      ["TS"],
+      ["JH"],
+    ];
     const a = encoded(position([13, 12, 5, 5], cols, ["7H", "7S", "8S"]));
     const b = encoded(position([13, 12, 5, 5], [...cols].reverse(), ["8S", "7H", "7S"]));
     // Gaps between the parked cards do not matter either.
@@ -101,6 +182,8 @@ describe("what each parked card costs to release", () => {
 
   it("is all zero with every flipper free, and never reads past its own slice on real deals", () => {
     const s = deal(rules, 7);
-    expect(encoded(s)).toEqual(new Array(FLIPPER_COST_WIDTH).fill(0).map((v, i) => (i === 10 || i === 11 ? 1 : v)));
+    expect(encoded(s)).toEqual(
+      new Array(FLIPPER_COST_WIDTH).fill(0).map((v, i) => (i === 10 || i === 11 ? 1 : v)),
+    );
   });
 });

@@ -34,7 +34,19 @@ describe("the links of the card rows", () => {
 
   it("mark the cards above a card that can only go to a flipper (their successor lies under them), and a dig dearer than the free flippers", () => {
     // Column 0: 9H, KH, 8H: 8H's successor lies under it in its own column. Six flippers are full.
-    const s = position([13, 9, 5, 5], [["9H", "KH", "8H"], ["8S"], ["6S", "TH", "JS", "QH"], ["JH", "9S"], ["QS", "KS"], ["TS"], ["KD"]], ["7H", "7S", "6H", "QD", "JD", "TD"]);
+    const s = position(
+      [13, 9, 5, 5],
+      [
+        ["9H", "KH", "8H"],
+        ["8S"],
+        ["6S", "TH", "JS", "QH"],
+        ["JH", "9S"],
+        ["QS", "KS"],
+        ["TS"],
+        ["KD"],
+      ],
+      ["7H", "7S", "6H", "QD", "JD", "TD"],
+    );
     // 9H: 8H above it is self-blocked; two cards above it with nowhere to go cost two flippers, more than the one free.
     expect(links(s, "9H")[6]).toBe(1 / 4);
     expect(links(s, "9H")[5]).toBe(1);

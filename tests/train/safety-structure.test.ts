@@ -48,22 +48,49 @@ describe("safety checkpoints", () => {
     const { mkdtempSync, readFileSync, writeFileSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { defaultConfig, featuresOf, globalWidthOf, initWeights, loadSafety, saveSafety, usesStructure } = await import("../../src/train/safety/model.js");
+    const {
+      defaultConfig,
+      featuresOf,
+      globalWidthOf,
+      initWeights,
+      loadSafety,
+      saveSafety,
+      usesStructure,
+    } = await import("../../src/train/safety/model.js");
     const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
     const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
     try {
-      for (const [features, heads] of [["basic", 0], ["flippers", 0], ["cards", 2], ["links", 0], ["structure", 4]] as const) {
+      for (const [features, heads] of [
+        ["basic", 0],
+        ["flippers", 0],
+        ["cards", 2],
+        ["links", 0],
+        ["structure", 4],
+      ] as const) {
         const w = initWeights(defaultConfig(7, [16], [8], features, heads), 2);
         saveSafety(dir, w, { play: { threshold: 0.3 } });
         const back = loadSafety(dir).weights;
         expect(featuresOf(back.config)).toBe(features);
         expect(usesStructure(back.config)).toBe(features !== "basic");
         expect(back.config.globalWidth).toBe(globalWidthOf(features));
-        expect(back.config.globalWidth).toBe(GLOBAL_WIDTH + (features === "basic" ? 0 : STRUCTURE_WIDTH) + (features === "basic" || features === "structure" ? 0 : 16) + (features === "cards" ? 52 * 28 : features === "links" ? 52 * 36 : 0));
-        expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(w.W.map((x) => Array.from(x.subarray(0, 5))));
+        expect(back.config.globalWidth).toBe(
+          GLOBAL_WIDTH +
+            (features === "basic" ? 0 : STRUCTURE_WIDTH) +
+            (features === "basic" || features === "structure" ? 0 : 16) +
+            (features === "cards" ? 52 * 28 : features === "links" ? 52 * 36 : 0),
+        );
+        expect(back.W.map((x) => Array.from(x.subarray(0, 5)))).toEqual(
+          w.W.map((x) => Array.from(x.subarray(0, 5))),
+        );
       }
       const file = join(dir, "model.json");
-      writeFileSync(file, readFileSync(file, "utf8").replace(`"globalWidth": ${GLOBAL_WIDTH + STRUCTURE_WIDTH}`, `"globalWidth": ${GLOBAL_WIDTH + 1}`));
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace(
+          `"globalWidth": ${GLOBAL_WIDTH + STRUCTURE_WIDTH}`,
+          `"globalWidth": ${GLOBAL_WIDTH + 1}`,
+        ),
+      );
       expect(() => loadSafety(dir)).toThrow(/another position encoding/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,12 @@ import { SafetyView } from "../../src/train/safety/agent.js";
 import { decisionStarts } from "../../src/train/safety/choice.js";
 import { lookaheadValues } from "../../src/train/safety/teacher.js";
 import { LookaheadAgent } from "../../src/agents/lookahead.js";
-import { defaultConfig, featuresOf, initWeights, loadSafety } from "../../src/train/safety/model.js";
+import {
+  defaultConfig,
+  featuresOf,
+  initWeights,
+  loadSafety,
+} from "../../src/train/safety/model.js";
 import { scratchDir } from "./helpers.js";
 
 const root = process.cwd();
@@ -25,19 +30,32 @@ const dir = scratchDir("safety");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function penguin(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync("node", ["bin/penguin.js", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  const r = spawnSync("node", ["bin/penguin.js", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORCE_COLOR: "0" },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 const shardBytes = (d: string): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const s of readdirSync(d).filter((n) => n.startsWith("shard-")).sort())
-    for (const f of readdirSync(join(d, s)).sort()) out[`${s}/${f}`] = readFileSync(join(d, s, f)).toString("base64");
+  for (const s of readdirSync(d)
+    .filter((n) => n.startsWith("shard-"))
+    .sort())
+    for (const f of readdirSync(join(d, s)).sort())
+      out[`${s}/${f}`] = readFileSync(join(d, s, f)).toString("base64");
   return out;
 };
 
 describe(".npy files", () => {
   it("round-trip every dtype and shape, with a header numpy accepts (64-byte aligned, NUMPY magic)", () => {
-    const cases = [new Uint8Array([1, 2, 3, 4, 5, 6]), new Int8Array([-1, 0, 1, 2, 3, 4]), new Int16Array([-300, 2, 3, 4, 5, 6]), new Int32Array([1 << 30, -5, 3, 4, 5, 6]), new Float32Array([0.5, -1.25, 3, 4, 5, 6])];
+    const cases = [
+      new Uint8Array([1, 2, 3, 4, 5, 6]),
+      new Int8Array([-1, 0, 1, 2, 3, 4]),
+      new Int16Array([-300, 2, 3, 4, 5, 6]),
+      new Int32Array([1 << 30, -5, 3, 4, 5, 6]),
+      new Float32Array([0.5, -1.25, 3, 4, 5, 6]),
+    ];
     for (const a of cases) {
       const bytes = encodeNpy(a, [2, 3]);
       expect(String.fromCharCode(...bytes.subarray(1, 6))).toBe("NUMPY");
@@ -49,14 +67,29 @@ describe(".npy files", () => {
       expect(back.data.constructor).toBe(a.constructor);
     }
     expect(decodeNpy(encodeNpy(new Int32Array([7]), [1])).shape).toEqual([1]);
-    expect(() => decodeNpy(encodeNpy(new Int32Array([7, 8]), [2]).subarray(0, 70))).toThrow(/data bytes/);
+    expect(() => decodeNpy(encodeNpy(new Int32Array([7, 8]), [2]).subarray(0, 70))).toThrow(
+      /data bytes/,
+    );
   });
 });
 
 describe("penguin dataset", () => {
   const a = join(dir, "a");
   it("labels every legal move of the positions played, checked against the solver; refuses held-out deals", () => {
-    const r = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "2", "--shard-deals", "1", "--max-states", "20000", "--out", a, "--quiet"]);
+    const r = penguin([
+      "dataset",
+      "--players",
+      "safe,greedy:heuristic=tuned",
+      "--deals",
+      "2",
+      "--shard-deals",
+      "1",
+      "--max-states",
+      "20000",
+      "--out",
+      a,
+      "--quiet",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const idx = JSON.parse(readFileSync(join(a, "index.json"), "utf8"));
@@ -87,12 +120,22 @@ describe("penguin dataset", () => {
     }
     expect(checked).toBeGreaterThan(10);
     const played = new Int32Array(data.deal.length);
-    for (let k = 0; k < data.label.length; k++) played[data.decision[k]!] = played[data.decision[k]!]! + data.played[k]!;
+    for (let k = 0; k < data.label.length; k++)
+      played[data.decision[k]!] = played[data.decision[k]!]! + data.played[k]!;
     expect(Array.from(played).every((n) => n === 1)).toBe(true);
     // The greedy game stops at its first losing move, if any: a lost played move is the last of its game.
     for (let k = 0; k < data.label.length; k++)
-      if (data.played[k] === 1 && data.label[k] === 0) expect(data.decision[k]).toBe(data.deal.length - 1);
-    const bad = penguin(["dataset", "--deal-start", "9990", "--deals", "20", "--out", join(dir, "bad")]);
+      if (data.played[k] === 1 && data.label[k] === 0)
+        expect(data.decision[k]).toBe(data.deal.length - 1);
+    const bad = penguin([
+      "dataset",
+      "--deal-start",
+      "9990",
+      "--deals",
+      "20",
+      "--out",
+      join(dir, "bad"),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/deal-start must be an integer from 10001/);
     expect(existsSync(join(dir, "bad"))).toBe(false);
@@ -100,28 +143,107 @@ describe("penguin dataset", () => {
 
   it("resumes: 1 shard then 2 gives the bytes of one run of 2, with 2 workers", () => {
     const b = join(dir, "b");
-    expect(penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "1", "--shard-deals", "1", "--out", b, "--quiet"]).code).toBe(0);
-    const r = penguin(["dataset", "--players", "safe,greedy:heuristic=tuned", "--deals", "2", "--shard-deals", "1", "--workers", "2", "--out", b]);
+    expect(
+      penguin([
+        "dataset",
+        "--players",
+        "safe,greedy:heuristic=tuned",
+        "--deals",
+        "1",
+        "--shard-deals",
+        "1",
+        "--out",
+        b,
+        "--quiet",
+      ]).code,
+    ).toBe(0);
+    const r = penguin([
+      "dataset",
+      "--players",
+      "safe,greedy:heuristic=tuned",
+      "--deals",
+      "2",
+      "--shard-deals",
+      "1",
+      "--workers",
+      "2",
+      "--out",
+      b,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/1\/2 shards already done/);
     expect(shardBytes(b)).toEqual(shardBytes(a));
-    const other = penguin(["dataset", "--players", "safe", "--deals", "2", "--shard-deals", "1", "--out", b]);
+    const other = penguin([
+      "dataset",
+      "--players",
+      "safe",
+      "--deals",
+      "2",
+      "--shard-deals",
+      "1",
+      "--out",
+      b,
+    ]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--players safe,greedy:heuristic=tuned/);
   }, 60_000);
 
   it("trains a tiny safety network from the CLI, which penguin eval then plays", () => {
     const run = join(dir, "run");
-    const t = penguin(["train", "--algo", "safety", "--data", a, "--out", run, "--safety-epochs", "0.5", "--safety-batch", "16", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin([
+      "train",
+      "--algo",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      run,
+      "--safety-epochs",
+      "0.5",
+      "--safety-batch",
+      "16",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "2",
+      "--thresholds",
+      "0.5",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
     expect(existsSync(join(run, "checkpoint", "model.json"))).toBe(true);
     const csv = join(dir, "eval.csv");
-    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--deals", "3", "--seed", "1", "--out", csv]);
+    const e = penguin([
+      "eval",
+      "--agent",
+      "safety",
+      "--agent-opt",
+      `model=${run}`,
+      "--deals",
+      "3",
+      "--seed",
+      "1",
+      "--out",
+      csv,
+    ]);
     expect(e.code).toBe(0);
     expect(readFileSync(csv, "utf8").trim().split("\n").length).toBe(4);
     expect(loadSafety(run).meta.play).toMatchObject({ threshold: 0.5 });
-    const bad = penguin(["train", "--algo", "safety", "--data", a, "--out", join(dir, "never"), "--lost-weight", "0"]);
+    const bad = penguin([
+      "train",
+      "--algo",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      join(dir, "never"),
+      "--lost-weight",
+      "0",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--lost-weight must be a number > 0/);
     expect(existsSync(join(dir, "never"))).toBe(false);
@@ -131,32 +253,115 @@ describe("penguin dataset", () => {
     // 69 training moves in batches of 12: 5 steps an epoch. Validation once at step 2 and at step 5
     // of each epoch (an earlier version also validated at every multiple of 2 steps).
     const run = join(dir, "run-odd");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-epochs", "2", "--safety-batch", "12", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      run,
+      "--safety-epochs",
+      "2",
+      "--safety-batch",
+      "12",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "2",
+      "--thresholds",
+      "0.5",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ]);
     expect(t.code).toBe(0);
     expect(t.stdout + t.stderr).toMatch(/training on 69 moves/);
-    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
-    const steps = rows.filter((r) => r[head!.indexOf("val_loss")] !== "").map((r) => Number(r[head!.indexOf("step")]));
+    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
+    const steps = rows
+      .filter((r) => r[head!.indexOf("val_loss")] !== "")
+      .map((r) => Number(r[head!.indexOf("step")]));
     expect(steps).toEqual([2, 5, 7, 10]);
   }, 60_000);
 
   it("trains the choice objective on card rows with suits renamed; penguin eval plays it with its options and refuses bad ones", () => {
     const run = join(dir, "run-choice");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "cards", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      run,
+      "--safety-objective",
+      "choice",
+      "--suit-shuffle",
+      "--safety-features",
+      "cards",
+      "--card-hidden",
+      "6,4",
+      "--safety-epochs",
+      "0.5",
+      "--safety-batch",
+      "4",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "2",
+      "--thresholds",
+      "0.5",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
     const { weights } = loadSafety(run);
     expect(weights.config.objective).toBe("choice");
     expect(weights.config.cardHidden).toEqual([6, 4]);
     // A validation row: the loss above its floor (never negative) and the validation games' win rate.
-    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8").trim().split("\n").map((l) => l.split(","));
+    const [head, ...rows] = readFileSync(join(run, "metrics.csv"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => l.split(","));
     const v = rows.find((r) => r[head!.indexOf("val_loss")] !== "")!;
     expect(Number(v[head!.indexOf("val_loss")])).toBeGreaterThanOrEqual(0);
     expect(Number(v[head!.indexOf("val_win_rate")])).toBeGreaterThanOrEqual(0);
     const csv = join(dir, "eval-choice.csv");
-    const e = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=net", "--deals", "2", "--seed", "1", "--out", csv]);
+    const e = penguin([
+      "eval",
+      "--agent",
+      "safety",
+      "--agent-opt",
+      `model=${run}`,
+      "--agent-opt",
+      "order=net",
+      "--deals",
+      "2",
+      "--seed",
+      "1",
+      "--out",
+      csv,
+    ]);
     expect(e.stderr).toBe("");
     expect(readFileSync(csv, "utf8")).toMatch(/order=net/);
-    const bad = penguin(["eval", "--agent", "safety", "--agent-opt", `model=${run}`, "--agent-opt", "order=best", "--deals", "1", "--out", join(dir, "never.csv")]);
+    const bad = penguin([
+      "eval",
+      "--agent",
+      "safety",
+      "--agent-opt",
+      `model=${run}`,
+      "--agent-opt",
+      "order=best",
+      "--deals",
+      "1",
+      "--out",
+      join(dir, "never.csv"),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/order must be greedy or net/);
     expect(existsSync(join(dir, "never.csv"))).toBe(false);
@@ -164,7 +369,35 @@ describe("penguin dataset", () => {
 
   it("trains a network whose card rows carry their links, and refuses to start one from a network that reads other inputs", () => {
     const run = join(dir, "run-links");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--suit-shuffle", "--safety-features", "links", "--card-hidden", "6,4", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      run,
+      "--safety-objective",
+      "choice",
+      "--suit-shuffle",
+      "--safety-features",
+      "links",
+      "--card-hidden",
+      "6,4",
+      "--safety-epochs",
+      "0.5",
+      "--safety-batch",
+      "4",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "2",
+      "--thresholds",
+      "0.5",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
     const { weights } = loadSafety(join(run, "last"));
@@ -172,7 +405,20 @@ describe("penguin dataset", () => {
     expect(weights.config.cardHidden).toEqual([6, 4]);
     // The card-row network of the test above, asked to read the links: refused before any folder is made.
     const never = join(dir, "never-links");
-    const bad = penguin(["train", "safety", "--init", join(dir, "run-choice"), "--data", a, "--out", never, "--safety-objective", "choice", "--safety-features", "links"]);
+    const bad = penguin([
+      "train",
+      "safety",
+      "--init",
+      join(dir, "run-choice"),
+      "--data",
+      a,
+      "--out",
+      never,
+      "--safety-objective",
+      "choice",
+      "--safety-features",
+      "links",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/reads the cards features; give --safety-features cards/);
     expect(existsSync(never)).toBe(false);
@@ -180,16 +426,71 @@ describe("penguin dataset", () => {
 
   it("trains the choice objective towards lookahead's values, and refuses a temperature out of range", () => {
     const run = join(dir, "run-look");
-    const t = penguin(["train", "safety", "--data", a, "--out", run, "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "1", "--safety-epochs", "0.5", "--safety-batch", "4", "--keep-safe", "1", "--safety-val-deals", "2", "--thresholds", "0.5", "--safety-shuffle", "0", "--safety-order", "net", "--column-hidden", "8", "--head-hidden", "8"]);
+    const t = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      run,
+      "--safety-objective",
+      "choice",
+      "--choice-target",
+      "lookahead",
+      "--temperature",
+      "1",
+      "--safety-epochs",
+      "0.5",
+      "--safety-batch",
+      "4",
+      "--keep-safe",
+      "1",
+      "--safety-val-deals",
+      "2",
+      "--thresholds",
+      "0.5",
+      "--safety-shuffle",
+      "0",
+      "--safety-order",
+      "net",
+      "--column-hidden",
+      "8",
+      "--head-hidden",
+      "8",
+    ]);
     expect(t.stderr.split("\n").filter((l) => l.startsWith("penguin:"))).toEqual([]);
     expect(t.code).toBe(0);
-    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(/lookahead's values as target \(T = 1\)/);
+    expect(readFileSync(join(run, "train.log"), "utf8")).toMatch(
+      /lookahead's values as target \(T = 1\)/,
+    );
     expect(loadSafety(run).meta.play).toMatchObject({ order: "net", shuffle: 0 });
-    const bad = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--safety-objective", "choice", "--choice-target", "lookahead", "--temperature", "0"]);
+    const bad = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      join(dir, "never-run"),
+      "--safety-objective",
+      "choice",
+      "--choice-target",
+      "lookahead",
+      "--temperature",
+      "0",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--temperature/);
     expect(existsSync(join(dir, "never-run"))).toBe(false);
-    const risk = penguin(["train", "safety", "--data", a, "--out", join(dir, "never-run"), "--choice-target", "lookahead"]);
+    const risk = penguin([
+      "train",
+      "safety",
+      "--data",
+      a,
+      "--out",
+      join(dir, "never-run"),
+      "--choice-target",
+      "lookahead",
+    ]);
     expect(risk.code).toBe(2);
     expect(risk.stderr).toMatch(/--choice-target lookahead needs --safety-objective choice/);
     expect(existsSync(join(dir, "never-run"))).toBe(false);
@@ -244,30 +545,43 @@ describe("the safety network", () => {
     ["flipper costs", "flippers", 0],
     ["card rows and attention", "cards", 2],
     ["card rows with links", "links", 0],
-  ] as const)("plays the weights it trained: the JavaScript forward pass equals the tf one (%s)", async (_, structure, heads) => {
-    const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
-    const { initBackend, tf } = await import("../../src/train/backend.js");
-    const { JsSafety } = await import("../../src/train/safety/model.js");
-    const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/train/safety/encode.js");
-    await initBackend();
-    const data = loadDataset([join(dir, "a")]);
-    const w = initWeights(defaultConfig(7, [16, 8], [12], structure, heads), 5);
-    const enc = new BatchEncoder(rules, data, w.config);
-    const GW = enc.globalWidth;
-    const B = 24;
-    const cols = new Float32Array(B * 7 * COLUMN_WIDTH);
-    const flips = new Float32Array(B * FLIPPER_WIDTH);
-    const globals = new Float32Array(B * GW);
-    for (let r = 0; r < B; r++) enc.encode(r * 7, r, cols, flips, globals);
-    const net = new TfSafety(w);
-    const z = tf.tidy(() => net.forward(tf.tensor2d(cols, [B * 7, COLUMN_WIDTH]), tf.tensor2d(flips, [B, FLIPPER_WIDTH]), tf.tensor2d(globals, [B, GW]), B));
-    const tfLogits = Array.from(z.dataSync());
-    z.dispose();
-    net.dispose();
-    const js = new JsSafety(w);
-    for (let r = 0; r < B; r++) expect(js.logit(cols, r * 7 * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * GW)).toBeCloseTo(tfLogits[r]!, 4);
-    expect(new Set(tfLogits.map((v) => v.toFixed(4))).size).toBeGreaterThan(3);
-  });
+  ] as const)(
+    "plays the weights it trained: the JavaScript forward pass equals the tf one (%s)",
+    async (_, structure, heads) => {
+      const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
+      const { initBackend, tf } = await import("../../src/train/backend.js");
+      const { JsSafety } = await import("../../src/train/safety/model.js");
+      const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/train/safety/encode.js");
+      await initBackend();
+      const data = loadDataset([join(dir, "a")]);
+      const w = initWeights(defaultConfig(7, [16, 8], [12], structure, heads), 5);
+      const enc = new BatchEncoder(rules, data, w.config);
+      const GW = enc.globalWidth;
+      const B = 24;
+      const cols = new Float32Array(B * 7 * COLUMN_WIDTH);
+      const flips = new Float32Array(B * FLIPPER_WIDTH);
+      const globals = new Float32Array(B * GW);
+      for (let r = 0; r < B; r++) enc.encode(r * 7, r, cols, flips, globals);
+      const net = new TfSafety(w);
+      const z = tf.tidy(() =>
+        net.forward(
+          tf.tensor2d(cols, [B * 7, COLUMN_WIDTH]),
+          tf.tensor2d(flips, [B, FLIPPER_WIDTH]),
+          tf.tensor2d(globals, [B, GW]),
+          B,
+        ),
+      );
+      const tfLogits = Array.from(z.dataSync());
+      z.dispose();
+      net.dispose();
+      const js = new JsSafety(w);
+      for (let r = 0; r < B; r++)
+        expect(
+          js.logit(cols, r * 7 * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * GW),
+        ).toBeCloseTo(tfLogits[r]!, 4);
+      expect(new Set(tfLogits.map((v) => v.toFixed(4))).size).toBeGreaterThan(3);
+    },
+  );
 
   it.each([
     ["mean and max pooling", "basic", 0],
@@ -275,31 +589,37 @@ describe("the safety network", () => {
     ["flipper costs", "flippers", 0],
     ["card rows", "cards", 0],
     ["card rows with links", "links", 0],
-  ] as const)("scores a move the same whatever the order of the columns and flippers (%s)", (_, structure, heads) => {
-    const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
-    const codec = new ActionCodec(rules);
-    const s = deal(rules, 42);
-    // Play a few moves so flippers hold cards.
-    const mask = new Uint8Array(codec.n);
-    const am = new Int32Array(codec.n);
-    for (let i = 0; i < 6; i++) {
-      codec.fillMask(s, mask, am);
-      applyMove(s, am[mask.indexOf(1)]!);
-    }
-    const t = s.clone();
-    // Swap columns 0 and 3 and reverse the flippers.
-    for (let d = 0; d < COLUMN_CAP; d++) [t.cards[d], t.cards[3 * COLUMN_CAP + d]] = [s.cards[3 * COLUMN_CAP + d]!, s.cards[d]!];
-    [t.len[0], t.len[3]] = [s.len[3]!, s.len[0]!];
-    for (let i = 0; i < 7; i++) t.cells[i] = s.cells[6 - i]!;
-    t.rehash();
-    const risks = (x: typeof s): number[] => {
-      const v = new SafetyView(codec, w);
-      v.look(x, new PositionSet());
-      return Array.from(v.risk).filter((_, a) => v.view.guarded[a] === 1).sort();
-    };
-    const r1 = risks(s);
-    const r2 = risks(t);
-    expect(r1.length).toBeGreaterThan(2);
-    r1.forEach((r, i) => expect(r2[i]).toBeCloseTo(r, 6));
-  });
+  ] as const)(
+    "scores a move the same whatever the order of the columns and flippers (%s)",
+    (_, structure, heads) => {
+      const w = initWeights(defaultConfig(7, [16], [16], structure, heads), 3);
+      const codec = new ActionCodec(rules);
+      const s = deal(rules, 42);
+      // Play a few moves so flippers hold cards.
+      const mask = new Uint8Array(codec.n);
+      const am = new Int32Array(codec.n);
+      for (let i = 0; i < 6; i++) {
+        codec.fillMask(s, mask, am);
+        applyMove(s, am[mask.indexOf(1)]!);
+      }
+      const t = s.clone();
+      // Swap columns 0 and 3 and reverse the flippers.
+      for (let d = 0; d < COLUMN_CAP; d++)
+        [t.cards[d], t.cards[3 * COLUMN_CAP + d]] = [s.cards[3 * COLUMN_CAP + d]!, s.cards[d]!];
+      [t.len[0], t.len[3]] = [s.len[3]!, s.len[0]!];
+      for (let i = 0; i < 7; i++) t.cells[i] = s.cells[6 - i]!;
+      t.rehash();
+      const risks = (x: typeof s): number[] => {
+        const v = new SafetyView(codec, w);
+        v.look(x, new PositionSet());
+        return Array.from(v.risk)
+          .filter((_, a) => v.view.guarded[a] === 1)
+          .sort();
+      };
+      const r1 = risks(s);
+      const r2 = risks(t);
+      expect(r1.length).toBeGreaterThan(2);
+      r1.forEach((r, i) => expect(r2[i]).toBeCloseTo(r, 6));
+    },
+  );
 });

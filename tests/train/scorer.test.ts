@@ -13,7 +13,14 @@ import { initBackend, tf } from "../../src/train/backend.js";
 import { Rng } from "../../src/train/rng.js";
 import { ScorerView } from "../../src/train/scorer/agent.js";
 import { GREEDY_FEATURES, ROW } from "../../src/train/scorer/features.js";
-import { buildScorer, forward, JsScorer, loadScorer, saveScorer, ScorerCheckpointError } from "../../src/train/scorer/model.js";
+import {
+  buildScorer,
+  forward,
+  JsScorer,
+  loadScorer,
+  saveScorer,
+  ScorerCheckpointError,
+} from "../../src/train/scorer/model.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -61,7 +68,8 @@ describe("action-scorer", () => {
         const one = new Int32Array([view.actionMoves[a]!]);
         tuned.scoreMoves(x, one, 1, score);
         let dot = 0;
-        for (let f = 0; f < GREEDY_FEATURES; f++) dot += (HEURISTIC_PRESETS.tuned![FEATURES[f]!.name] ?? 0) * view.rows[a * ROW + f]!;
+        for (let f = 0; f < GREEDY_FEATURES; f++)
+          dot += (HEURISTIC_PRESETS.tuned![FEATURES[f]!.name] ?? 0) * view.rows[a * ROW + f]!;
         expect(dot).toBeCloseTo(score[0]!, 3);
       }
     }
@@ -95,7 +103,13 @@ describe("action-scorer", () => {
 
   it("save → load gives identical logits; the JS forward matches tf; a damaged checkpoint is refused", async () => {
     await initBackend();
-    const net = buildScorer({ actions: codec.n, row: ROW, hidden: [16, 8], seed: 5, init: "tuned" });
+    const net = buildScorer({
+      actions: codec.n,
+      row: ROW,
+      hidden: [16, 8],
+      seed: 5,
+      init: "tuned",
+    });
     const view = new ScorerView(codec);
     const block = new Float32Array(3 * codec.n * ROW);
     positions(3).forEach((s, i) => {
@@ -118,6 +132,8 @@ describe("action-scorer", () => {
     tf.dispose([x, l1, l2]);
     truncateSync(join(dir, "weights.bin"), 100);
     await expect(loadScorer(dir)).rejects.toThrow(ScorerCheckpointError);
-    await expect(loadScorer(dir)).rejects.toThrow(/weights\.bin does not match its recorded SHA-256/);
+    await expect(loadScorer(dir)).rejects.toThrow(
+      /weights\.bin does not match its recorded SHA-256/,
+    );
   });
 });

@@ -14,32 +14,112 @@ const DEALS = 6;
 
 /** won, cards home and moves of the first rows of a committed eval CSV (timing left out). */
 function recorded(csv: string, count: number): string[] {
-  const [header, ...rows] = parseCsvText(readFileSync(join(root, csv), "utf8"), csv).records.map((r) => r.fields);
+  const [header, ...rows] = parseCsvText(readFileSync(join(root, csv), "utf8"), csv).records.map(
+    (r) => r.fields,
+  );
   const at = (name: string): number => header!.indexOf(name);
-  return rows.slice(0, count).map((f) => `${f[at("deal")]} ${f[at("won")]} ${f[at("cards_home")]} ${f[at("moves")]}`);
+  return rows
+    .slice(0, count)
+    .map((f) => `${f[at("deal")]} ${f[at("won")]} ${f[at("cards_home")]} ${f[at("moves")]}`);
 }
 
-const cases: { name: string; agent: string; options: Record<string, string>; csv: string; cells?: number }[] = [
-  { name: "first safety network", agent: "safety", options: { model: "results/train-safety/run" }, csv: "results/train-safety/safety-1-1000.csv" },
-  { name: "attention safety network", agent: "safety", options: { model: "results/train-safety/run-att" }, csv: "results/train-safety/safety-att-1-1000.csv" },
-  { name: "choice-objective safety network", agent: "safety", options: { model: "results/train-safety/run-choice" }, csv: "results/train-safety/safety-choice-1-1000.csv" },
-  { name: "lookahead-target safety network", agent: "safety", options: { model: "results/train-safety/run-look" }, csv: "results/train-safety/safety-look-1-1000.csv" },
-  { name: "safety network with flipper release costs", agent: "safety", options: { model: "results/train-safety/run-flippers" }, csv: "results/train-safety/safety-flippers-1-1000.csv" },
-  { name: "safety network with card rows", agent: "safety", options: { model: "results/train-safety/run-cards" }, csv: "results/train-safety/safety-cards-1-1000.csv" },
-  { name: "safety network with card rows, 4 epochs", agent: "safety", options: { model: "results/train-safety/run-cards-4ep" }, csv: "results/train-safety/safety-cards-4ep-1-1000.csv" },
-  { name: "safety network whose card rows carry their links, trained from scratch", agent: "safety", options: { model: "results/train-safety/run-links-scratch/last" }, csv: "results/train-safety/safety-links-scratch-last-1-1000.csv" },
-  { name: "safety network with card rows, 4 epochs, played with 5 flippers", agent: "safety", options: { model: "results/train-safety/run-cards-4ep" }, csv: "results/train-safety/safety-cards-4ep-f5-1-1000.csv", cells: 5 },
-  { name: "lookahead-target safety network tuned at 5 flippers", agent: "safety", options: { model: "results/train-safety/run-look-f5" }, csv: "results/train-safety/safety-look-f5-tuned-1-1000.csv", cells: 5 },
-  { name: "ES scorer", agent: "scorer", options: { model: "results/train-es" }, csv: "results/train-safety/es-1-1000.csv" },
-  { name: "guided search, network at the root, 300 positions", agent: "guided", options: { order: "safety-root", model: "results/train-safety/run", nodes: "300" }, csv: "results/guided/guided-safety-root-300-1-1000.csv" },
+const cases: {
+  name: string;
+  agent: string;
+  options: Record<string, string>;
+  csv: string;
+  cells?: number;
+}[] = [
+  {
+    name: "first safety network",
+    agent: "safety",
+    options: { model: "results/train-safety/run" },
+    csv: "results/train-safety/safety-1-1000.csv",
+  },
+  {
+    name: "attention safety network",
+    agent: "safety",
+    options: { model: "results/train-safety/run-att" },
+    csv: "results/train-safety/safety-att-1-1000.csv",
+  },
+  {
+    name: "choice-objective safety network",
+    agent: "safety",
+    options: { model: "results/train-safety/run-choice" },
+    csv: "results/train-safety/safety-choice-1-1000.csv",
+  },
+  {
+    name: "lookahead-target safety network",
+    agent: "safety",
+    options: { model: "results/train-safety/run-look" },
+    csv: "results/train-safety/safety-look-1-1000.csv",
+  },
+  {
+    name: "safety network with flipper release costs",
+    agent: "safety",
+    options: { model: "results/train-safety/run-flippers" },
+    csv: "results/train-safety/safety-flippers-1-1000.csv",
+  },
+  {
+    name: "safety network with card rows",
+    agent: "safety",
+    options: { model: "results/train-safety/run-cards" },
+    csv: "results/train-safety/safety-cards-1-1000.csv",
+  },
+  {
+    name: "safety network with card rows, 4 epochs",
+    agent: "safety",
+    options: { model: "results/train-safety/run-cards-4ep" },
+    csv: "results/train-safety/safety-cards-4ep-1-1000.csv",
+  },
+  {
+    name: "safety network whose card rows carry their links, trained from scratch",
+    agent: "safety",
+    options: { model: "results/train-safety/run-links-scratch/last" },
+    csv: "results/train-safety/safety-links-scratch-last-1-1000.csv",
+  },
+  {
+    name: "safety network with card rows, 4 epochs, played with 5 flippers",
+    agent: "safety",
+    options: { model: "results/train-safety/run-cards-4ep" },
+    csv: "results/train-safety/safety-cards-4ep-f5-1-1000.csv",
+    cells: 5,
+  },
+  {
+    name: "lookahead-target safety network tuned at 5 flippers",
+    agent: "safety",
+    options: { model: "results/train-safety/run-look-f5" },
+    csv: "results/train-safety/safety-look-f5-tuned-1-1000.csv",
+    cells: 5,
+  },
+  {
+    name: "ES scorer",
+    agent: "scorer",
+    options: { model: "results/train-es" },
+    csv: "results/train-safety/es-1-1000.csv",
+  },
+  {
+    name: "guided search, network at the root, 300 positions",
+    agent: "guided",
+    options: { order: "safety-root", model: "results/train-safety/run", nodes: "300" },
+    csv: "results/guided/guided-safety-root-300-1-1000.csv",
+  },
 ];
 
 describe("shipped checkpoints replay their recorded games", () => {
   for (const c of cases) {
     it(c.name, async () => {
-      const options = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, k === "model" ? join(root, v) : v]));
+      const options = Object.fromEntries(
+        Object.entries(c.options).map(([k, v]) => [k, k === "model" ? join(root, v) : v]),
+      );
       const rows: string[] = [];
-      for await (const r of evaluate({ agent: c.agent, agentOptions: options, rules: resolveRules("penguin", c.cells === undefined ? {} : { cells: c.cells }), deals: seedRange(1, DEALS), timing: false })) {
+      for await (const r of evaluate({
+        agent: c.agent,
+        agentOptions: options,
+        rules: resolveRules("penguin", c.cells === undefined ? {} : { cells: c.cells }),
+        deals: seedRange(1, DEALS),
+        timing: false,
+      })) {
         rows.push(`${r.deal} ${r.won} ${r.cardsHome} ${r.moves}`);
       }
       expect(rows).toEqual(recorded(c.csv, DEALS));

@@ -9,10 +9,35 @@ const dir = scratchDir("train-cli");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function penguin(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync("node", ["bin/penguin.js", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  const r = spawnSync("node", ["bin/penguin.js", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, FORCE_COLOR: "0" },
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
-const TINY_PPO = ["--algo", "ppo", "--envs", "4", "--rollout-steps", "16", "--minibatches", "2", "--ppo-epochs", "1", "--hidden", "16", "--eval-deals", "4", "--eval-during", "2", "--eval-every", "1", "--max-steps", "50"];
+const TINY_PPO = [
+  "--algo",
+  "ppo",
+  "--envs",
+  "4",
+  "--rollout-steps",
+  "16",
+  "--minibatches",
+  "2",
+  "--ppo-epochs",
+  "1",
+  "--hidden",
+  "16",
+  "--eval-deals",
+  "4",
+  "--eval-during",
+  "2",
+  "--eval-every",
+  "1",
+  "--max-steps",
+  "50",
+];
 
 describe("penguin train: numbers, resume and signals", () => {
   it("refuses out-of-range numbers before creating the run folder, naming the range", () => {
@@ -39,7 +64,21 @@ describe("penguin train: numbers, resume and signals", () => {
 
   it("a first SIGINT finishes the update, checkpoints and says how to continue; --resume refuses other options and a damaged config.json", async () => {
     const run = join(dir, "sig");
-    const p = spawn("node", ["bin/penguin.js", "train", ...TINY_PPO, "--total-steps", "100000", "--checkpoint-every", "1000", "--out", run], { cwd: root, env: { ...process.env, FORCE_COLOR: "0" } });
+    const p = spawn(
+      "node",
+      [
+        "bin/penguin.js",
+        "train",
+        ...TINY_PPO,
+        "--total-steps",
+        "100000",
+        "--checkpoint-every",
+        "1000",
+        "--out",
+        run,
+      ],
+      { cwd: root, env: { ...process.env, FORCE_COLOR: "0" } },
+    );
     let stdout = "";
     let stderr = "";
     let sent = false;

@@ -8,7 +8,20 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IllegalMoveError } from "../../src/errors.js";
-import { applyMove, dealMs, deal, legalMoves, moveFrom, moveTo, moveToString, parseMove, resolveRules, CELL0, FOUNDATION, type State } from "../../src/engine/index.js";
+import {
+  applyMove,
+  dealMs,
+  deal,
+  legalMoves,
+  moveFrom,
+  moveTo,
+  moveToString,
+  parseMove,
+  resolveRules,
+  CELL0,
+  FOUNDATION,
+  type State,
+} from "../../src/engine/index.js";
 import { GreedyAgent } from "../../src/agents/greedy.js";
 import { solve } from "../../src/solver/search.js";
 import { replayHtml } from "../../src/viewer/html.js";
@@ -47,7 +60,12 @@ describe.skipIf(missing !== undefined)("replay page in chromium", () => {
   });
 
   it("a won game (greedy on seed 2) steps to its end with the arrow key and shows 52 cards home", async () => {
-    const data = await buildReplay({ rules, deal: { kind: "seed", seed: 2 }, agent: "greedy", maxStates: 0 });
+    const data = await buildReplay({
+      rules,
+      deal: { kind: "seed", seed: 2 },
+      agent: "greedy",
+      maxStates: 0,
+    });
     expect(data.won).toBe(true);
     const page = await openReplay("won.html", await replayHtml(data));
     expect(await page.locator("#fact-result").textContent()).toBe("won");
@@ -58,7 +76,9 @@ describe.skipIf(missing !== undefined)("replay page in chromium", () => {
     expect(end.home).toBe(52);
     expect(end.found).toEqual([13, 13, 13, 13]);
     expect(end.columns.flat()).toEqual([]);
-    expect(await page.locator("#moves li.current").getAttribute("data-index")).toBe(String(data.moves.length));
+    expect(await page.locator("#moves li.current").getAttribute("data-index")).toBe(
+      String(data.moves.length),
+    );
     // And back one step with the button.
     await page.click("#back");
     expect((await readDomBoard(page)).home).toBe(51);
@@ -67,11 +87,18 @@ describe.skipIf(missing !== undefined)("replay page in chromium", () => {
 
   it("the first position lists the same cards in the same columns as the engine's layout", async () => {
     for (const seed of [3, 11]) {
-      const data = await buildReplay({ rules, deal: { kind: "seed", seed }, agent: "greedy", maxStates: 0 });
+      const data = await buildReplay({
+        rules,
+        deal: { kind: "seed", seed },
+        agent: "greedy",
+        maxStates: 0,
+      });
       const page = await openReplay(`first-${seed}.html`, await replayHtml(data));
       expect(await readDomBoard(page)).toEqual(engineBoard(deal(rules, seed)));
       // The beak (first card dealt, deepest in column 1) carries its badge.
-      expect(await page.locator(".card.beak").getAttribute("data-card")).toBe(engineBoard(deal(rules, seed)).columns[0]![0]);
+      expect(await page.locator(".card.beak").getAttribute("data-card")).toBe(
+        engineBoard(deal(rules, seed)).columns[0]![0],
+      );
       await page.close();
     }
   });
@@ -95,7 +122,9 @@ describe.skipIf(missing !== undefined)("replay page in chromium", () => {
     const marked = page.locator("#moves li.loss");
     expect(await marked.count()).toBe(1);
     expect(await marked.getAttribute("data-index")).toBe(String(first));
-    expect(await page.locator("#verdict").textContent()).toContain(`after move ${first} (${data.moves[first - 1]})`);
+    expect(await page.locator("#verdict").textContent()).toContain(
+      `after move ${first} (${data.moves[first - 1]})`,
+    );
     await marked.click();
     expect(await page.locator("#where").textContent()).toContain("no longer winnable");
     await page.close();
@@ -108,7 +137,11 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
   let start: State;
   beforeAll(async () => {
     browser = await openBrowser();
-    web = await startWebServer({ host: "127.0.0.1", port: 0, first: { rules: "penguin", ms: "1" } });
+    web = await startWebServer({
+      host: "127.0.0.1",
+      port: 0,
+      first: { rules: "penguin", ms: "1" },
+    });
     start = dealMs(rules, 1);
   });
   afterAll(async () => {
@@ -127,8 +160,12 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     // The first column-to-column move the engine allows from the start.
     const m = legalMoves(start).find((x) => moveFrom(x) < CELL0 && moveTo(x) < CELL0)!;
     const text = moveToString(m, start);
-    const from = page.locator(`.card[data-col="${moveFrom(m)}"][data-row="${start.len[moveFrom(m)]! - 1}"]`);
-    const onto = page.locator(`.card[data-col="${moveTo(m)}"][data-row="${start.len[moveTo(m)]! - 1}"]`);
+    const from = page.locator(
+      `.card[data-col="${moveFrom(m)}"][data-row="${start.len[moveFrom(m)]! - 1}"]`,
+    );
+    const onto = page.locator(
+      `.card[data-col="${moveTo(m)}"][data-row="${start.len[moveTo(m)]! - 1}"]`,
+    );
     await from.dragTo(onto);
     const after = start.clone();
     applyMove(after, m);
@@ -141,7 +178,11 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     const played = legalMoves(start).find((x) => moveFrom(x) < CELL0 && moveTo(x) < CELL0)!;
     applyMove(after, played);
     // A column whose last card cannot go home: click it, then click the foundations.
-    const col = [0, 1, 2, 3, 4, 5, 6].find((c) => after.len[c]! > 0 && !legalMoves(after).some((x) => moveFrom(x) === c && moveTo(x) === FOUNDATION))!;
+    const col = [0, 1, 2, 3, 4, 5, 6].find(
+      (c) =>
+        after.len[c]! > 0 &&
+        !legalMoves(after).some((x) => moveFrom(x) === c && moveTo(x) === FOUNDATION),
+    )!;
     const text = `${col + 1}h`;
     let reason = "";
     try {
@@ -157,7 +198,9 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     expect(await page.locator("#message").getAttribute("class")).toBe("error");
     expect(await readDomBoard(page)).toEqual(engineBoard(after));
     await page.click("#undo");
-    expect(await page.locator("#message").textContent()).toBe(`undid ${moveToString(played, start)}`);
+    expect(await page.locator("#message").textContent()).toBe(
+      `undid ${moveToString(played, start)}`,
+    );
     expect(await readDomBoard(page)).toEqual(engineBoard(start));
   });
 
@@ -166,7 +209,10 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     await page.waitForFunction(() => document.body.dataset.hint !== undefined);
     const r = solve(start);
     expect(r.result).toBe("solved");
-    if (r.result === "solved") expect(await page.locator("body").getAttribute("data-hint")).toBe(moveToString(r.moves[0]!, start));
+    if (r.result === "solved")
+      expect(await page.locator("body").getAttribute("data-hint")).toBe(
+        moveToString(r.moves[0]!, start),
+      );
     await page.selectOption("#kind", "ms");
     await page.fill("#number", "2");
     await page.click("#new");
@@ -175,6 +221,8 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     await page.fill("#number", "0");
     await page.click("#new");
     await page.waitForFunction(() => document.getElementById("message")!.className === "error");
-    expect(await page.locator("#message").textContent()).toMatch(/^--ms must be an integer from 1 to 2147483647, got 0$/);
+    expect(await page.locator("#message").textContent()).toMatch(
+      /^--ms must be an integer from 1 to 2147483647, got 0$/,
+    );
   });
 });

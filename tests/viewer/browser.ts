@@ -22,7 +22,8 @@ const FLAGS = [
 ];
 
 export function browserMissing(): string | undefined {
-  if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM} (install Debian's chromium: apt-get install -y chromium)`;
+  if (!existsSync(CHROMIUM))
+    return `no browser at ${CHROMIUM} (install Debian's chromium: apt-get install -y chromium)`;
   return undefined;
 }
 
@@ -35,7 +36,12 @@ export async function openBrowser(): Promise<TestBrowser> {
   const { chromium } = await import("playwright-core");
   // A fresh profile per run (--user-data-dir), removed afterwards.
   const profile = mkdtempSync(join(tmpdir(), "penguin-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
   return {
     context,
     close: async () => {
@@ -65,8 +71,11 @@ export function readDomBoard(page: Page): Promise<DomBoard> {
     const nCols = svg.querySelectorAll("rect.column").length;
     for (let c = 0; c < nCols; c++) columns[c] ??= [];
     const cells: (string | null)[] = [];
-    for (const g of svg.querySelectorAll<SVGGElement>('[data-where="cell"]')) cells[Number(g.dataset.cell)] = g.classList.contains("card") ? g.dataset.card! : null;
-    const found = [...svg.querySelectorAll<SVGGElement>("[data-suit]")].map((g) => Number(g.dataset.count));
+    for (const g of svg.querySelectorAll<SVGGElement>('[data-where="cell"]'))
+      cells[Number(g.dataset.cell)] = g.classList.contains("card") ? g.dataset.card! : null;
+    const found = [...svg.querySelectorAll<SVGGElement>("[data-suit]")].map((g) =>
+      Number(g.dataset.count),
+    );
     const home = Number(svg.querySelector<SVGElement>("[data-home]")!.dataset.home);
     return { columns, cells, found, home };
   });

@@ -1,6 +1,14 @@
 /** Replays without a browser: the losing-move search, labels read back, the HTML file, the CLI. */
 import { spawn } from "node:child_process";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,14 +58,21 @@ describe("findLosingMove", () => {
       // Winnable positions form a prefix of the game (see src/viewer/record.ts).
       const first = verdicts.indexOf("unsolvable");
       expect(verdicts.slice(first).every((v) => v === "unsolvable")).toBe(true);
-      expect(findLosingMove(start, moves)).toEqual(first === 0 ? { kind: "never" } : { kind: "move", index: first });
+      expect(findLosingMove(start, moves)).toEqual(
+        first === 0 ? { kind: "never" } : { kind: "move", index: first },
+      );
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(2);
   });
 
   it("a won game is winnable all along; the solver's own line replays as a win", async () => {
-    const d = await buildReplay({ rules, deal: { kind: "seed", seed: 2 }, agent: "greedy", solverLine: true });
+    const d = await buildReplay({
+      rules,
+      deal: { kind: "seed", seed: 2 },
+      agent: "greedy",
+      solverLine: true,
+    });
     expect(d.won).toBe(true);
     expect(d.cardsHome).toBe(52);
     expect(d.winnable).toEqual({ kind: "always" });
@@ -69,7 +84,14 @@ describe("labels read back from a results row", () => {
   it("rebuilds agents whose names match the label", async () => {
     for (const [name, options] of [
       ["greedy", {}],
-      ["greedy", { heuristic: "parlett", without: "keep-flippers-empty,mobility", weight: "build-in-suit=2" }],
+      [
+        "greedy",
+        {
+          heuristic: "parlett",
+          without: "keep-flippers-empty,mobility",
+          weight: "build-in-suit=2",
+        },
+      ],
       ["lookahead", { depth: 2, width: 2 }],
       ["random", { "agent-seed": 5 }],
       ["solver", { "max-states": 1000 }],
@@ -78,10 +100,19 @@ describe("labels read back from a results row", () => {
       const spec = parseAgentLabel(label);
       expect((await createAgent(spec.agent, spec.options, rules)).name).toBe(label);
     }
-    expect(parseAgentLabel("greedy(tuned,max-steps=300)")).toEqual({ agent: "greedy", options: { heuristic: "tuned" }, maxSteps: 300 });
+    expect(parseAgentLabel("greedy(tuned,max-steps=300)")).toEqual({
+      agent: "greedy",
+      options: { heuristic: "tuned" },
+      maxSteps: 300,
+    });
   });
   it("rebuilds rules from rulesLabel", () => {
-    for (const r of [resolveRules("penguin"), resolveRules("penguin", { cells: 3, emptyColumn: "any" }), resolveRules("freecell", { cells: 2 }), resolveRules("seahaven-towers")])
+    for (const r of [
+      resolveRules("penguin"),
+      resolveRules("penguin", { cells: 3, emptyColumn: "any" }),
+      resolveRules("freecell", { cells: 2 }),
+      resolveRules("seahaven-towers"),
+    ])
       expect(parseRulesLabel(rulesLabel(r))).toEqual(r);
     expect(() => parseRulesLabel("penguin[colour=red]")).toThrow(/keys are cells/);
   });
@@ -95,12 +126,22 @@ describe("the replay file", () => {
     expect(html).not.toMatch(/<(link|img|iframe)\b/i);
     expect(html).not.toMatch(/\s(src|href)=/i);
     // The embedded data round-trips and cannot close its <script> element early.
-    const json = /<script id="replay-data" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!;
+    const json = /<script id="replay-data" type="application\/json">(.*?)<\/script>/s.exec(
+      html,
+    )![1]!;
     expect(JSON.parse(json)).toEqual(d);
     expect(html.length).toBeLessThan(60_000);
   });
   it("escapes what the user named (a string seed cannot inject markup)", async () => {
-    const d = { ...(await buildReplay({ rules, deal: { kind: "seed", seed: 3 }, agent: "greedy", maxStates: 0 })), deal: "</script><b>x" };
+    const d = {
+      ...(await buildReplay({
+        rules,
+        deal: { kind: "seed", seed: 3 },
+        agent: "greedy",
+        maxStates: 0,
+      })),
+      deal: "</script><b>x",
+    };
     const html = await replayHtml(d);
     expect(html).not.toContain("</script><b>");
     expect(html).toContain("&lt;/script&gt;&lt;b&gt;x");
@@ -110,16 +151,57 @@ describe("the replay file", () => {
 describe("penguin replay", () => {
   it("--from a results row replays the same game as --seed", async () => {
     const csv = join(tmp, "r.csv");
-    await runEval({ agent: "greedy", agentOptions: { heuristic: "parlett" }, rules: resolveRules("penguin", { cells: 6 }), deals: seedRange(20, 3), out: csv, timing: false });
+    await runEval({
+      agent: "greedy",
+      agentOptions: { heuristic: "parlett" },
+      rules: resolveRules("penguin", { cells: 6 }),
+      deals: seedRange(20, 3),
+      out: csv,
+      timing: false,
+    });
     expect(readCsvRow(csv, 2).deal).toBe("21");
-    const a = await penguin(["replay", "--from", csv, "--row", "2", "--max-states", "0", "--out", join(tmp, "a.html")]);
-    const b = await penguin(["replay", "--seed", "21", "--cells", "6", "--heuristic", "parlett", "--max-states", "0", "--out", join(tmp, "b.html")]);
+    const a = await penguin([
+      "replay",
+      "--from",
+      csv,
+      "--row",
+      "2",
+      "--max-states",
+      "0",
+      "--out",
+      join(tmp, "a.html"),
+    ]);
+    const b = await penguin([
+      "replay",
+      "--seed",
+      "21",
+      "--cells",
+      "6",
+      "--heuristic",
+      "parlett",
+      "--max-states",
+      "0",
+      "--out",
+      join(tmp, "b.html"),
+    ]);
     expect(a.stderr).toBe("");
     expect(a.code).toBe(0);
-    expect(a.stdout.split("\n")[0]).toMatch(/^seed 21, penguin\[cells=6\], greedy\(parlett\): (won|lost), \d+\/52 home, \d+ moves$/);
+    expect(a.stdout.split("\n")[0]).toMatch(
+      /^seed 21, penguin\[cells=6\], greedy\(parlett\): (won|lost), \d+\/52 home, \d+ moves$/,
+    );
     expect(a.stdout.split("\n")[0]).toBe(b.stdout.split("\n")[0]);
-    expect(readFileSync(join(tmp, "a.html"), "utf8")).toBe(readFileSync(join(tmp, "b.html"), "utf8"));
-    const row = await penguin(["replay", "--from", csv, "--row", "9", "--out", join(tmp, "c.html")]);
+    expect(readFileSync(join(tmp, "a.html"), "utf8")).toBe(
+      readFileSync(join(tmp, "b.html"), "utf8"),
+    );
+    const row = await penguin([
+      "replay",
+      "--from",
+      csv,
+      "--row",
+      "9",
+      "--out",
+      join(tmp, "c.html"),
+    ]);
     expect(row.code).toBe(2);
     expect(row.stderr).toBe(`penguin: ${csv} has 3 rows; --row must be 1 to 3\n`);
   });
@@ -129,12 +211,27 @@ describe("penguin replay", () => {
     writeFileSync(target, "keep");
     symlinkSync(target, join(tmp, "link.html"));
     for (const [args, msg] of [
-      [["replay", "--seed", "1", "--ms", "2", "--out", join(tmp, "x.html")], "penguin: give either --seed or --ms, not both"],
+      [
+        ["replay", "--seed", "1", "--ms", "2", "--out", join(tmp, "x.html")],
+        "penguin: give either --seed or --ms, not both",
+      ],
       [["replay", "--row", "2", "--out", join(tmp, "x.html")], "penguin: --row needs --from FILE"],
-      [["replay", "--from", "nope.csv", "--row", "1", "--seed", "3", "--out", join(tmp, "x.html")], "penguin: --from takes the deal, rules and player from the row; drop --seed"],
-      [["replay", "--seed", "1", "--max-states", "-1", "--out", join(tmp, "x.html")], "penguin: --max-states must be an integer from 0 to 268435456, got -1"],
-      [["replay", "--seed", "1", "--agent", "nope", "--out", join(tmp, "x.html")], `penguin: unknown agent "nope"; known: ${agentNames().join(", ")}`],
-      [["replay", "--seed", "1", "--out", tmp], `penguin: --out ${tmp} is a directory: name a file inside it`],
+      [
+        ["replay", "--from", "nope.csv", "--row", "1", "--seed", "3", "--out", join(tmp, "x.html")],
+        "penguin: --from takes the deal, rules and player from the row; drop --seed",
+      ],
+      [
+        ["replay", "--seed", "1", "--max-states", "-1", "--out", join(tmp, "x.html")],
+        "penguin: --max-states must be an integer from 0 to 268435456, got -1",
+      ],
+      [
+        ["replay", "--seed", "1", "--agent", "nope", "--out", join(tmp, "x.html")],
+        `penguin: unknown agent "nope"; known: ${agentNames().join(", ")}`,
+      ],
+      [
+        ["replay", "--seed", "1", "--out", tmp],
+        `penguin: --out ${tmp} is a directory: name a file inside it`,
+      ],
       [["web", "--port", "70000"], "penguin: --port must be an integer from 0 to 65535, got 70000"],
     ] as const) {
       const r = await penguin([...args]);
@@ -155,9 +252,24 @@ describe("penguin eval --html", () => {
   it("writes one replay per lost deal, or per deal with --html-all, each the game of its row", async () => {
     const csv = join(tmp, "e.csv");
     const lost = join(tmp, "lost");
-    const r = await penguin(["eval", "--deals", "4", "--seed", "1", "--no-timing", "--out", csv, "--html", lost]);
+    const r = await penguin([
+      "eval",
+      "--deals",
+      "4",
+      "--seed",
+      "1",
+      "--no-timing",
+      "--out",
+      csv,
+      "--html",
+      lost,
+    ]);
     expect(r.code).toBe(0);
-    const rows = readFileSync(csv, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+    const rows = readFileSync(csv, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(","));
     const lostDeals = rows.filter((x) => x[3] === "false").map((x) => x[0]);
     expect(lostDeals.length).toBeGreaterThan(0);
     expect(readdirSync(lost).sort()).toEqual(lostDeals.map((d) => `${d}.html`).sort());
@@ -168,7 +280,16 @@ describe("penguin eval --html", () => {
       expect(html).toContain(`"cardsHome":${row[4]},`);
     }
     const all = join(tmp, "all");
-    const r2 = await penguin(["eval", "--ms-from", "1", "--ms-to", "2", "--html", all, "--html-all"]);
+    const r2 = await penguin([
+      "eval",
+      "--ms-from",
+      "1",
+      "--ms-to",
+      "2",
+      "--html",
+      all,
+      "--html-all",
+    ]);
     expect(r2.code).toBe(0);
     expect(readdirSync(all).sort()).toEqual(["ms-1.html", "ms-2.html"]);
   });
@@ -178,7 +299,10 @@ describe("progress off a terminal", () => {
   it("writes one plain line per 10 s, none at the end", () => {
     const lines: string[] = [];
     let t = 0;
-    const p = progressReporter({ stream: { isTTY: false, write: (x) => lines.push(x) }, now: () => t });
+    const p = progressReporter({
+      stream: { isTTY: false, write: (x) => lines.push(x) },
+      now: () => t,
+    });
     for (let i = 1; i <= 100; i++) {
       t = i * 300; // 0.3 s a deal: 30 s in all
       p(i % 2 === 0, i, 100);

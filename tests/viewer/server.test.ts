@@ -9,7 +9,11 @@ import { startWebServer, type WebServer } from "../../src/viewer/server.js";
 
 let web: WebServer;
 beforeAll(async () => {
-  web = await startWebServer({ host: "127.0.0.1", port: 0, first: { rules: "penguin", seed: "1" } });
+  web = await startWebServer({
+    host: "127.0.0.1",
+    port: 0,
+    first: { rules: "penguin", seed: "1" },
+  });
 });
 afterAll(async () => {
   await web?.close();
@@ -18,11 +22,19 @@ afterAll(async () => {
 function get(path: string, host?: string): Promise<{ status: number; body: string }> {
   const u = new URL(path, web.url);
   return new Promise((resolve, reject) => {
-    const r = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers: host ? { host } : {} }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode!, body }));
-    });
+    const r = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        headers: host ? { host } : {},
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (d: Buffer) => (body += d.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     r.on("error", reject);
     r.end();
   });
@@ -39,7 +51,15 @@ describe("penguin web server", () => {
   });
 
   it("serves nothing else: no files, no other paths, no foreign Host names", async () => {
-    for (const p of ["/package.json", "/src/viewer/server.ts", "/../../etc/passwd", "/%2e%2e/package.json", "/index.htm", "/api/"]) expect((await get(p)).status, p).toBe(404);
+    for (const p of [
+      "/package.json",
+      "/src/viewer/server.ts",
+      "/../../etc/passwd",
+      "/%2e%2e/package.json",
+      "/index.htm",
+      "/api/",
+    ])
+      expect((await get(p)).status, p).toBe(404);
     expect((await get("/", "evil.example:80")).status).toBe(403);
     expect((await get("/", `localhost:${new URL(web.url).port}`)).status).toBe(200);
   });
@@ -64,14 +84,31 @@ describe("penguin web server", () => {
 
   it("hints the solver's first move for the position sent; refuses bad bodies", async () => {
     const s = dealMs(resolveRules("penguin", { cells: 6 }), 3);
-    const post = (body: string): Promise<Response> => fetch(new URL("/api/hint", web.url), { method: "POST", body, headers: { "content-type": "application/json" } });
-    const r = await post(JSON.stringify({ query: { rules: "penguin", cells: "6" }, board: formatBoard(s) }));
+    const post = (body: string): Promise<Response> =>
+      fetch(new URL("/api/hint", web.url), {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      });
+    const r = await post(
+      JSON.stringify({ query: { rules: "penguin", cells: "6" }, board: formatBoard(s) }),
+    );
     expect(r.status).toBe(200);
     const want = solve(s, { maxStates: 500_000 });
     expect(want.result).toBe("solved");
-    if (want.result === "solved") expect(await r.json()).toEqual({ move: moveToString(want.moves[0]!, s), line: want.moves.length });
+    if (want.result === "solved")
+      expect(await r.json()).toEqual({
+        move: moveToString(want.moves[0]!, s),
+        line: want.moves.length,
+      });
     expect((await post("not json")).status).toBe(400);
-    expect((await post(JSON.stringify({ query: { rules: "penguin" }, board: "penguin-board 1\nbase: Q\n" }))).status).toBe(400);
+    expect(
+      (
+        await post(
+          JSON.stringify({ query: { rules: "penguin" }, board: "penguin-board 1\nbase: Q\n" }),
+        )
+      ).status,
+    ).toBe(400);
     expect((await post("x".repeat(20_000))).status).toBe(400);
   });
 });

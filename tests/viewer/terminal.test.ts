@@ -9,14 +9,18 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const SCRIPT = "/usr/bin/script";
-const missing = existsSync(SCRIPT) ? undefined : `no ${SCRIPT} (util-linux) to give penguin play a terminal`;
+const missing = existsSync(SCRIPT)
+  ? undefined
+  : `no ${SCRIPT} (util-linux) to give penguin play a terminal`;
 if (missing) console.warn(`SKIPPED terminal tests: ${missing}`);
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Starts a game at a terminal, waits for the prompt, types `key`; returns the exit code and all output. */
 function typeAtPrompt(key: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(SCRIPT, ["-qec", "node bin/penguin.js play --seed 1 --no-color", "/dev/null"], { cwd: root });
+    const p = spawn(SCRIPT, ["-qec", "node bin/penguin.js play --seed 1 --no-color", "/dev/null"], {
+      cwd: root,
+    });
     let out = "";
     let typed = false;
     p.stdout.on("data", (d: Buffer) => {
@@ -32,7 +36,10 @@ function typeAtPrompt(key: string): Promise<{ code: number | null; out: string }
 }
 
 describe.skipIf(missing !== undefined)("penguin play at a terminal", () => {
-  for (const [name, key, code] of [["Ctrl-D", "\x04", 0], ["Ctrl-C", "\x03", 130]] as const)
+  for (const [name, key, code] of [
+    ["Ctrl-D", "\x04", 0],
+    ["Ctrl-C", "\x03", 130],
+  ] as const)
     it(`${name} at the prompt exits ${code} and leaves the cursor on a new line`, async () => {
       const r = await typeAtPrompt(key);
       expect(r.code).toBe(code);

@@ -60,7 +60,16 @@ export interface EsState {
 
 /** The state a resume continues from (with its SHA-256 in es-state.json.sha256). */
 const STATE = "es-state.json";
-const COLUMNS = ["generation", "deals", "games", "mean_fitness", "best_member_fitness", "val_win_rate", "games_per_s", "wall_s"] as const;
+const COLUMNS = [
+  "generation",
+  "deals",
+  "games",
+  "mean_fitness",
+  "best_member_fitness",
+  "val_win_rate",
+  "games_per_s",
+  "wall_s",
+] as const;
 type Row = Partial<Record<(typeof COLUMNS)[number], number>>;
 
 /** Starting weights (greedy tuned on the greedy-feature columns, 0 elsewhere) and the per-column step scale. */
@@ -74,10 +83,17 @@ export function esBasis(): { w0: Float64Array; scale: Float64Array } {
   return { w0, scale };
 }
 
-export function weightsOf(theta: Float64Array, w0: Float64Array, scale: Float64Array, dir?: Float64Array, step = 0): Float64Array {
+export function weightsOf(
+  theta: Float64Array,
+  w0: Float64Array,
+  scale: Float64Array,
+  dir?: Float64Array,
+  step = 0,
+): Float64Array {
   const w = new Float64Array(ROW);
   // Rounded to float32, as the checkpoint stores them: training, validation and `penguin eval` play the same weights.
-  for (let j = 0; j < ROW; j++) w[j] = Math.fround(w0[j]! + scale[j]! * (theta[j]! + (dir ? step * dir[j]! : 0)));
+  for (let j = 0; j < ROW; j++)
+    w[j] = Math.fround(w0[j]! + scale[j]! * (theta[j]! + (dir ? step * dir[j]! : 0)));
   return w;
 }
 
@@ -104,10 +120,25 @@ export function linearScorer(w: Float64Array, actions: number, seed: number): Sc
 async function writeCurve(dir: string, rows: readonly Row[]): Promise<void> {
   const points: CurvePoint[] = [];
   for (const r of rows) {
-    if (r.mean_fitness !== undefined) points.push({ x: r.generation!, value: r.mean_fitness, series: "mean fitness on the generation's training deals" });
-    if (r.val_win_rate !== undefined) points.push({ x: r.generation!, value: r.val_win_rate, series: "win rate of the mean weights (validation deals)" });
+    if (r.mean_fitness !== undefined)
+      points.push({
+        x: r.generation!,
+        value: r.mean_fitness,
+        series: "mean fitness on the generation's training deals",
+      });
+    if (r.val_win_rate !== undefined)
+      points.push({
+        x: r.generation!,
+        value: r.val_win_rate,
+        series: "win rate of the mean weights (validation deals)",
+      });
   }
-  await writeLineCurve(dir, "evolution strategies on the linear action-scorer; generation -1 = greedy(tuned)'s weights", "generation", points);
+  await writeLineCurve(
+    dir,
+    "evolution strategies on the linear action-scorer; generation -1 = greedy(tuned)'s weights",
+    "generation",
+    points,
+  );
 }
 
 export interface EsResult {
@@ -123,7 +154,8 @@ export interface EsResult {
 
 function checkOptions(o: EsOptions): void {
   const posInt = (name: string, v: number, min: number): void => {
-    if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${v}`);
+    if (!Number.isInteger(v) || v < min)
+      throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${v}`);
   };
   posInt("es-pop", o.pop, 1);
   posInt("es-deals", o.deals, 1);
@@ -134,17 +166,27 @@ function checkOptions(o: EsOptions): void {
   posInt("es-max-steps", o.maxSteps, 1);
   if (!(o.sigma > 0)) throw new UsageError(`--es-sigma must be > 0, got ${o.sigma}`);
   if (!(o.lr > 0)) throw new UsageError(`--es-lr must be > 0, got ${o.lr}`);
-  if (o.lrSchedule !== "constant" && o.lrSchedule !== "linear") throw new UsageError(`--es-lr-schedule must be constant or linear, got ${String(o.lrSchedule)}`);
-  if (o.lrSchedule === "linear" && o.generations === 0) throw new UsageError("--es-lr-schedule linear decays over --es-generations: give it a number of generations");
+  if (o.lrSchedule !== "constant" && o.lrSchedule !== "linear")
+    throw new UsageError(
+      `--es-lr-schedule must be constant or linear, got ${String(o.lrSchedule)}`,
+    );
+  if (o.lrSchedule === "linear" && o.generations === 0)
+    throw new UsageError(
+      "--es-lr-schedule linear decays over --es-generations: give it a number of generations",
+    );
   if (!(o.minutes >= 0)) throw new UsageError(`--max-minutes must be ≥ 0, got ${o.minutes}`);
-  if (o.minutes === 0 && o.generations === 0) throw new UsageError("give the run an end: --es-generations N or --max-minutes M");
+  if (o.minutes === 0 && o.generations === 0)
+    throw new UsageError("give the run an end: --es-generations N or --max-minutes M");
   checkSplit(esSplit(o));
 }
 
 /** Training deals: `deals` fresh ones per generation from trainStart (or the same `deals` ones); validation from valStart. */
 function esSplit(o: EsOptions): DealSplit {
   const count = o.fixedDeals ? o.deals : o.generations > 0 ? o.deals * o.generations : undefined;
-  return { training: { from: o.trainStart, ...(count !== undefined ? { count } : {}) }, validation: { from: o.valStart, count: o.valDeals } };
+  return {
+    training: { from: o.trainStart, ...(count !== undefined ? { count } : {}) },
+    validation: { from: o.valStart, count: o.valDeals },
+  };
 }
 
 /** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
@@ -154,17 +196,38 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   let saved: EsState | undefined;
   if (resume) {
     if (!existsSync(statePath)) throw new UsageError(`${o.out} has no ${STATE} to resume from`);
-    const cfg = new RunFolder(o.out).readJson<{ algo?: string; options?: EsOptions; columns?: string[] }>("config.json");
+    const cfg = new RunFolder(o.out).readJson<{
+      algo?: string;
+      options?: EsOptions;
+      columns?: string[];
+    }>("config.json");
     if (!cfg) throw new UsageError(`damaged ES run ${o.out}: config.json is missing`);
-    if (cfg.algo !== "es" || !cfg.options) throw new UsageError(`${o.out} is not an ES run (config.json has no ES options)`);
-    if (JSON.stringify(cfg.columns) !== JSON.stringify(FEATURE_ROW_NAMES)) throw new UsageError(`the ES run in ${o.out} was trained on other action-row columns than this build computes`);
+    if (cfg.algo !== "es" || !cfg.options)
+      throw new UsageError(`${o.out} is not an ES run (config.json has no ES options)`);
+    if (JSON.stringify(cfg.columns) !== JSON.stringify(FEATURE_ROW_NAMES))
+      throw new UsageError(
+        `the ES run in ${o.out} was trained on other action-row columns than this build computes`,
+      );
     const G = partial.generations ?? cfg.options.generations;
     if (cfg.options.lrSchedule === "linear" && G !== cfg.options.generations)
-      throw new UsageError(`the run's step size decays over ${cfg.options.generations} generations: it cannot be resumed with another --es-generations`);
+      throw new UsageError(
+        `the run's step size decays over ${cfg.options.generations} generations: it cannot be resumed with another --es-generations`,
+      );
     // The run's own options win, except where it lives, the budget and the workers, which a resume may change.
-    o = { ...ES_DEFAULTS, ...cfg.options, out: o.out, minutes: partial.minutes ?? cfg.options.minutes, workers: partial.workers ?? cfg.options.workers, generations: G, quiet: o.quiet };
+    o = {
+      ...ES_DEFAULTS,
+      ...cfg.options,
+      out: o.out,
+      minutes: partial.minutes ?? cfg.options.minutes,
+      workers: partial.workers ?? cfg.options.workers,
+      generations: G,
+      quiet: o.quiet,
+    };
     saved = new RunFolder(o.out).readHashed<EsState>(STATE)!;
-    const words = (a: unknown, n: number): boolean => Array.isArray(a) && a.length === n && a.every((x) => typeof x === "number" && Number.isFinite(x));
+    const words = (a: unknown, n: number): boolean =>
+      Array.isArray(a) &&
+      a.length === n &&
+      a.every((x) => typeof x === "number" && Number.isFinite(x));
     const ok =
       saved.version === 1 &&
       words(saved.theta, ROW) &&
@@ -177,8 +240,14 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       Number.isInteger(saved.nextSeed) &&
       Number.isInteger(saved.games) &&
       typeof saved.best?.winRate === "number";
-    if (!ok) throw new UsageError(`damaged ES state ${statePath}: expected version 1 with ${ROW} weights, Adam moments, the best weights and the RNG state`);
-  } else if (existsSync(statePath)) throw new UsageError(`${o.out} already holds an ES run: resume it with --resume ${o.out}, or choose another --out`);
+    if (!ok)
+      throw new UsageError(
+        `damaged ES state ${statePath}: expected version 1 with ${ROW} weights, Adam moments, the best weights and the RNG state`,
+      );
+  } else if (existsSync(statePath))
+    throw new UsageError(
+      `${o.out} already holds an ES run: resume it with --resume ${o.out}, or choose another --out`,
+    );
   checkOptions(o);
   const t0 = performance.now() - (saved?.seconds ?? 0) * 1000;
   const elapsed = (): number => (performance.now() - t0) / 1000;
@@ -192,7 +261,9 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     run.writeConfig("es", rules, { options: o, actions: A, columns: FEATURE_ROW_NAMES });
     run.writeJson("deals.json", checkSplit(esSplit(o)));
   }
-  log(`${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`);
+  log(
+    `${saved ? "resuming" : "starting"} ES: backend ${backend}; ${rulesLabel(rules)}; ${ROW} weights, pop ${o.pop} pairs × ${o.deals} deals, σ ${o.sigma}, lr ${o.lr} (${o.lrSchedule}), ${o.workers} worker(s)`,
+  );
 
   const { w0, scale } = esBasis();
   const theta = Float64Array.from(saved?.theta ?? new Array<number>(ROW).fill(0));
@@ -206,7 +277,9 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   let best = saved?.best ?? { generation: -1, winRate: -1 };
   const bestTheta = Float64Array.from(saved?.bestTheta ?? new Array<number>(ROW).fill(0));
   // On resume, the rows up to the saved generation (a killed run may have written some after it).
-  const rows: Row[] = saved ? run.readMetrics().filter((r) => (r.generation ?? Infinity) < generation) : [];
+  const rows: Row[] = saved
+    ? run.readMetrics().filter((r) => (r.generation ?? Infinity) < generation)
+    : [];
   const record = async (row: Row): Promise<void> => {
     rows.push(row);
     run.truncate(rows.length, rows);
@@ -218,18 +291,36 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     // Chunks of the validation deals, so workers share them.
     const chunk = Math.ceil(valSeeds.length / Math.max(1, o.workers * 4));
     const tasks: ScoreTask[] = [];
-    for (let i = 0; i < valSeeds.length; i += chunk) tasks.push({ w, seeds: valSeeds.slice(i, i + chunk), maxSteps: VAL_MAX_STEPS });
+    for (let i = 0; i < valSeeds.length; i += chunk)
+      tasks.push({ w, seeds: valSeeds.slice(i, i + chunk), maxSteps: VAL_MAX_STEPS });
     const res = await pool.run(tasks);
     return res.reduce((a, r) => a + r.wins, 0) / valSeeds.length;
   };
   /** Writes the checkpoint (the network of bestTheta, the best validation so far). */
   const saveBest = async (): Promise<void> => {
     const net = linearScorer(weightsOf(bestTheta, w0, scale), A, o.seed);
-    await saveScorer(join(o.out, "checkpoint"), net, { algo: "es", generation: best.generation, validationWinRate: best.winRate, validationDeals: valSeeds.length });
+    await saveScorer(join(o.out, "checkpoint"), net, {
+      algo: "es",
+      generation: best.generation,
+      validationWinRate: best.winRate,
+      validationDeals: valSeeds.length,
+    });
     net.model.dispose();
   };
   const saveState = (): void => {
-    const st: EsState = { version: 1, generation, nextSeed, theta: [...theta], adamM: [...m], adamV: [...v], rng: rng.getState(), best, bestTheta: [...bestTheta], games, seconds: elapsed() };
+    const st: EsState = {
+      version: 1,
+      generation,
+      nextSeed,
+      theta: [...theta],
+      adamM: [...m],
+      adamV: [...v],
+      rng: rng.getState(),
+      best,
+      bestTheta: [...bestTheta],
+      games,
+      seconds: elapsed(),
+    };
     run.writeHashed(STATE, st);
   };
 
@@ -244,13 +335,20 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       bestTheta.set(theta);
       await saveBest();
       await record({ generation: -1, val_win_rate: wr, wall_s: elapsed() });
-      log(`generation -1 (greedy tuned's weights): validation win rate ${(wr * 100).toFixed(1)}% on ${valSeeds.length} deals`);
+      log(
+        `generation -1 (greedy tuned's weights): validation win rate ${(wr * 100).toFixed(1)}% on ${valSeeds.length} deals`,
+      );
       saveState();
     }
-    const done = (): boolean => (o.generations > 0 && generation >= o.generations) || (o.minutes > 0 && elapsed() >= o.minutes * 60);
+    const done = (): boolean =>
+      (o.generations > 0 && generation >= o.generations) ||
+      (o.minutes > 0 && elapsed() >= o.minutes * 60);
     while (!done()) {
       const tg = performance.now();
-      const seeds = Array.from({ length: o.deals }, (_, i) => (o.fixedDeals ? o.trainStart : nextSeed) + i);
+      const seeds = Array.from(
+        { length: o.deals },
+        (_, i) => (o.fixedDeals ? o.trainStart : nextSeed) + i,
+      );
       if (!o.fixedDeals) nextSeed += o.deals;
       const dirs: Float64Array[] = [];
       const tasks: ScoreTask[] = [];
@@ -286,7 +384,9 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       for (let j = 0; j < ROW; j++) {
         m[j] = 0.9 * m[j]! + 0.1 * grad[j]!;
         v[j] = 0.999 * v[j]! + 0.001 * grad[j]! * grad[j]!;
-        theta[j] = theta[j]! + (lr * (m[j]! / (1 - 0.9 ** t))) / (Math.sqrt(v[j]! / (1 - 0.999 ** t)) + 1e-8);
+        theta[j] =
+          theta[j]! +
+          (lr * (m[j]! / (1 - 0.9 ** t))) / (Math.sqrt(v[j]! / (1 - 0.999 ** t)) + 1e-8);
       }
       const row: Row = {
         generation,
@@ -328,7 +428,15 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   }
   if (stopped) {
     log(`stopped after generation ${generation - 1} (state saved)`);
-    return { generations: generation, bestGeneration: best.generation, bestValidationWinRate: best.winRate, theta, seconds: elapsed(), games, stopped };
+    return {
+      generations: generation,
+      bestGeneration: best.generation,
+      bestValidationWinRate: best.winRate,
+      theta,
+      seconds: elapsed(),
+      games,
+      stopped,
+    };
   }
   const vi = wilson(Math.round(best.winRate * valSeeds.length), valSeeds.length);
   const summary = {
@@ -341,9 +449,20 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     bestValidationWilson95: [vi.low, vi.high],
     trainingSeeds: [o.trainStart, nextSeed - 1],
     validationSeeds: [o.valStart, o.valStart + o.valDeals - 1],
-    weights: Object.fromEntries(FEATURE_ROW_NAMES.map((n, j) => [n, Number(weightsOf(theta, w0, scale)[j]!.toPrecision(6))])),
+    weights: Object.fromEntries(
+      FEATURE_ROW_NAMES.map((n, j) => [n, Number(weightsOf(theta, w0, scale)[j]!.toPrecision(6))]),
+    ),
   };
   run.writeJson("summary.json", summary);
-  log(`done: ${generation} generations in ${summary.seconds.toFixed(0)} s; checkpoint = generation ${best.generation} (validation ${(best.winRate * 100).toFixed(1)}%)`);
-  return { generations: generation, bestGeneration: best.generation, bestValidationWinRate: best.winRate, theta, seconds: summary.seconds, games };
+  log(
+    `done: ${generation} generations in ${summary.seconds.toFixed(0)} s; checkpoint = generation ${best.generation} (validation ${(best.winRate * 100).toFixed(1)}%)`,
+  );
+  return {
+    generations: generation,
+    bestGeneration: best.generation,
+    bestValidationWinRate: best.winRate,
+    theta,
+    seconds: summary.seconds,
+    games,
+  };
 }

@@ -40,7 +40,10 @@ export class LinearPlayer {
   readonly #starts = new Map<number, State>();
 
   constructor(readonly rules: Rules) {
-    this.#runner = new EpisodeRunner(rules, new ScorerAgent(this.#linear, new ActionCodec(rules), "es-linear"));
+    this.#runner = new EpisodeRunner(
+      rules,
+      new ScorerAgent(this.#linear, new ActionCodec(rules), "es-linear"),
+    );
   }
 
   play(w: Float64Array, seed: number, maxSteps: number): GameResult {
@@ -57,7 +60,11 @@ export class LinearPlayer {
   }
 
   /** Sum over `seeds` of 1 per win, CARD_CREDIT per card home in a loss; and the number of wins. */
-  score(w: Float64Array, seeds: readonly number[], maxSteps: number): { fitness: number; wins: number } {
+  score(
+    w: Float64Array,
+    seeds: readonly number[],
+    maxSteps: number,
+  ): { fitness: number; wins: number } {
     let fitness = 0;
     let wins = 0;
     for (const seed of seeds) {

@@ -54,4 +54,3 @@ export const ES_DEFAULTS: EsOptions = {
   valStart: VALIDATION_DEAL_START_ES,
   quiet: false,
 };
-

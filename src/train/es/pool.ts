@@ -24,7 +24,13 @@ export class ScorePool {
 
   constructor(rules: Rules, workers: number) {
     if (workers <= 1) this.#local = new LinearPlayer(rules);
-    else this.#pool = new TaskPool(builtModuleUrl(new URL("./worker.js", import.meta.url)), rules, workers, "ES");
+    else
+      this.#pool = new TaskPool(
+        builtModuleUrl(new URL("./worker.js", import.meta.url)),
+        rules,
+        workers,
+        "ES",
+      );
   }
 
   /** Results of all tasks, in task order. */

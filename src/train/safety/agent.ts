@@ -20,7 +20,14 @@ import { Rng } from "../rng.js";
 import { ScorerView } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
-import { featuresOf, JsSafety, squash, loadSafety, type SafetyFeatures, type SafetyWeights } from "./model.js";
+import {
+  featuresOf,
+  JsSafety,
+  squash,
+  loadSafety,
+  type SafetyFeatures,
+  type SafetyWeights,
+} from "./model.js";
 
 export interface PlayPolicy {
   /** Moves with a predicted loss probability at most this count as safe. */
@@ -49,8 +56,13 @@ export class SafetyView {
   readonly #js: JsSafety[];
   #scratch: State | undefined;
 
-  constructor(readonly codec: ActionCodec, weights: SafetyWeights | readonly SafetyWeights[]) {
-    const nets = Array.isArray(weights) ? (weights as readonly SafetyWeights[]) : [weights as SafetyWeights];
+  constructor(
+    readonly codec: ActionCodec,
+    weights: SafetyWeights | readonly SafetyWeights[],
+  ) {
+    const nets = Array.isArray(weights)
+      ? (weights as readonly SafetyWeights[])
+      : [weights as SafetyWeights];
     const w = nets[0]!;
     this.view = new ScorerView(codec);
     this.risk = new Float32Array(codec.n);
@@ -59,9 +71,16 @@ export class SafetyView {
     this.#globals = new Float32Array(w.config.globalWidth);
     this.#features = featuresOf(w.config) ?? "basic";
     this.#choice = w.config.objective === "choice";
-    if (w.config.columns !== codec.columns) throw new UsageError(`the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`);
+    if (w.config.columns !== codec.columns)
+      throw new UsageError(
+        `the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`,
+      );
     for (const n of nets)
-      if (n.config.globalWidth !== w.config.globalWidth || n.config.objective !== w.config.objective || n.config.columns !== w.config.columns)
+      if (
+        n.config.globalWidth !== w.config.globalWidth ||
+        n.config.objective !== w.config.objective ||
+        n.config.columns !== w.config.columns
+      )
         throw new UsageError("the networks of an ensemble must share their inputs and objective");
   }
 
@@ -78,7 +97,18 @@ export class SafetyView {
       if (v.mask[a] !== 1) continue;
       const m = v.actionMoves[a]!;
       applyMove(x, m);
-      encodeCandidate(x, v.rows, a * ROW, this.#cols, 0, this.#flips, 0, this.#globals, 0, this.#features);
+      encodeCandidate(
+        x,
+        v.rows,
+        a * ROW,
+        this.#cols,
+        0,
+        this.#flips,
+        0,
+        this.#globals,
+        0,
+        this.#features,
+      );
       let sum = 0;
       for (const js of this.#js) {
         const z = js.logit(this.#cols, 0, this.#flips, 0, this.#globals, 0);
@@ -91,8 +121,10 @@ export class SafetyView {
       // A choice network's scores mean something only against each other: a move's risk is how far
       // its softmax weight falls below the best move's (0 for the best, towards 1 far below it).
       let top = -Infinity;
-      for (let a = 0; a < this.codec.n; a++) if (v.mask[a] === 1 && this.risk[a]! > top) top = this.risk[a]!;
-      for (let a = 0; a < this.codec.n; a++) if (v.mask[a] === 1) this.risk[a] = 1 - Math.exp(this.risk[a]! - top);
+      for (let a = 0; a < this.codec.n; a++)
+        if (v.mask[a] === 1 && this.risk[a]! > top) top = this.risk[a]!;
+      for (let a = 0; a < this.codec.n; a++)
+        if (v.mask[a] === 1) this.risk[a] = 1 - Math.exp(this.risk[a]! - top);
     }
     return n;
   }
@@ -109,7 +141,12 @@ export class SafetyAgent implements Agent {
   readonly #score = new Float64Array(512);
   #scratch: State | undefined;
 
-  constructor(weights: SafetyWeights | readonly SafetyWeights[], rules: Rules, label: string, readonly play: PlayPolicy) {
+  constructor(
+    weights: SafetyWeights | readonly SafetyWeights[],
+    rules: Rules,
+    label: string,
+    readonly play: PlayPolicy,
+  ) {
     this.#sv = new SafetyView(new ActionCodec(rules), weights);
     this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${play.order === "net" ? ",order=net" : ""})`;
   }
@@ -123,7 +160,8 @@ export class SafetyAgent implements Agent {
   act(input: AgentInput): number {
     const s = input.state;
     this.#seen.add(s.hashLo, s.hashHi);
-    if (this.#sv.look(s, this.#seen) === 0) throw new Error("safety agent asked to act with no legal move");
+    if (this.#sv.look(s, this.#seen) === 0)
+      throw new Error("safety agent asked to act with no legal move");
     return this.choose(s);
   }
 
@@ -152,7 +190,10 @@ export class SafetyAgent implements Agent {
       return cand[top]!;
     }
     for (let i = 0; i < cand.length; i++) this.#moves[i] = actionMoves[cand[i]!]!;
-    const x = (this.#scratch = this.#scratch && this.#scratch.base === s.base && this.#scratch.rules === s.rules ? this.#scratch : s.clone());
+    const x = (this.#scratch =
+      this.#scratch && this.#scratch.base === s.base && this.#scratch.rules === s.rules
+        ? this.#scratch
+        : s.clone());
     x.copyFrom(s);
     this.#greedy.scoreMoves(x, this.#moves, cand.length, this.#score);
     let best = 0;
@@ -175,14 +216,20 @@ function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: n
   const v = options[key];
   if (v === undefined) return dflt;
   const x = Number(v);
-  if (!(x >= lo && x <= hi)) throw new UsageError(`--agent-opt ${key} must be a number from ${lo} to ${hi}, got ${String(v)}`);
+  if (!(x >= lo && x <= hi))
+    throw new UsageError(
+      `--agent-opt ${key} must be a number from ${lo} to ${hi}, got ${String(v)}`,
+    );
   return x;
 }
 
 /** Registry factory: model=DIR, and optionally threshold, shuffle, margin (defaults: the checkpoint's operating point). */
 export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
   const model = options.model;
-  if (typeof model !== "string" || model === "") throw new UsageError("the safety agent needs --agent-opt model=DIR (a run folder of penguin train --algo safety)");
+  if (typeof model !== "string" || model === "")
+    throw new UsageError(
+      "the safety agent needs --agent-opt model=DIR (a run folder of penguin train --algo safety)",
+    );
   // model=A+B+…: an ensemble, with the first network's operating point.
   const loaded = model.split("+").map((m) => loadSafety(m));
   const meta = loaded[0]!.meta;

@@ -22,7 +22,8 @@ export const LINK_WIDTH = 8;
 /** Floats per card row: CARD_WIDTH, plus LINK_WIDTH with the links. */
 export const cardWidthOf = (links: boolean): number => CARD_WIDTH + (links ? LINK_WIDTH : 0);
 /** The feature set has card rows ("cards", or "links": the card rows with their links). */
-export const hasCardRows = (f: SafetyFeatures | undefined): boolean => f === "cards" || f === "links";
+export const hasCardRows = (f: SafetyFeatures | undefined): boolean =>
+  f === "cards" || f === "links";
 
 /** Where card k lies (after locateCards), written as a one-hot at out[o …o+4): home, flipper, top of a column, buried; returns the cards above it. */
 function place(s: State, k: number, out: Float32Array, o: number): number {

@@ -19,7 +19,10 @@ export function decisionStarts(data: SafetyData): Int32Array {
   const first = new Int32Array(D + 1);
   const dec = data.decision;
   for (let k = 0; k < dec.length; k++) {
-    if (k > 0 && dec[k]! < dec[k - 1]!) throw new UsageError(`the dataset's moves are not grouped by position (decision.npy falls at row ${k}); relabel it with penguin dataset`);
+    if (k > 0 && dec[k]! < dec[k - 1]!)
+      throw new UsageError(
+        `the dataset's moves are not grouped by position (decision.npy falls at row ${k}); relabel it with penguin dataset`,
+      );
     first[dec[k]! + 1]!++;
   }
   for (let d = 0; d < D; d++) first[d + 1] = first[d + 1]! + first[d]!;
@@ -34,7 +37,12 @@ export function decisionStarts(data: SafetyData): Int32Array {
  * 20·tanh(z/20) so that exp cannot overflow, and the shift by the batch maximum leaves the value
  * and its gradient unchanged.
  */
-export function choiceLoss(z: tf.Tensor1D, member: tf.Tensor2D, target: tf.Tensor1D, positions: number): tf.Scalar {
+export function choiceLoss(
+  z: tf.Tensor1D,
+  member: tf.Tensor2D,
+  target: tf.Tensor1D,
+  positions: number,
+): tf.Scalar {
   const s = tf.mul(tf.tanh(tf.div(z, 20)), 20) as tf.Tensor1D;
   const top = tf.max(s);
   const sums = tf.matMul(tf.reshape(tf.exp(tf.sub(s, top)), [1, -1]) as tf.Tensor2D, member);
@@ -43,7 +51,12 @@ export function choiceLoss(z: tf.Tensor1D, member: tf.Tensor2D, target: tf.Tenso
 }
 
 /** The same loss in plain numbers, for the validation positions. */
-export function choiceLossJs(z: ArrayLike<number>, target: ArrayLike<number>, from: number, to: number): number {
+export function choiceLossJs(
+  z: ArrayLike<number>,
+  target: ArrayLike<number>,
+  from: number,
+  to: number,
+): number {
   let top = -Infinity;
   for (let r = from; r < to; r++) top = Math.max(top, squash(z[r]!));
   let sum = 0;
@@ -61,7 +74,13 @@ export function choiceLossJs(z: ArrayLike<number>, target: ArrayLike<number>, fr
  * s is the position, unpacked into a scratch state; moves[0 … n) its winnable moves and rows[0 … n)
  * their dataset rows, in dataset order. The buffers are reused from one call to the next.
  */
-export function eachWinnable(data: SafetyData, first: Int32Array, rules: Rules, wanted: (d: number) => boolean, visit: (d: number, s: State, moves: Int32Array, rows: Int32Array, n: number) => void): void {
+export function eachWinnable(
+  data: SafetyData,
+  first: Int32Array,
+  rules: Rules,
+  wanted: (d: number) => boolean,
+  visit: (d: number, s: State, moves: Int32Array, rows: Int32Array, n: number) => void,
+): void {
   const unpacker = new Unpacker(rules);
   const moves = new Int32Array(512);
   const rows = new Int32Array(512);

@@ -5,7 +5,15 @@
  * and the index lists the finished ones, so a killed run continues at the first missing shard
  * and the files are the same for any number of workers.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
@@ -30,7 +38,10 @@ export interface PlayerSpec {
 
 export function parsePlayers(text: string): PlayerSpec[] {
   const out: PlayerSpec[] = [];
-  for (const item of text.split(",").map((t) => t.trim()).filter(Boolean)) {
+  for (const item of text
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean)) {
     const [name, ...kv] = item.split(":");
     const options: Record<string, string> = {};
     for (const p of kv) {
@@ -39,15 +50,31 @@ export function parsePlayers(text: string): PlayerSpec[] {
       options[p.slice(0, eq)] = p.slice(eq + 1);
     }
     if (name === "safe") {
-      for (const k of Object.keys(options)) if (k !== "shuffle" && k !== "back" && k !== "order") throw new UsageError(`--players: the safe player takes only shuffle=P, back=0|1 and order=greedy|lookahead, not ${k}`);
-      if (options.back !== undefined && options.back !== "0" && options.back !== "1") throw new UsageError(`--players: safe:back must be 0 or 1, got ${options.back}`);
-      if (options.order !== undefined && options.order !== "greedy" && options.order !== "lookahead") throw new UsageError(`--players: safe:order must be greedy or lookahead, got ${options.order}`);
+      for (const k of Object.keys(options))
+        if (k !== "shuffle" && k !== "back" && k !== "order")
+          throw new UsageError(
+            `--players: the safe player takes only shuffle=P, back=0|1 and order=greedy|lookahead, not ${k}`,
+          );
+      if (options.back !== undefined && options.back !== "0" && options.back !== "1")
+        throw new UsageError(`--players: safe:back must be 0 or 1, got ${options.back}`);
+      if (
+        options.order !== undefined &&
+        options.order !== "greedy" &&
+        options.order !== "lookahead"
+      )
+        throw new UsageError(
+          `--players: safe:order must be greedy or lookahead, got ${options.order}`,
+        );
       const p = Number(options.shuffle ?? "0.2");
-      if (!(p >= 0 && p <= 1)) throw new UsageError(`--players: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
+      if (!(p >= 0 && p <= 1))
+        throw new UsageError(`--players: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
     }
     out.push({ name: name!, options });
   }
-  if (out.length === 0) throw new UsageError("--players: name at least one player (safe, greedy:heuristic=tuned, safety:model=DIR, …)");
+  if (out.length === 0)
+    throw new UsageError(
+      "--players: name at least one player (safe, greedy:heuristic=tuned, safety:model=DIR, …)",
+    );
   return out;
 }
 
@@ -82,8 +109,18 @@ export interface ShardContext {
 export async function setupPlayers(init: ShardInit): Promise<ShardContext> {
   const players: LabelPlayer[] = [];
   for (const p of init.players) {
-    if (p.name === "safe") players.push({ kind: "safe", shuffle: Number(p.options.shuffle ?? "0.2"), back: p.options.back !== "0", order: p.options.order === "lookahead" ? "lookahead" : "greedy" });
-    else players.push({ kind: "agent", agent: await createAgent(p.name, p.options as AgentOptions, init.rules) });
+    if (p.name === "safe")
+      players.push({
+        kind: "safe",
+        shuffle: Number(p.options.shuffle ?? "0.2"),
+        back: p.options.back !== "0",
+        order: p.options.order === "lookahead" ? "lookahead" : "greedy",
+      });
+    else
+      players.push({
+        kind: "agent",
+        agent: await createAgent(p.name, p.options as AgentOptions, init.rules),
+      });
   }
   return { init, players };
 }
@@ -93,7 +130,14 @@ export function labelShard(ctx: ShardContext, task: ShardTask): ShardArrays {
   const b = emptyBlock();
   task.seeds.forEach((seed, i) => {
     const p = task.players[i]!;
-    labelGame(ctx.init.rules, seed, ctx.players[p]!, p, { maxStates: ctx.init.maxStates, maxSteps: ctx.init.maxSteps }, b);
+    labelGame(
+      ctx.init.rules,
+      seed,
+      ctx.players[p]!,
+      p,
+      { maxStates: ctx.init.maxStates, maxSteps: ctx.init.maxSteps },
+      b,
+    );
   });
   const D = b.deal.length;
   const M = b.label.length;
@@ -173,52 +217,101 @@ export function readIndex(dir: string): DatasetIndex {
   try {
     idx = JSON.parse(readFileSync(file, "utf8")) as DatasetIndex;
   } catch (e) {
-    throw new UsageError(`${file} is missing or damaged (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`);
+    throw new UsageError(
+      `${file} is missing or damaged (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+    );
   }
-  if (idx.format !== FORMAT || idx.version !== FORMAT_VERSION || !Array.isArray(idx.shards)) throw new UsageError(`${file} is not a ${FORMAT} v${FORMAT_VERSION} index`);
+  if (idx.format !== FORMAT || idx.version !== FORMAT_VERSION || !Array.isArray(idx.shards))
+    throw new UsageError(`${file} is not a ${FORMAT} v${FORMAT_VERSION} index`);
   // Indexes written before a rule option existed lack it; the preset's value is what they were labelled under.
   const { preset, ...options } = idx.rules;
   return { ...idx, rules: resolveRules(preset, options) };
 }
 
-function writeShard(dir: string, r: ShardArrays, k: number, firstDeal: number, deals: number): ShardEntry {
+function writeShard(
+  dir: string,
+  r: ShardArrays,
+  k: number,
+  firstDeal: number,
+  deals: number,
+): ShardEntry {
   const name = shardName(k);
   const final = join(dir, name);
   const tmp = `${final}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  for (const [key, a] of Object.entries(r.arrays)) writeNpy(join(tmp, `${key}.npy`), a.data, a.shape);
+  for (const [key, a] of Object.entries(r.arrays))
+    writeNpy(join(tmp, `${key}.npy`), a.data, a.shape);
   rmSync(final, { recursive: true, force: true });
   renameSync(tmp, final);
   const label = r.arrays.label!.data;
   const states = r.arrays.states!.data;
-  let winnable = 0, lost = 0, unknown = 0, calls = 0;
+  let winnable = 0,
+    lost = 0,
+    unknown = 0,
+    calls = 0;
   for (let i = 0; i < label.length; i++) {
     if (label[i] === 1) winnable++;
     else if (label[i] === 0) lost++;
     else unknown++;
     if (states[i]! > 0) calls++;
   }
-  return { name, firstDeal, deals, decisions: r.arrays.deal!.data.length, moves: label.length, winnable, lost, unknown, solverCalls: calls, gamesWon: r.gamesWon, seconds: Math.round(r.ms) / 1000 };
+  return {
+    name,
+    firstDeal,
+    deals,
+    decisions: r.arrays.deal!.data.length,
+    moves: label.length,
+    winnable,
+    lost,
+    unknown,
+    solverCalls: calls,
+    gamesWon: r.gamesWon,
+    seconds: Math.round(r.ms) / 1000,
+  };
 }
 
 /** Generates (or continues) a dataset; returns its index. `stop()` true ends after the shards in flight. */
-export async function runDataset(o: DatasetOptions, log: (line: string) => void, stop: () => boolean = () => false): Promise<DatasetIndex> {
+export async function runDataset(
+  o: DatasetOptions,
+  log: (line: string) => void,
+  stop: () => boolean = () => false,
+): Promise<DatasetIndex> {
   checkOutsideHeldOut("--deal-start/--deals", o.dealStart, o.deals);
   const players = o.players.map(playerLabel);
   const fresh: DatasetIndex = {
-    format: FORMAT, version: FORMAT_VERSION, rules: o.rules, rulesLabel: rulesLabel(o.rules), players, dealStart: o.dealStart, deals: o.deals,
-    shardDeals: o.shardDeals, maxStates: o.maxStates, maxSteps: o.maxSteps, packStride: PACK_STRIDE, shards: [],
+    format: FORMAT,
+    version: FORMAT_VERSION,
+    rules: o.rules,
+    rulesLabel: rulesLabel(o.rules),
+    players,
+    dealStart: o.dealStart,
+    deals: o.deals,
+    shardDeals: o.shardDeals,
+    maxStates: o.maxStates,
+    maxSteps: o.maxSteps,
+    packStride: PACK_STRIDE,
+    shards: [],
   };
   let idx = fresh;
-  if (existsSync(o.out) && !statSync(o.out).isDirectory()) throw new UsageError(`--out ${o.out} is not a directory`);
+  if (existsSync(o.out) && !statSync(o.out).isDirectory())
+    throw new UsageError(`--out ${o.out} is not a directory`);
   if (existsSync(join(o.out, "index.json"))) {
     const old = readIndex(o.out);
     for (const k of ["rulesLabel", "dealStart", "shardDeals", "maxStates", "maxSteps"] as const)
-      if (old[k] !== fresh[k]) throw new UsageError(`${o.out} was made with ${k} = ${JSON.stringify(old[k])}, not ${JSON.stringify(fresh[k])}; use another --out or the same options`);
-    if (old.players.join(",") !== players.join(",")) throw new UsageError(`${o.out} was made with --players ${old.players.join(",")}; use another --out or the same players`);
+      if (old[k] !== fresh[k])
+        throw new UsageError(
+          `${o.out} was made with ${k} = ${JSON.stringify(old[k])}, not ${JSON.stringify(fresh[k])}; use another --out or the same options`,
+        );
+    if (old.players.join(",") !== players.join(","))
+      throw new UsageError(
+        `${o.out} was made with --players ${old.players.join(",")}; use another --out or the same players`,
+      );
     idx = { ...old, deals: Math.max(old.deals, o.deals) };
-  } else if (existsSync(o.out) && readdirSync(o.out).length > 0) throw new UsageError(`--out ${o.out} exists and holds no ${FORMAT} index; name a new or empty directory`);
+  } else if (existsSync(o.out) && readdirSync(o.out).length > 0)
+    throw new UsageError(
+      `--out ${o.out} exists and holds no ${FORMAT} index; name a new or empty directory`,
+    );
   mkdirSync(o.out, { recursive: true });
   const done = new Set(idx.shards.map((s) => s.name));
   const nShards = Math.ceil(o.deals / o.shardDeals);
@@ -228,21 +321,37 @@ export async function runDataset(o: DatasetOptions, log: (line: string) => void,
     const first = o.dealStart + k * o.shardDeals;
     const n = Math.min(o.shardDeals, o.deals - k * o.shardDeals);
     const seeds = Array.from({ length: n }, (_, i) => first + i);
-    tasks.push({ shard: k, seeds, players: seeds.map((_, i) => (k * o.shardDeals + i) % players.length), first });
+    tasks.push({
+      shard: k,
+      seeds,
+      players: seeds.map((_, i) => (k * o.shardDeals + i) % players.length),
+      first,
+    });
   }
-  log(`dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`);
-  const init: ShardInit = { rules: o.rules, players: o.players, maxStates: o.maxStates, maxSteps: o.maxSteps };
+  log(
+    `dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`,
+  );
+  const init: ShardInit = {
+    rules: o.rules,
+    players: o.players,
+    maxStates: o.maxStates,
+    maxSteps: o.maxSteps,
+  };
   const cpu0 = process.cpuUsage();
   let labels = 0;
   const save = (r: ShardArrays): void => {
     const t = tasks.find((x) => x.shard === r.shard)!;
     const e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
-    idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) => a.name.localeCompare(b.name));
+    idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
     writeAtomic(join(o.out, "index.json"), JSON.stringify(idx, null, 1) + "\n");
     labels += e.moves;
     const c = process.cpuUsage(cpu0);
     const cpuS = (c.user + c.system) / 1e6;
-    log(`${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`);
+    log(
+      `${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`,
+    );
   };
   if (o.workers <= 1) {
     const ctx = await setupPlayers(init);
@@ -252,7 +361,12 @@ export async function runDataset(o: DatasetOptions, log: (line: string) => void,
       await new Promise((r) => setImmediate(r));
     }
   } else {
-    const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(builtModuleUrl(new URL("./worker.js", import.meta.url)), init, o.workers, "dataset");
+    const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
+      builtModuleUrl(new URL("./worker.js", import.meta.url)),
+      init,
+      o.workers,
+      "dataset",
+    );
     try {
       await pool.run(tasks, (_, r) => save(r), stop);
     } finally {
@@ -277,12 +391,22 @@ export interface SafetyData {
 }
 
 export function loadDataset(dirs: readonly string[]): SafetyData {
-  const parts: Record<string, NpyArray[]> = { before: [], deal: [], after: [], decision: [], move: [], label: [], played: [], dist: [] };
+  const parts: Record<string, NpyArray[]> = {
+    before: [],
+    deal: [],
+    after: [],
+    decision: [],
+    move: [],
+    label: [],
+    played: [],
+    dist: [],
+  };
   let index: DatasetIndex | undefined;
   let offset = 0;
   for (const dir of dirs) {
     const idx = readIndex(dir);
-    if (index && idx.rulesLabel !== index.rulesLabel) throw new UsageError(`${dir} holds rules ${idx.rulesLabel}, not ${index.rulesLabel}`);
+    if (index && idx.rulesLabel !== index.rulesLabel)
+      throw new UsageError(`${dir} holds rules ${idx.rulesLabel}, not ${index.rulesLabel}`);
     index ??= idx;
     for (const s of idx.shards) {
       const read = (k: string): NpyArray => readNpy(join(dir, s.name, `${k}.npy`)).data;
@@ -291,7 +415,8 @@ export function loadDataset(dirs: readonly string[]): SafetyData {
       parts.decision!.push(dec.map((d) => d + offset));
       offset += deal.length;
       parts.deal!.push(deal);
-      for (const k of ["before", "after", "move", "label", "played", "dist"]) parts[k]!.push(read(k));
+      for (const k of ["before", "after", "move", "label", "played", "dist"])
+        parts[k]!.push(read(k));
     }
   }
   if (!index) throw new UsageError("no dataset given");

@@ -67,7 +67,8 @@ function encodeColumns(s: State, cols: Float32Array, at: number): void {
     // How deep (cards above it) the next wanted card of each foundation lies in this column, if here.
     for (let d = 0; d < n; d++) {
       const k = rel(s, s.cards[b + d]!);
-      for (let f = 0; f < 4; f++) if (want[f] === k) cols[num + 6] = Math.max(cols[num + 6]!, (n - 1 - d) / 20 + 0.05);
+      for (let f = 0; f < 4; f++)
+        if (want[f] === k) cols[num + 6] = Math.max(cols[num + 6]!, (n - 1 - d) / 20 + 0.05);
     }
     cols[num + 7] = n - run > 0 ? 1 : 0;
     cols[num + 8] = s.tables.rel[base]! / 12;
@@ -93,7 +94,13 @@ function encodeFlippers(s: State, out: Float32Array, at: number): void {
 }
 
 /** Globals of the position after the move, then the move's scorer row (41 floats, from ActionFeatures). */
-function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: Float32Array, at: number): void {
+function encodeGlobals(
+  s: State,
+  row: Float32Array,
+  rowAt: number,
+  out: Float32Array,
+  at: number,
+): void {
   for (let f = 0; f < 4; f++) out[at + f] = s.found[f]! / 13;
   out[at + 4] = s.cardsHome() / 52;
   out[at + 5] = s.emptyColumns() / s.nColumns;
@@ -119,7 +126,18 @@ function encodeGlobals(s: State, row: Float32Array, rowAt: number, out: Float32A
  * "flippers", and the card rows after those for "cards" (with their links, for "links"). The one place training
  * and play encode a move.
  */
-export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number, features: SafetyFeatures): void {
+export function encodeCandidate(
+  s: State,
+  row: Float32Array,
+  rowAt: number,
+  cols: Float32Array,
+  colsAt: number,
+  flips: Float32Array,
+  flipsAt: number,
+  globals: Float32Array,
+  globalsAt: number,
+  features: SafetyFeatures,
+): void {
   encodeColumns(s, cols, colsAt);
   encodeFlippers(s, flips, flipsAt);
   encodeGlobals(s, row, rowAt, globals, globalsAt);
@@ -127,5 +145,11 @@ export function encodeCandidate(s: State, row: Float32Array, rowAt: number, cols
   encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
   if (features === "structure") return;
   encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
-  if (hasCardRows(features)) encodeCards(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH, cardWidthOf(features === "links"));
+  if (hasCardRows(features))
+    encodeCards(
+      s,
+      globals,
+      globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH,
+      cardWidthOf(features === "links"),
+    );
 }

@@ -99,7 +99,14 @@ export function releaseCosts(s: State): number {
 }
 
 /** The release cost and chain flag of the j-th occupied flipper after releaseCosts (for tests and tools). */
-export const releaseCostOf = (j: number): { cost: number; chain: boolean; need: number; home: number } => ({ cost: costs[j]!, chain: chained[j] === 1, need: needs[j]!, home: homeCosts[j]! });
+export const releaseCostOf = (
+  j: number,
+): { cost: number; chain: boolean; need: number; home: number } => ({
+  cost: costs[j]!,
+  chain: chained[j] === 1,
+  need: needs[j]!,
+  home: homeCosts[j]!,
+});
 
 /**
  * Writes FLIPPER_COST_WIDTH numbers for s at out[at …]:
@@ -149,7 +156,8 @@ export function encodeFlipperCosts(s: State, out: Float32Array, at: number): voi
   }
   for (let i = 0; i < s.nCells; i++) {
     const card = s.cells[i]!;
-    if (card !== NO_CARD && noEmpty && s.tables.rel[card] === 12 && s.found[suitOf(card)]! < 12) topWaiting++;
+    if (card !== NO_CARD && noEmpty && s.tables.rel[card] === 12 && s.found[suitOf(card)]! < 12)
+      topWaiting++;
   }
   out[at] = n / F;
   out[at + 1] = zero / F;

@@ -49,7 +49,23 @@ export interface LabelBlock {
 }
 
 export function emptyBlock(): LabelBlock {
-  return { before: [], deal: [], ply: [], player: [], after: [], decision: [], move: [], action: [], label: [], dist: [], played: [], states: [], games: 0, gamesWon: 0, gamesLost: 0 };
+  return {
+    before: [],
+    deal: [],
+    ply: [],
+    player: [],
+    after: [],
+    decision: [],
+    move: [],
+    action: [],
+    label: [],
+    dist: [],
+    played: [],
+    states: [],
+    games: 0,
+    gamesWon: 0,
+    gamesLost: 0,
+  };
 }
 
 /** The oracle player `safe`: greedy(tuned)'s best move among those labelled winnable, a seeded random winnable one with probability `shuffle`. */
@@ -82,7 +98,14 @@ function pushPacked(s: State, into: number[]): void {
 }
 
 /** Plays deal `seed` with `player` (index `playerIndex` in the dataset's list) and appends its labelled decisions to `out`. */
-export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playerIndex: number, o: LabelOptions, out: LabelBlock): void {
+export function labelGame(
+  rules: Rules,
+  seed: number,
+  player: LabelPlayer,
+  playerIndex: number,
+  o: LabelOptions,
+  out: LabelBlock,
+): void {
   const codec = new ActionCodec(rules);
   const A = codec.n;
   const mask = new Uint8Array(A);
@@ -95,9 +118,16 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
   const rng = new Rng(`safe-player:${seed}`);
   const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
   if (player.kind === "agent") player.agent.reset(s.clone(), seed);
-  const teacher = player.kind === "safe" && player.order === "lookahead" ? new LookaheadAgent({}) : undefined;
+  const teacher =
+    player.kind === "safe" && player.order === "lookahead" ? new LookaheadAgent({}) : undefined;
   teacher?.reset(s.clone());
-  const input: AgentInput = { state: s, mask, observation: new Float32Array(0), codec, actionMoves };
+  const input: AgentInput = {
+    state: s,
+    mask,
+    observation: new Float32Array(0),
+    codec,
+    actionMoves,
+  };
   let line: Move[] | undefined;
   const labels = new Int8Array(A);
   const lines: (Move[] | undefined)[] = new Array<Move[] | undefined>(A);
@@ -122,7 +152,10 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
       if (!v) {
         const r = solve(x.clone(), { maxStates: o.maxStates });
         states = r.states;
-        v = r.result === "solved" ? { label: WINNABLE, line: r.moves } : { label: r.result === "unsolvable" ? LOST : UNKNOWN, line: undefined };
+        v =
+          r.result === "solved"
+            ? { label: WINNABLE, line: r.moves }
+            : { label: r.result === "unsolvable" ? LOST : UNKNOWN, line: undefined };
       }
       verdicts.set(key, v);
       labels[a] = v.label;
@@ -139,8 +172,22 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
     }
     let a: number;
     if (player.kind === "agent") a = player.agent.act(input);
-    else a = safeChoice(s, x, mask, actionMoves, labels, seen, greedy, teacher, rng, player.shuffle, player.back);
-    if (!(a >= 0 && a < A && mask[a] === 1)) throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
+    else
+      a = safeChoice(
+        s,
+        x,
+        mask,
+        actionMoves,
+        labels,
+        seen,
+        greedy,
+        teacher,
+        rng,
+        player.shuffle,
+        player.back,
+      );
+    if (!(a >= 0 && a < A && mask[a] === 1))
+      throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
     for (let k = first; k < out.action.length; k++) if (out.action[k] === a) out.played[k] = 1;
     applyMove(s, actionMoves[a]!);
     seen.add(s.hashLo, s.hashHi);
@@ -152,12 +199,29 @@ export function labelGame(rules: Rules, seed: number, player: LabelPlayer, playe
 }
 
 /** Greedy (or lookahead) among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
-function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Array, labels: Int8Array, seen: PositionSet, greedy: MoveScorer, teacher: LookaheadAgent | undefined, rng: Rng, shuffle: number, back: boolean): number {
+function safeChoice(
+  s: State,
+  x: State,
+  mask: Uint8Array,
+  actionMoves: Int32Array,
+  labels: Int8Array,
+  seen: PositionSet,
+  greedy: MoveScorer,
+  teacher: LookaheadAgent | undefined,
+  rng: Rng,
+  shuffle: number,
+  back: boolean,
+): number {
   const A = mask.length;
   const cand: number[] = [];
   // Fresh winnable moves, then winnable moves back to a seen position (the only way on may be
   // back), then fresh unknown, then fresh lost ones.
-  for (const [want, fresh] of [[WINNABLE, true], [WINNABLE, false], [UNKNOWN, true], [LOST, true]] as const) {
+  for (const [want, fresh] of [
+    [WINNABLE, true],
+    [WINNABLE, false],
+    [UNKNOWN, true],
+    [LOST, true],
+  ] as const) {
     x.copyFrom(s);
     for (let a = 0; a < A; a++) {
       if (mask[a] !== 1 || labels[a] !== want || (!fresh && !back)) continue;
@@ -179,6 +243,8 @@ function safeChoice(s: State, x: State, mask: Uint8Array, actionMoves: Int32Arra
   if (roll < shuffle) return cand[rng.int(cand.length)]!;
   greedy.scoreMoves(x, moves, cand.length, score);
   let best = 0;
-  for (let i = 1; i < cand.length; i++) if (value[i]! > value[best]! || (value[i] === value[best] && score[i]! > score[best]!)) best = i;
+  for (let i = 1; i < cand.length; i++)
+    if (value[i]! > value[best]! || (value[i] === value[best] && score[i]! > score[best]!))
+      best = i;
   return cand[best]!;
 }

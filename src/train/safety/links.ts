@@ -30,10 +30,17 @@ const blocked = new Uint8Array(COLUMN_CAP);
  * lies under them in the same column (they can only go to a flipper); 7 the parked cards whose
  * successor lies under or at this card in its column (digging through it releases them).
  */
-export function encodeLinks(s: State, out: Float32Array, at: number, width: number, free: number): void {
+export function encodeLinks(
+  s: State,
+  out: Float32Array,
+  at: number,
+  width: number,
+  free: number,
+): void {
   selfAbove.fill(0);
   waiting.fill(0);
-  for (let k = 0; k < 52; k++) reach[k] = Math.min(COST_CAP, columnOf(k) === -2 ? 0 : reachCost(s, k));
+  for (let k = 0; k < 52; k++)
+    reach[k] = Math.min(COST_CAP, columnOf(k) === -2 ? 0 : reachCost(s, k));
   for (let c = 0; c < s.nColumns; c++) {
     const b = c * COLUMN_CAP;
     const n = s.len[c]!;
@@ -53,7 +60,8 @@ export function encodeLinks(s: State, out: Float32Array, at: number, width: numb
     const up = relIndex(s, card) + 4;
     const c = up < 52 ? columnOf(up) : -2;
     if (c < 0) continue;
-    for (let d = heightOf(up); d < s.len[c]!; d++) waiting[relIndex(s, s.cards[c * COLUMN_CAP + d]!)]!++;
+    for (let d = heightOf(up); d < s.len[c]!; d++)
+      waiting[relIndex(s, s.cards[c * COLUMN_CAP + d]!)]!++;
   }
   const F = Math.max(1, s.nCells);
   for (let k = 0; k < 52; k++) {

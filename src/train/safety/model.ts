@@ -59,7 +59,11 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
     width = h;
   }
   const ch = c.cardHidden ?? [];
-  width = 2 * width + c.flipperWidth + c.globalWidth + (ch.length ? 2 * ch[ch.length - 1]! - 52 * cardWidth(c) : 0);
+  width =
+    2 * width +
+    c.flipperWidth +
+    c.globalWidth +
+    (ch.length ? 2 * ch[ch.length - 1]! - 52 * cardWidth(c) : 0);
   for (const h of [...c.headHidden, 1]) {
     shapes.push([width, h]);
     width = h;
@@ -79,7 +83,8 @@ export function layerShapes(c: SafetyConfig): [number, number][] {
 }
 
 /** Number of dense layers (column, head, output) before the attention weights. */
-export const denseLayers = (c: SafetyConfig): number => c.columnHidden.length + c.headHidden.length + 1;
+export const denseLayers = (c: SafetyConfig): number =>
+  c.columnHidden.length + c.headHidden.length + 1;
 /** Index of the card network's first layer. */
 export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.attentionHeads ? 5 : 0);
 
@@ -89,22 +94,49 @@ export const cardLayers = (c: SafetyConfig): number => denseLayers(c) + (c.atten
  * checkpoint says which by the width of its globals row.
  */
 export type SafetyFeatures = "basic" | "structure" | "flippers" | "cards" | "links";
-const SAFETY_FEATURES: readonly SafetyFeatures[] = ["structure", "basic", "flippers", "cards", "links"];
+const SAFETY_FEATURES: readonly SafetyFeatures[] = [
+  "structure",
+  "basic",
+  "flippers",
+  "cards",
+  "links",
+];
 
 /** Floats per globals row for each feature set. */
 export const globalWidthOf = (f: SafetyFeatures): number =>
-  GLOBAL_WIDTH + (f === "basic" ? 0 : STRUCTURE_WIDTH) + (f === "flippers" || hasCardRows(f) ? FLIPPER_COST_WIDTH : 0) + (hasCardRows(f) ? 52 * cardWidthOf(f === "links") : 0);
+  GLOBAL_WIDTH +
+  (f === "basic" ? 0 : STRUCTURE_WIDTH) +
+  (f === "flippers" || hasCardRows(f) ? FLIPPER_COST_WIDTH : 0) +
+  (hasCardRows(f) ? 52 * cardWidthOf(f === "links") : 0);
 
 /** The feature set a network reads, from its globals width (undefined: an encoding this code does not know). */
-export const featuresOf = (c: SafetyConfig): SafetyFeatures | undefined => SAFETY_FEATURES.find((f) => globalWidthOf(f) === c.globalWidth);
+export const featuresOf = (c: SafetyConfig): SafetyFeatures | undefined =>
+  SAFETY_FEATURES.find((f) => globalWidthOf(f) === c.globalWidth);
 
 /** Floats per card row of a network with card rows. */
 export const cardWidth = (c: SafetyConfig): number => cardWidthOf(featuresOf(c) === "links");
 /** Where the card block starts in a globals row (it runs to the end). */
 export const cardsAt = (c: SafetyConfig): number => c.globalWidth - 52 * cardWidth(c);
 
-export function defaultConfig(columns: number, columnHidden: readonly number[] = [64, 64], headHidden: readonly number[] = [128, 64], features: SafetyFeatures = "basic", attentionHeads = 0, objective: SafetyObjective = "risk", cardHidden: readonly number[] = [32, 32]): SafetyConfig {
-  const c: SafetyConfig = { columns, columnHidden, headHidden, columnWidth: COLUMN_WIDTH, flipperWidth: FLIPPER_WIDTH, globalWidth: globalWidthOf(features), ...(objective === "choice" ? { objective } : {}), ...(hasCardRows(features) ? { cardHidden } : {}) };
+export function defaultConfig(
+  columns: number,
+  columnHidden: readonly number[] = [64, 64],
+  headHidden: readonly number[] = [128, 64],
+  features: SafetyFeatures = "basic",
+  attentionHeads = 0,
+  objective: SafetyObjective = "risk",
+  cardHidden: readonly number[] = [32, 32],
+): SafetyConfig {
+  const c: SafetyConfig = {
+    columns,
+    columnHidden,
+    headHidden,
+    columnWidth: COLUMN_WIDTH,
+    flipperWidth: FLIPPER_WIDTH,
+    globalWidth: globalWidthOf(features),
+    ...(objective === "choice" ? { objective } : {}),
+    ...(hasCardRows(features) ? { cardHidden } : {}),
+  };
   if (attentionHeads > 0) {
     const H = columnHidden[columnHidden.length - 1]!;
     if (H % attentionHeads !== 0) throw new UsageError(`--attention-heads must divide ${H}`);
@@ -162,7 +194,15 @@ export class JsSafety {
   }
 
   /** out[r·o …] = x[xAt + r·n …] · W[l] + b[l] for each of `rows` rows of n inputs (o outputs). */
-  #rows(l: number, x: Float32Array, xAt: number, n: number, out: Float32Array, rows: number, relu: boolean): Float32Array {
+  #rows(
+    l: number,
+    x: Float32Array,
+    xAt: number,
+    n: number,
+    out: Float32Array,
+    rows: number,
+    relu: boolean,
+  ): Float32Array {
     const W = this.w.W[l]!;
     const b = this.w.b[l]!;
     const o = b.length;
@@ -196,7 +236,11 @@ export class JsSafety {
     this.#rows(A + 3, this.#tok, 0, H, this.#v, T, false);
     const dh = H / heads;
     const scale = 1 / Math.sqrt(dh);
-    const q = this.#q, k = this.#k, v = this.#v, mix = this.#mix, att = this.#att;
+    const q = this.#q,
+      k = this.#k,
+      v = this.#v,
+      mix = this.#mix,
+      att = this.#att;
     for (let h = 0; h < heads; h++) {
       const off = h * dh;
       for (let i = 0; i < T; i++) {
@@ -220,7 +264,14 @@ export class JsSafety {
     for (let i = 0; i < T * H; i++) this.#tok[i] = this.#tok[i]! + q[i]!;
   }
 
-  logit(cols: Float32Array, colsAt: number, flips: Float32Array, flipsAt: number, globals: Float32Array, globalsAt: number): number {
+  logit(
+    cols: Float32Array,
+    colsAt: number,
+    flips: Float32Array,
+    flipsAt: number,
+    globals: Float32Array,
+    globalsAt: number,
+  ): number {
     const c = this.w.config;
     const H = c.columnHidden[this.#nCol - 1]!;
     for (let k = 0; k < c.columns; k++) {
@@ -287,12 +338,21 @@ export function saveSafety(dir: string, w: SafetyWeights, meta: Record<string, u
   }
   const bytes = new Uint8Array(buf.buffer);
   writeAtomic(join(dir, "weights.bin"), bytes);
-  const file: ModelFile = { format: "penguin-safety-net", config: w.config, shapes: layerShapes(w.config), weightsSha256: sha256(bytes), meta };
+  const file: ModelFile = {
+    format: "penguin-safety-net",
+    config: w.config,
+    shapes: layerShapes(w.config),
+    weightsSha256: sha256(bytes),
+    meta,
+  };
   writeAtomic(join(dir, "model.json"), JSON.stringify(file, null, 1) + "\n");
 }
 
 /** Loads dir (a checkpoint folder, or a run folder holding checkpoint/); checks the SHA-256. */
-export function loadSafety(path: string): { weights: SafetyWeights; meta: Record<string, unknown> } {
+export function loadSafety(path: string): {
+  weights: SafetyWeights;
+  meta: Record<string, unknown>;
+} {
   let dir = path;
   let text: string;
   try {
@@ -302,7 +362,9 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
     try {
       text = readFileSync(join(dir, "model.json"), "utf8");
     } catch {
-      throw new UsageError(`no safety network at ${path} (expected model.json there or in ${path}/checkpoint)`);
+      throw new UsageError(
+        `no safety network at ${path} (expected model.json there or in ${path}/checkpoint)`,
+      );
     }
   }
   let file: ModelFile;
@@ -311,17 +373,37 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
   } catch {
     throw new UsageError(`${join(dir, "model.json")} is damaged (not JSON)`);
   }
-  if (file.format !== "penguin-safety-net") throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
+  if (file.format !== "penguin-safety-net")
+    throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
   const want = defaultConfig(file.config.columns);
-  if (file.config.columnWidth !== want.columnWidth || file.config.flipperWidth !== want.flipperWidth || featuresOf(file.config) === undefined)
-    throw new UsageError(`${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`);
-  if (hasCardRows(featuresOf(file.config)) !== (file.config.cardHidden?.length ?? 0) > 0) throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
+  if (
+    file.config.columnWidth !== want.columnWidth ||
+    file.config.flipperWidth !== want.flipperWidth ||
+    featuresOf(file.config) === undefined
+  )
+    throw new UsageError(
+      `${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`,
+    );
+  if (hasCardRows(featuresOf(file.config)) !== (file.config.cardHidden?.length ?? 0) > 0)
+    throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
   const heads = file.config.attentionHeads ?? 0;
-  if (!(heads >= 0) || file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0) throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
-  if (file.config.objective !== undefined && file.config.objective !== "choice") throw new UsageError(`${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`);
+  if (
+    !(heads >= 0) ||
+    file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0
+  )
+    throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
+  if (file.config.objective !== undefined && file.config.objective !== "choice")
+    throw new UsageError(
+      `${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`,
+    );
   const bytes = readFileSync(join(dir, "weights.bin"));
-  if (sha256(bytes) !== file.weightsSha256) throw new UsageError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`);
-  const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  if (sha256(bytes) !== file.weightsSha256)
+    throw new UsageError(
+      `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`,
+    );
+  const all = new Float32Array(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+  );
   const W: Float32Array[] = [];
   const b: Float32Array[] = [];
   let at = 0;
@@ -331,7 +413,9 @@ export function loadSafety(path: string): { weights: SafetyWeights; meta: Record
     b.push(all.slice(at, at + o));
     at += o;
   }
-  if (at !== all.length) throw new UsageError(`damaged checkpoint ${dir}: weights.bin holds ${all.length} floats, the config needs ${at}`);
+  if (at !== all.length)
+    throw new UsageError(
+      `damaged checkpoint ${dir}: weights.bin holds ${all.length} floats, the config needs ${at}`,
+    );
   return { weights: { config: file.config, W, b }, meta: file.meta };
 }
-

@@ -23,7 +23,8 @@ function dtypeOf(a: NpyArray): NpyDtype {
 /** The bytes of an .npy file holding `data` with `shape` (C order; the product of shape must be data.length). */
 export function encodeNpy(data: NpyArray, shape: readonly number[]): Uint8Array {
   const count = shape.reduce((a, b) => a * b, 1);
-  if (count !== data.length) throw new Error(`npy: shape ${shape.join("x")} does not hold ${data.length} values`);
+  if (count !== data.length)
+    throw new Error(`npy: shape ${shape.join("x")} does not hold ${data.length} values`);
   const dims = shape.length === 1 ? `${shape[0]},` : shape.join(", ");
   let header = `{'descr': '${dtypeOf(data)}', 'fortran_order': False, 'shape': (${dims}), }`;
   const pad = 64 - ((10 + header.length + 1) % 64);
@@ -63,17 +64,30 @@ export function decodeNpy(bytes: Uint8Array, label = "npy file"): Npy {
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
   if (!descr || shapeText === undefined) bad("header has no descr or shape");
   if (/'fortran_order':\s*True/.test(header)) bad("Fortran order");
-  const shape = shapeText!.split(",").map((t) => t.trim()).filter((t) => t !== "").map(Number);
+  const shape = shapeText!
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "")
+    .map(Number);
   if (shape.some((n) => !Number.isSafeInteger(n) || n < 0)) bad(`shape (${shapeText})`);
   const count = shape.reduce((a, b) => a * b, 1);
   const start = 10 + hlen;
   const size = { "|u1": 1, "|i1": 1, "<i2": 2, "<i4": 4, "<f4": 4 }[descr as NpyDtype];
   if (size === undefined) bad(`dtype ${descr}`);
-  if (bytes.length !== start + count * size!) bad(`${bytes.length - start} data bytes for ${count} values of ${size} bytes`);
+  if (bytes.length !== start + count * size!)
+    bad(`${bytes.length - start} data bytes for ${count} values of ${size} bytes`);
   // Copy (a Node Buffer may share a larger pool) so the typed array is aligned and owns its bytes.
   const buf = new Uint8Array(bytes.subarray(start, start + count * size!)).buffer;
   const data: NpyArray =
-    descr === "|u1" ? new Uint8Array(buf) : descr === "|i1" ? new Int8Array(buf) : descr === "<i2" ? new Int16Array(buf) : descr === "<i4" ? new Int32Array(buf) : new Float32Array(buf);
+    descr === "|u1"
+      ? new Uint8Array(buf)
+      : descr === "|i1"
+        ? new Int8Array(buf)
+        : descr === "<i2"
+          ? new Int16Array(buf)
+          : descr === "<i4"
+            ? new Int32Array(buf)
+            : new Float32Array(buf);
   return { dtype: descr as NpyDtype, shape, data };
 }
 

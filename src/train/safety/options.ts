@@ -6,13 +6,26 @@ import { hasCardRows } from "./cards.js";
 import type { SafetyFeatures } from "./model.js";
 
 /** `o`: the spec's values by key (optionsFrom); `out`: the run folder. */
-export function safetyOptions(o: Readonly<Record<string, unknown>>, out: string): SafetyTrainOptions {
-  const data = String(o.data ?? "").split(",").map((t) => t.trim()).filter(Boolean);
-  if (data.length === 0) throw new UsageError("penguin train safety needs --data DIR[,DIR…] (folders written by penguin dataset)");
+export function safetyOptions(
+  o: Readonly<Record<string, unknown>>,
+  out: string,
+): SafetyTrainOptions {
+  const data = String(o.data ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (data.length === 0)
+    throw new UsageError(
+      "penguin train safety needs --data DIR[,DIR…] (folders written by penguin dataset)",
+    );
   const text = String(o.thresholds);
   const thresholds = text.split(",").map((t) => Number(t.trim()));
-  if (thresholds.some((t) => !(t >= 0 && t <= 1))) throw new UsageError(`--thresholds must be numbers from 0 to 1, comma-separated, got ${printable(text)}`);
-  if (o.choiceTarget === "lookahead" && o.objective !== "choice") throw new UsageError("--choice-target lookahead needs --safety-objective choice");
+  if (thresholds.some((t) => !(t >= 0 && t <= 1)))
+    throw new UsageError(
+      `--thresholds must be numbers from 0 to 1, comma-separated, got ${printable(text)}`,
+    );
+  if (o.choiceTarget === "lookahead" && o.objective !== "choice")
+    throw new UsageError("--choice-target lookahead needs --safety-objective choice");
   const cards = hasCardRows(o.features as SafetyFeatures);
   return {
     data,

@@ -38,13 +38,19 @@ interface SavedState extends SafetyProgress {
   readonly adamStep: number;
 }
 
-const encode = (a: Float32Array | Int32Array | Uint8Array): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
+const encode = (a: Float32Array | Int32Array | Uint8Array): string =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 function decode(text: string): Float32Array {
   const bytes = Buffer.from(text, "base64");
   return new Float32Array(Uint8Array.from(bytes).buffer);
 }
 
-export function saveProgress(run: RunFolder<string>, p: SafetyProgress, vars: readonly tf.Variable[], adam: Adam): void {
+export function saveProgress(
+  run: RunFolder<string>,
+  p: SafetyProgress,
+  vars: readonly tf.Variable[],
+  adam: Adam,
+): void {
   const state: SavedState = {
     ...p,
     vars: vars.map((v) => encode(v.dataSync() as Float32Array)),
@@ -55,14 +61,22 @@ export function saveProgress(run: RunFolder<string>, p: SafetyProgress, vars: re
 }
 
 /** The saved progress, after putting the weights into `vars` and the moments into `adam`; undefined when the run has no state. */
-export function loadProgress(run: RunFolder<string>, vars: readonly tf.Variable[], adam: Adam): SafetyProgress | undefined {
+export function loadProgress(
+  run: RunFolder<string>,
+  vars: readonly tf.Variable[],
+  adam: Adam,
+): SafetyProgress | undefined {
   const s = run.readHashed<SavedState>(STATE_FILE);
   if (!s) return undefined;
   const named = adam.namedState();
-  if (s.vars.length !== vars.length || s.moments.length !== named.length) throw new UsageError(`${join(run.dir, STATE_FILE)} does not match the network in config.json`);
+  if (s.vars.length !== vars.length || s.moments.length !== named.length)
+    throw new UsageError(`${join(run.dir, STATE_FILE)} does not match the network in config.json`);
   vars.forEach((v, i) => {
     const a = decode(s.vars[i]!);
-    if (a.length !== v.size) throw new UsageError(`${join(run.dir, STATE_FILE)} does not match the network in config.json`);
+    if (a.length !== v.size)
+      throw new UsageError(
+        `${join(run.dir, STATE_FILE)} does not match the network in config.json`,
+      );
     const t = tf.tensor(a, v.shape);
     v.assign(t);
     t.dispose();

@@ -19,7 +19,8 @@ const depthOf = new Uint8Array(52);
 /** Fills the card locations that encode.ts and the features below read. */
 export function locateCards(s: State): void {
   colOf.fill(-2);
-  for (let i = 0; i < s.nCells; i++) if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
+  for (let i = 0; i < s.nCells; i++)
+    if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
   for (let c = 0; c < s.nColumns; c++) {
     const n = s.len[c]!;
     for (let d = 0; d < n; d++) {
@@ -34,9 +35,11 @@ export const relIndex = (s: State, card: number): number => s.tables.rel[card]! 
 /** After locateCards: the column of card k (−1 flipper, −2 home) and its height there. */
 export const columnOf = (k: number): number => colOf[k]!;
 export const heightOf = (k: number): number => depthOf[k]!;
-export const isTop = (s: State, k: number): boolean => colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
+export const isTop = (s: State, k: number): boolean =>
+  colOf[k]! >= 0 && depthOf[k] === s.len[colOf[k]!]! - 1;
 /** Where card k lies (after locateCards): 0 top of a column, 1 buried, 2 flipper, 3 home. */
-export const whereOf = (s: State, k: number): number => (colOf[k] === -1 ? 2 : colOf[k] === -2 ? 3 : isTop(s, k) ? 0 : 1);
+export const whereOf = (s: State, k: number): number =>
+  colOf[k] === -1 ? 2 : colOf[k] === -2 ? 3 : isTop(s, k) ? 0 : 1;
 
 /**
  * Flippers needed to uncover the card at height d of column c: the cards above it, split into the
@@ -107,7 +110,7 @@ export function encodeStructure(s: State, out: Float32Array, at: number): void {
       const card = s.cards[b + d]!;
       const su = suitOf(card);
       const r = s.tables.rel[card]!;
-      if (r > low[su]! ) {
+      if (r > low[su]!) {
         blockers++;
         const onto = r * 4 + su + 4;
         // ...and nothing to build on but a flipper: its successor is buried or in a flipper.

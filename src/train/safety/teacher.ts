@@ -22,7 +22,12 @@ const FLOOR = -1000;
  * game's earlier positions are not in the dataset), so a value may count a move back to an earlier
  * position of the game the way a fresh one counts.
  */
-export function lookaheadValues(data: SafetyData, first: Int32Array, rules: Rules, wanted: (d: number) => boolean): Float64Array {
+export function lookaheadValues(
+  data: SafetyData,
+  first: Int32Array,
+  rules: Rules,
+  wanted: (d: number) => boolean,
+): Float64Array {
   const out = new Float64Array(data.label.length).fill(NaN);
   const teacher = new LookaheadAgent({});
   const value = new Float64Array(512);

@@ -28,7 +28,24 @@ import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
-import { cardLayers, cardsAt as cardsStart, cardWidth, defaultConfig, denseLayers, featuresOf, type SafetyFeatures, type SafetyObjective, initWeights, layerShapes, loadSafety, saveSafety, squash, usesStructure, type SafetyConfig, type SafetyWeights } from "./model.js";
+import {
+  cardLayers,
+  cardsAt as cardsStart,
+  cardWidth,
+  defaultConfig,
+  denseLayers,
+  featuresOf,
+  type SafetyFeatures,
+  type SafetyObjective,
+  initWeights,
+  layerShapes,
+  loadSafety,
+  saveSafety,
+  squash,
+  usesStructure,
+  type SafetyConfig,
+  type SafetyWeights,
+} from "./model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];
@@ -84,14 +101,24 @@ export class BatchEncoder {
   readonly globalWidth: number;
   readonly #inputs: SafetyFeatures;
 
-  constructor(readonly rules: Rules, readonly data: SafetyData, config: SafetyConfig) {
+  constructor(
+    readonly rules: Rules,
+    readonly data: SafetyData,
+    config: SafetyConfig,
+  ) {
     this.globalWidth = config.globalWidth;
     this.#inputs = featuresOf(config) ?? "basic";
     this.#unpacker = new Unpacker(rules);
     this.#afterU = new Unpacker(rules);
   }
 
-  encode(k: number, r: number, cols: Float32Array, flips: Float32Array, globals: Float32Array): void {
+  encode(
+    k: number,
+    r: number,
+    cols: Float32Array,
+    flips: Float32Array,
+    globals: Float32Array,
+  ): void {
     const d = this.data.decision[k]!;
     const before = this.#unpacker.state(this.data.before[d * PACK_STRIDE]!);
     unpackState(this.data.before, d * PACK_STRIDE, before);
@@ -99,7 +126,18 @@ export class BatchEncoder {
     this.#features.fill(before, this.#one, this.#oneMove, 1, this.#row, 0);
     const after = this.#afterU.state(this.data.after[k * PACK_STRIDE]!);
     unpackState(this.data.after, k * PACK_STRIDE, after);
-    encodeCandidate(after, this.#row, 0, cols, r * after.nColumns * COLUMN_WIDTH, flips, r * FLIPPER_WIDTH, globals, r * this.globalWidth, this.#inputs);
+    encodeCandidate(
+      after,
+      this.#row,
+      0,
+      cols,
+      r * after.nColumns * COLUMN_WIDTH,
+      flips,
+      r * FLIPPER_WIDTH,
+      globals,
+      r * this.globalWidth,
+      this.#inputs,
+    );
   }
 }
 
@@ -118,22 +156,35 @@ export class TfSafety {
     const c = this.w.config;
     const nc = c.columnHidden.length;
     let x: tf.Tensor2D = cols;
-    for (let l = 0; l < nc; l++) x = tf.relu(tf.add(tf.matMul(x, this.W[l]!), this.b[l]!)) as tf.Tensor2D;
+    for (let l = 0; l < nc; l++)
+      x = tf.relu(tf.add(tf.matMul(x, this.W[l]!), this.b[l]!)) as tf.Tensor2D;
     const H = c.columnHidden[nc - 1]!;
     let x3 = tf.reshape(x, [B, c.columns, H]) as tf.Tensor3D;
     if (c.attentionHeads) x3 = this.#attend(x3, flips, B);
     const ch = c.cardHidden ?? [];
     let h: tf.Tensor2D;
-    if (ch.length === 0) h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
+    if (ch.length === 0)
+      h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, globals], 1) as tf.Tensor2D;
     else {
       // The card rows sit at the end of the globals: through the card network, pooled like the columns (JsSafety.logit).
       const G = cardsStart(c);
       const cw = cardWidth(c);
       let y = tf.reshape(tf.slice(globals, [0, G], [B, 52 * cw]), [B * 52, cw]) as tf.Tensor2D;
       const first = cardLayers(c);
-      for (let l = 0; l < ch.length; l++) y = tf.relu(tf.add(tf.matMul(y, this.W[first + l]!), this.b[first + l]!)) as tf.Tensor2D;
+      for (let l = 0; l < ch.length; l++)
+        y = tf.relu(tf.add(tf.matMul(y, this.W[first + l]!), this.b[first + l]!)) as tf.Tensor2D;
       const y3 = tf.reshape(y, [B, 52, ch[ch.length - 1]!]);
-      h = tf.concat([tf.mean(x3, 1), tf.max(x3, 1), flips, tf.slice(globals, [0, 0], [B, G]), tf.mean(y3, 1), tf.max(y3, 1)], 1) as tf.Tensor2D;
+      h = tf.concat(
+        [
+          tf.mean(x3, 1),
+          tf.max(x3, 1),
+          flips,
+          tf.slice(globals, [0, 0], [B, G]),
+          tf.mean(y3, 1),
+          tf.max(y3, 1),
+        ],
+        1,
+      ) as tf.Tensor2D;
     }
     const L = denseLayers(c);
     for (let l = nc; l < L; l++) {
@@ -153,18 +204,32 @@ export class TfSafety {
     const f = tf.reshape(tf.relu(tf.add(tf.matMul(flips, this.W[A]!), this.b[A]!)), [B, 1, H]);
     const tok = tf.concat([x3, f], 1);
     const flat = tf.reshape(tok, [B * T, H]) as tf.Tensor2D;
-    const proj = (l: number): tf.Tensor4D => tf.transpose(tf.reshape(tf.add(tf.matMul(flat, this.W[l]!), this.b[l]!), [B, T, heads, dh]), [0, 2, 1, 3]);
+    const proj = (l: number): tf.Tensor4D =>
+      tf.transpose(
+        tf.reshape(tf.add(tf.matMul(flat, this.W[l]!), this.b[l]!), [B, T, heads, dh]),
+        [0, 2, 1, 3],
+      );
     const q = proj(A + 1);
     const k = proj(A + 2);
     const v = proj(A + 3);
     const att = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)));
-    const mix = tf.reshape(tf.transpose(tf.matMul(att, v), [0, 2, 1, 3]), [B * T, H]) as tf.Tensor2D;
-    const out = tf.add(tok, tf.reshape(tf.add(tf.matMul(mix, this.W[A + 4]!), this.b[A + 4]!), [B, T, H]));
+    const mix = tf.reshape(tf.transpose(tf.matMul(att, v), [0, 2, 1, 3]), [
+      B * T,
+      H,
+    ]) as tf.Tensor2D;
+    const out = tf.add(
+      tok,
+      tf.reshape(tf.add(tf.matMul(mix, this.W[A + 4]!), this.b[A + 4]!), [B, T, H]),
+    );
     return tf.slice(out, [0, 0, 0], [B, c.columns, H]) as tf.Tensor3D;
   }
 
   read(): SafetyWeights {
-    return { config: this.w.config, W: this.W.map((v) => Float32Array.from(v.dataSync())), b: this.b.map((v) => Float32Array.from(v.dataSync())) };
+    return {
+      config: this.w.config,
+      W: this.W.map((v) => Float32Array.from(v.dataSync())),
+      b: this.b.map((v) => Float32Array.from(v.dataSync())),
+    };
   }
   dispose(): void {
     this.vars().forEach((v) => v.dispose());
@@ -172,7 +237,13 @@ export class TfSafety {
 }
 
 /** Plays `count` validation deals with the network at one operating point; returns wins. */
-function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: number, count: number): number {
+function playValidation(
+  rules: Rules,
+  w: SafetyWeights,
+  play: PlayPolicy,
+  from: number,
+  count: number,
+): number {
   const agent = new SafetyAgent(w, rules, "val", play);
   const runner = new EpisodeRunner(rules, agent);
   let wins = 0;
@@ -180,31 +251,61 @@ function playValidation(rules: Rules, w: SafetyWeights, play: PlayPolicy, from: 
   return wins;
 }
 
-const SAFETY_COLUMNS = ["epoch", "step", "samples", "loss", "val_loss", "val_recall_lost", "val_false_alarm", "threshold", "val_win_rate", "samples_per_cpu_s", "wall_s"] as const;
+const SAFETY_COLUMNS = [
+  "epoch",
+  "step",
+  "samples",
+  "loss",
+  "val_loss",
+  "val_recall_lost",
+  "val_false_alarm",
+  "threshold",
+  "val_win_rate",
+  "samples_per_cpu_s",
+  "wall_s",
+] as const;
 
 /** Continues the safety run in `dir` from its saved state (config.json holds its options). */
 export async function resumeSafety(dir: string): Promise<{ best: number; dir: string }> {
-  const options = new RunFolder(dir, SAFETY_COLUMNS).readJson<{ options?: SafetyTrainOptions }>("config.json")?.options;
-  if (!options) throw new UsageError(`${join(dir, "config.json")} holds no safety options; start a new run`);
+  const options = new RunFolder(dir, SAFETY_COLUMNS).readJson<{ options?: SafetyTrainOptions }>(
+    "config.json",
+  )?.options;
+  if (!options)
+    throw new UsageError(`${join(dir, "config.json")} holds no safety options; start a new run`);
   return trainSafety({ ...options, out: dir }, true);
 }
 
 /** Trains into o.out; `resume`: continue the stopped run there instead (same options). */
-export async function trainSafety(o: SafetyTrainOptions, resume = false): Promise<{ best: number; dir: string }> {
+export async function trainSafety(
+  o: SafetyTrainOptions,
+  resume = false,
+): Promise<{ best: number; dir: string }> {
   // The deal split is checked before the run folder is touched: every dataset's deals against the held-out and validation seeds.
   const validation = { from: VALIDATION_DEAL_START, count: o.valDeals };
   const splits = o.data.map((dir) => {
     const idx = readIndex(dir);
-    return { data: dir, ...checkSplit({ training: { from: idx.dealStart, count: idx.deals }, validation }) };
+    return {
+      data: dir,
+      ...checkSplit({ training: { from: idx.dealStart, count: idx.deals }, validation }),
+    };
   });
   const backend = await initBackend();
   const data = loadDataset(o.data);
   const rules = data.index.rules;
-  const features = o.cardHidden ? (o.links ? "links" : "cards") : o.flipperCosts ? "flippers" : o.structure ? "structure" : "basic";
+  const features = o.cardHidden
+    ? o.links
+      ? "links"
+      : "cards"
+    : o.flipperCosts
+      ? "flippers"
+      : o.structure
+        ? "structure"
+        : "basic";
   // A network to start from reads the inputs asked for (checked before the run folder is made).
   const init = o.init ? loadSafety(o.init).weights : undefined;
   const from = init && featuresOf(init.config);
-  if (from !== undefined && from !== features) throw new UsageError(`${o.init} reads the ${from} features; give --safety-features ${from}`);
+  if (from !== undefined && from !== features)
+    throw new UsageError(`${o.init} reads the ${from} features; give --safety-features ${from}`);
   const run = new RunFolder(o.out, SAFETY_COLUMNS);
   run.quiet = o.quiet ?? false;
   const log = (line: string): void => run.log(line);
@@ -216,7 +317,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   for (let k = 0; k < M; k++) if (data.label[k] === 0) critical[data.decision[k]!] = 1;
   const rng = new Rng(`safety-train:${o.seed}`);
   const keepDecision = new Uint8Array(data.deal.length);
-  for (let d = 0; d < data.deal.length; d++) keepDecision[d] = critical[d] === 1 || rng.next() < o.keepSafe ? 1 : 0;
+  for (let d = 0; d < data.deal.length; d++)
+    keepDecision[d] = critical[d] === 1 || rng.next() < o.keepSafe ? 1 : 0;
   const choice = o.objective === "choice";
   // A choice network trains on whole positions (those with a winnable move), the first design on single moves.
   const first = choice ? decisionStarts(data) : new Int32Array(0);
@@ -224,7 +326,15 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   // Per position: the softmax target's normaliser and its entropy (the floor of the loss), and the shortest solver line.
   const targetSum = new Float64Array(choice ? data.deal.length : 0);
   const targetEntropy = new Float64Array(choice ? data.deal.length : 0);
-  const look = choice && o.choiceTarget === "lookahead" ? lookaheadValues(data, first, rules, (d) => keepDecision[d] === 1 || data.deal[d]! % 10 === 0) : undefined;
+  const look =
+    choice && o.choiceTarget === "lookahead"
+      ? lookaheadValues(
+          data,
+          first,
+          rules,
+          (d) => keepDecision[d] === 1 || data.deal[d]! % 10 === 0,
+        )
+      : undefined;
   const T = o.temperature ?? 2;
   // `ref` is the position's best lookahead value: the best winnable move weighs 1.
   const weightOf = (k: number, ref: number): number => (look ? Math.exp((look[k]! - ref) / T) : 1);
@@ -234,7 +344,8 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const bestValueOf = (d: number): number => {
     if (!look) return 0;
     let v = -Infinity;
-    for (let k = first[d]!; k < first[d + 1]!; k++) if (data.label[k] === 1) v = Math.max(v, look[k]!);
+    for (let k = first[d]!; k < first[d + 1]!; k++)
+      if (data.label[k] === 1) v = Math.max(v, look[k]!);
     return v;
   };
   let maxMoves = 1;
@@ -275,16 +386,34 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     }
   const trainIdx = Int32Array.from(train);
   const unit = choice ? "positions" : "moves";
-  if (trainIdx.length < o.batch) throw new UsageError(`only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`);
-  log(`safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`);
-  const config = defaultConfig(C, o.columnHidden, o.headHidden, features, o.attentionHeads, o.objective ?? "risk", o.cardHidden);
+  if (trainIdx.length < o.batch)
+    throw new UsageError(
+      `only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`,
+    );
+  log(
+    `safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`,
+  );
+  const config = defaultConfig(
+    C,
+    o.columnHidden,
+    o.headHidden,
+    features,
+    o.attentionHeads,
+    o.objective ?? "risk",
+    o.cardHidden,
+  );
   const start = init ?? initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
   const saved = resume ? loadProgress(run, net.vars(), adam) : undefined;
   if (resume && !saved)
-    throw new UsageError(`${o.out} has no ${STATE_FILE}: only a run stopped by a signal continues (a finished run is done; start from its network with --init ${o.out})`);
-  if (saved && saved.trainMoves !== trainIdx.length) throw new UsageError(`the data in ${o.data.join(",")} changed since ${o.out} stopped (${trainIdx.length} training moves, was ${saved.trainMoves}); start a new run`);
+    throw new UsageError(
+      `${o.out} has no ${STATE_FILE}: only a run stopped by a signal continues (a finished run is done; start from its network with --init ${o.out})`,
+    );
+  if (saved && saved.trainMoves !== trainIdx.length)
+    throw new UsageError(
+      `the data in ${o.data.join(",")} changed since ${o.out} stopped (${trainIdx.length} training moves, was ${saved.trainMoves}); start a new run`,
+    );
   const enc = new BatchEncoder(rules, data, start.config);
   const GW = enc.globalWidth;
   const B = o.batch;
@@ -311,7 +440,20 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     floor = 0;
     const row = (k: number, j: number): void => {
       enc.encode(k, r, cols, flips, globals);
-      if (step >= 0 && o.suitShuffle) renamer.rename(suitOrderFor(o.seed, step, j), cols, r * C * COLUMN_WIDTH, C, flips, r * FLIPPER_WIDTH, globals, r * GW, structure, cardsAt, rowWidth);
+      if (step >= 0 && o.suitShuffle)
+        renamer.rename(
+          suitOrderFor(o.seed, step, j),
+          cols,
+          r * C * COLUMN_WIDTH,
+          C,
+          flips,
+          r * FLIPPER_WIDTH,
+          globals,
+          r * GW,
+          structure,
+          cardsAt,
+          rowWidth,
+        );
     };
     for (let j = 0; j < n; j++) {
       const u = idx[from + j]!;
@@ -339,12 +481,22 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   };
   const lossOf = (logits: tf.Tensor1D, yt: tf.Tensor1D, wtt: tf.Tensor1D): tf.Scalar => {
     // Stable BCE with logits: max(z,0) − z·y + log(1 + e^−|z|), weighted mean.
-    const l = tf.add(tf.sub(tf.relu(logits), tf.mul(logits, yt)), tf.log1p(tf.exp(tf.neg(tf.abs(logits)))));
+    const l = tf.add(
+      tf.sub(tf.relu(logits), tf.mul(logits, yt)),
+      tf.log1p(tf.exp(tf.neg(tf.abs(logits)))),
+    );
     return tf.div(tf.sum(tf.mul(l, wtt)), tf.sum(wtt)) as tf.Scalar;
   };
   /** Network outputs for the first `rows` rows of the batch arrays. */
   const score = (rows: number): Float32Array => {
-    const z = tf.tidy(() => net.forward(tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]), rows));
+    const z = tf.tidy(() =>
+      net.forward(
+        tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]),
+        tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]),
+        tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]),
+        rows,
+      ),
+    );
     const zs = z.dataSync() as Float32Array;
     z.dispose();
     return zs;
@@ -355,7 +507,12 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
    * moves scored below half the best move's softmax weight.
    */
   const validateChoice = (): { loss: number; recall: number; falseAlarm: number } => {
-    let lossSum = 0, positions = 0, crit = 0, topSafe = 0, safe = 0, alarms = 0;
+    let lossSum = 0,
+      positions = 0,
+      crit = 0,
+      topSafe = 0,
+      safe = 0,
+      alarms = 0;
     for (let i = 0; i < val.length; i += B) {
       const n = Math.min(B, val.length - i);
       const rows = fill(val, i, n);
@@ -379,11 +536,20 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         a = b;
       }
     }
-    return { loss: lossSum / Math.max(1, positions), recall: topSafe / Math.max(1, crit), falseAlarm: alarms / Math.max(1, safe) };
+    return {
+      loss: lossSum / Math.max(1, positions),
+      recall: topSafe / Math.max(1, crit),
+      falseAlarm: alarms / Math.max(1, safe),
+    };
   };
   const validate = (): { loss: number; recall: number; falseAlarm: number } => {
     if (choice) return validateChoice();
-    let lossSum = 0, wSum = 0, lost = 0, caught = 0, safe = 0, alarms = 0;
+    let lossSum = 0,
+      wSum = 0,
+      lost = 0,
+      caught = 0,
+      safe = 0,
+      alarms = 0;
     for (let i = 0; i < val.length; i += B) {
       const n = Math.min(B, val.length - i);
       fill(val, i, n);
@@ -402,10 +568,27 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
         }
       }
     }
-    return { loss: lossSum / Math.max(1, wSum), recall: caught / Math.max(1, lost), falseAlarm: alarms / Math.max(1, safe) };
+    return {
+      loss: lossSum / Math.max(1, wSum),
+      recall: caught / Math.max(1, lost),
+      falseAlarm: alarms / Math.max(1, safe),
+    };
   };
-  if (!saved) run.writeConfig("safety", rules, { options: o, rules, trainMoves: trainIdx.length, lostTrain, valMoves: val.length });
-  if (!saved) run.writeJson("deals.json", { note: splits[0]!.note, training: splits.map((s) => ({ data: s.data, seeds: s.training })), validation: splits[0]!.validation, evaluation: splits[0]!.evaluation });
+  if (!saved)
+    run.writeConfig("safety", rules, {
+      options: o,
+      rules,
+      trainMoves: trainIdx.length,
+      lostTrain,
+      valMoves: val.length,
+    });
+  if (!saved)
+    run.writeJson("deals.json", {
+      note: splits[0]!.note,
+      training: splits.map((s) => ({ data: s.data, seeds: s.training })),
+      validation: splits[0]!.validation,
+      evaluation: splits[0]!.evaluation,
+    });
   const t0 = performance.now() - (saved?.wallSeconds ?? 0) * 1000;
   let best = saved?.best ?? -1;
   let step = saved?.step ?? 0;
@@ -418,7 +601,12 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   };
   let lastEval = saved?.lastEval ?? -1;
   /** The operating point a saved network plays at. */
-  const playAt = (threshold: number): Record<string, unknown> => ({ threshold, shuffle: o.shuffle, margin: 0.05, ...(o.playOrder === "net" ? { order: "net" } : {}) });
+  const playAt = (threshold: number): Record<string, unknown> => ({
+    threshold,
+    shuffle: o.shuffle,
+    margin: 0.05,
+    ...(o.playOrder === "net" ? { order: "net" } : {}),
+  });
   const evalPoint = (label: number): void => {
     if (step === lastEval) return;
     lastEval = step;
@@ -427,7 +615,13 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     let bestT = o.thresholds[0]!;
     let bestWins = -1;
     for (const t of o.thresholds) {
-      const wins = playValidation(rules, w, { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy" }, VALIDATION_DEAL_START, o.valDeals);
+      const wins = playValidation(
+        rules,
+        w,
+        { threshold: t, shuffle: o.shuffle, margin: 0.05, order: o.playOrder ?? "greedy" },
+        VALIDATION_DEAL_START,
+        o.valDeals,
+      );
       log(`  epoch ${label}: threshold ${t}: ${wins}/${o.valDeals} validation deals won`);
       if (wins > bestWins) {
         bestWins = wins;
@@ -436,17 +630,43 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     }
     const rate = bestWins / o.valDeals;
     const ci = wilson(bestWins, o.valDeals);
-    log(`epoch ${label}: val loss ${v.loss.toFixed(4)}, recall of lost moves ${(100 * v.recall).toFixed(1)} %, false alarms ${(100 * v.falseAlarm).toFixed(2)} %; best threshold ${bestT}: ${(100 * rate).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`);
-    run.rows.push({ epoch: label, step, samples: step * B, val_loss: v.loss, val_recall_lost: v.recall, val_false_alarm: v.falseAlarm, threshold: bestT, val_win_rate: rate, wall_s: (performance.now() - t0) / 1000 });
+    log(
+      `epoch ${label}: val loss ${v.loss.toFixed(4)}, recall of lost moves ${(100 * v.recall).toFixed(1)} %, false alarms ${(100 * v.falseAlarm).toFixed(2)} %; best threshold ${bestT}: ${(100 * rate).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`,
+    );
+    run.rows.push({
+      epoch: label,
+      step,
+      samples: step * B,
+      val_loss: v.loss,
+      val_recall_lost: v.recall,
+      val_false_alarm: v.falseAlarm,
+      threshold: bestT,
+      val_win_rate: rate,
+      wall_s: (performance.now() - t0) / 1000,
+    });
     if (bestWins > best) {
       best = bestWins;
-      saveSafety(join(o.out, "checkpoint"), w, { play: playAt(bestT), epoch: label, step, valWins: bestWins, valDeals: o.valDeals, valFrom: VALIDATION_DEAL_START, recall: v.recall, falseAlarm: v.falseAlarm, rules: rulesLabel(rules), data: o.data });
+      saveSafety(join(o.out, "checkpoint"), w, {
+        play: playAt(bestT),
+        epoch: label,
+        step,
+        valWins: bestWins,
+        valDeals: o.valDeals,
+        valFrom: VALIDATION_DEAL_START,
+        recall: v.recall,
+        falseAlarm: v.falseAlarm,
+        rules: rulesLabel(rules),
+        data: o.data,
+      });
       log(`  checkpoint: epoch ${label}`);
     }
     run.writeMetrics();
   };
   const perm = Int32Array.from(trainIdx);
-  let lossAcc = saved?.lossAcc ?? 0, lossN = saved?.lossN ?? 0, cpu0 = cpuNow(), samples0 = saved?.samples0 ?? 0;
+  let lossAcc = saved?.lossAcc ?? 0,
+    lossN = saved?.lossN ?? 0,
+    cpu0 = cpuNow(),
+    samples0 = saved?.samples0 ?? 0;
   // Where a resumed run picks up: the epochs begun are shuffled again from the seed, so the permutation is the one it stopped in.
   let next = -1;
   if (saved) {
@@ -456,7 +676,24 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     log(`resumed at step ${step}/${totalSteps} (epoch ${epoch})`);
   } else if (o.init) evalPoint(0);
   const pause = (at: number): void => {
-    saveProgress(run, { step, epoch, next: at, best, lastEval, lossAcc, lossN, samples0, wallSeconds: (performance.now() - t0) / 1000, trainMoves: trainIdx.length, rows: run.rows as Record<string, number>[] }, net.vars(), adam);
+    saveProgress(
+      run,
+      {
+        step,
+        epoch,
+        next: at,
+        best,
+        lastEval,
+        lossAcc,
+        lossN,
+        samples0,
+        wallSeconds: (performance.now() - t0) / 1000,
+        trainMoves: trainIdx.length,
+        rows: run.rows as Record<string, number>[],
+      },
+      net.vars(),
+      adam,
+    );
     run.writeMetrics();
     log(`stopped by a signal at step ${step}; penguin train --resume ${o.out} continues`);
   };
@@ -469,14 +706,26 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     }
     for (let i = Math.max(0, next); i + B <= perm.length && step < totalSteps; i += B) {
       const rows = fill(perm, i, B, step);
-      const [loss] = adam.minimize(() => {
-        const z = net.forward(tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]), tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]), tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]), rows);
-        const target = tf.tensor1d(y.subarray(0, rows));
-        if (!choice) return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
-        member.fill(0, 0, rows * B);
-        for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
-        return { loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B), extras: [] };
-      }, o.lr * (1 - 0.9 * (step / totalSteps)));
+      const [loss] = adam.minimize(
+        () => {
+          const z = net.forward(
+            tf.tensor2d(cols.subarray(0, rows * C * COLUMN_WIDTH), [rows * C, COLUMN_WIDTH]),
+            tf.tensor2d(flips.subarray(0, rows * FLIPPER_WIDTH), [rows, FLIPPER_WIDTH]),
+            tf.tensor2d(globals.subarray(0, rows * GW), [rows, GW]),
+            rows,
+          );
+          const target = tf.tensor1d(y.subarray(0, rows));
+          if (!choice)
+            return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
+          member.fill(0, 0, rows * B);
+          for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
+          return {
+            loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B),
+            extras: [],
+          };
+        },
+        o.lr * (1 - 0.9 * (step / totalSteps)),
+      );
       step++;
       lossAcc += loss! - (choice ? floor : 0);
       lossN++;
@@ -484,15 +733,25 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
       if (step % 200 === 0) {
         const cpu = cpuNow() - cpu0;
         const sps = (step * B - samples0) / Math.max(cpu, 1e-6); // finite, so the resume state (JSON) keeps it
-        log(`step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`);
-        run.rows.push({ epoch: epoch - 1 + i / perm.length, step, samples: step * B, loss: lossAcc / lossN, samples_per_cpu_s: sps, wall_s: (performance.now() - t0) / 1000 });
+        log(
+          `step ${step}/${totalSteps} (epoch ${epoch}): loss ${(lossAcc / lossN).toFixed(4)}, ${sps.toFixed(0)} samples per CPU-second`,
+        );
+        run.rows.push({
+          epoch: epoch - 1 + i / perm.length,
+          step,
+          samples: step * B,
+          loss: lossAcc / lossN,
+          samples_per_cpu_s: sps,
+          wall_s: (performance.now() - t0) / 1000,
+        });
         lossAcc = lossN = 0;
         cpu0 = cpuNow();
         samples0 = step * B;
       }
       // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is
       // picked finely. (Every epoch is stepsPerEpoch steps; its end is evaluated below, only once.)
-      if (step % stepsPerEpoch === Math.max(1, stepsPerEpoch >> 1) && step < totalSteps) evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
+      if (step % stepsPerEpoch === Math.max(1, stepsPerEpoch >> 1) && step < totalSteps)
+        evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
       if (performance.now() > deadline) break;
       if (step % 10 === 0 && step < totalSteps) {
         // Let a SIGINT/SIGTERM handler run; a stopped run saves where it is, and --resume goes on from the next minibatch.
@@ -513,17 +772,30 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
     }
   }
   // The network after the last step (checkpoint/ holds the best one): its SHA-256 shows that a resumed run ended where an uninterrupted one does.
-  const last = sha256(new Uint8Array(Float32Array.from(net.vars().flatMap((v) => Array.from(v.dataSync()))).buffer));
+  const last = sha256(
+    new Uint8Array(Float32Array.from(net.vars().flatMap((v) => Array.from(v.dataSync()))).buffer),
+  );
   // last/ keeps that network too, playable like checkpoint/: the best validation point of a few
   // hundred deals is a noisy pick, and a continued run whose validation never beats its start
   // would otherwise leave nothing new.
-  if (!paused) saveSafety(join(o.out, "last"), net.read(), { play: playAt(o.thresholds[0]!), step, rules: rulesLabel(rules), data: o.data });
+  if (!paused)
+    saveSafety(join(o.out, "last"), net.read(), {
+      play: playAt(o.thresholds[0]!),
+      step,
+      rules: rulesLabel(rules),
+      data: o.data,
+    });
   net.dispose();
   adam.dispose();
   if (paused) return { best, dir: join(o.out, "checkpoint") };
   dropProgress(run);
-  run.writeJson("final.json", { bestValidationWins: best, valDeals: o.valDeals, steps: step, wallSeconds: (performance.now() - t0) / 1000, lastWeightsSha256: last });
+  run.writeJson("final.json", {
+    bestValidationWins: best,
+    valDeals: o.valDeals,
+    steps: step,
+    wallSeconds: (performance.now() - t0) / 1000,
+    lastWeightsSha256: last,
+  });
   await run.writeCurve(`safety network: ${o.out}`);
   return { best, dir: join(o.out, "checkpoint") };
 }
-

@@ -91,7 +91,8 @@ export class ScorerAgent implements Agent {
   act(input: AgentInput): number {
     const s = input.state;
     this.#seen.add(s.hashLo, s.hashHi);
-    if (this.#view.look(s, this.#seen) === 0) throw new Error(`${this.name} asked to act with no legal move`);
+    if (this.#view.look(s, this.#seen) === 0)
+      throw new Error(`${this.name} asked to act with no legal move`);
     return this.#view.choose(this.scorer);
   }
 
@@ -103,14 +104,20 @@ export class ScorerAgent implements Agent {
 /** The trained network as a ScorerAgent (checks that it was trained for these rules). */
 function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
   const codec = new ActionCodec(rules);
-  if (net.config.actions !== codec.n) throw new UsageError(`the scorer ${label} was trained for ${net.config.actions} actions; these rules have ${codec.n}`);
+  if (net.config.actions !== codec.n)
+    throw new UsageError(
+      `the scorer ${label} was trained for ${net.config.actions} actions; these rules have ${codec.n}`,
+    );
   return new ScorerAgent(new JsScorer(net), codec, `scorer(${label})`);
 }
 
 /** Agent factory for the registry (name "scorer"): option `model` = run folder or checkpoint folder. */
 export async function createScorerAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const model = options.model;
-  if (typeof model !== "string" || model === "") throw new UsageError("the scorer agent needs --agent-opt model=DIR (a run folder of src/train/scorer/main.ts)");
+  if (typeof model !== "string" || model === "")
+    throw new UsageError(
+      "the scorer agent needs --agent-opt model=DIR (a run folder of src/train/scorer/main.ts)",
+    );
   await initBackend();
   return scorerAgent(await loadScorer(model), rules, model);
 }

@@ -11,7 +11,17 @@
  * Computed like MoveScorer: one FeatureScratch, apply/undo on the caller's scratch state, no
  * allocation per call.
  */
-import { CELL0, FOUNDATION, applyMove, undoMove, moveCount, moveFrom, moveTo, moveToEmpty, type Move } from "../../engine/moves.js";
+import {
+  CELL0,
+  FOUNDATION,
+  applyMove,
+  undoMove,
+  moveCount,
+  moveFrom,
+  moveTo,
+  moveToEmpty,
+  type Move,
+} from "../../engine/moves.js";
 import type { State } from "../../engine/state.js";
 import { FEATURES, FeatureScratch } from "../../agents/features.js";
 
@@ -36,7 +46,11 @@ const EXTRA_NAMES = [
 ] as const;
 /** The greedy features' potentials of the position after the move (the level, not the change), / 10. */
 const AFTER_NAMES = FEATURES.map((f) => `after:${f.name}`);
-export const FEATURE_ROW_NAMES: readonly string[] = [...FEATURES.map((f) => f.name), ...EXTRA_NAMES, ...AFTER_NAMES];
+export const FEATURE_ROW_NAMES: readonly string[] = [
+  ...FEATURES.map((f) => f.name),
+  ...EXTRA_NAMES,
+  ...AFTER_NAMES,
+];
 /** Width F of one action's row. */
 export const ROW = FEATURE_ROW_NAMES.length;
 
@@ -57,7 +71,14 @@ export class ActionFeatures {
    * Writes rows for every action with mask[a] = 1 (engine move actionMoves[a]) into
    * out[offset + a * ROW ...]; other rows are zeroed. `s` is changed and restored: pass a scratch copy.
    */
-  fill(s: State, mask: Uint8Array, actionMoves: Int32Array, nActions: number, out: Float32Array, offset: number): void {
+  fill(
+    s: State,
+    mask: Uint8Array,
+    actionMoves: Int32Array,
+    nActions: number,
+    out: Float32Array,
+    offset: number,
+  ): void {
     out.fill(0, offset, offset + nActions * ROW);
     this.#potentials(s, this.#before);
     // Move terms read the scratch of the position before the move: do them all before applying any.

@@ -51,14 +51,29 @@ export function buildScorer(config: ScorerConfig): ScorerNet {
   let x: tf.SymbolicTensor = input;
   hidden.forEach((h, i) => {
     x = tf.layers
-      .dense({ units: h, activation: "relu", name: `mlp_${i}`, kernelInitializer: tf.initializers.glorotUniform({ seed: seed * 16 + i }) })
+      .dense({
+        units: h,
+        activation: "relu",
+        name: `mlp_${i}`,
+        kernelInitializer: tf.initializers.glorotUniform({ seed: seed * 16 + i }),
+      })
       .apply(x) as tf.SymbolicTensor;
   });
   // Near-zero head: at the start the logits are (almost) the skip path's.
   const head = tf.layers
-    .dense({ units: 1, name: "head", kernelInitializer: tf.initializers.randomUniform({ minval: -0.01, maxval: 0.01, seed: seed * 16 + 14 }) })
+    .dense({
+      units: 1,
+      name: "head",
+      kernelInitializer: tf.initializers.randomUniform({
+        minval: -0.01,
+        maxval: 0.01,
+        seed: seed * 16 + 14,
+      }),
+    })
     .apply(x) as tf.SymbolicTensor;
-  const skip = tf.layers.dense({ units: 1, useBias: false, name: "skip", kernelInitializer: "zeros" }).apply(input) as tf.SymbolicTensor;
+  const skip = tf.layers
+    .dense({ units: 1, useBias: false, name: "skip", kernelInitializer: "zeros" })
+    .apply(input) as tf.SymbolicTensor;
   const logit = tf.layers.add({ name: "logit" }).apply([head, skip]) as tf.SymbolicTensor;
   const model = tf.model({ inputs: input, outputs: logit, name: "penguin_scorer" });
   if (config.init === "tuned") {
@@ -88,7 +103,11 @@ export class JsScorer {
   readonly #buf: Float32Array[];
 
   constructor(net: ScorerNet) {
-    const get = (name: string): Float32Array[] => net.model.getLayer(name).getWeights().map((t) => t.dataSync() as Float32Array);
+    const get = (name: string): Float32Array[] =>
+      net.model
+        .getLayer(name)
+        .getWeights()
+        .map((t) => t.dataSync() as Float32Array);
     let nIn = net.config.row;
     net.config.hidden.forEach((h, i) => {
       const [w, b] = get(`mlp_${i}`);
@@ -99,7 +118,10 @@ export class JsScorer {
     this.#head = hw!;
     this.#headBias = hb![0]!;
     this.#skip = get("skip")[0]!;
-    this.#buf = [new Float32Array(net.config.row), ...net.config.hidden.map((h) => new Float32Array(h))];
+    this.#buf = [
+      new Float32Array(net.config.row),
+      ...net.config.hidden.map((h) => new Float32Array(h)),
+    ];
   }
 
   /** The logit of one row rows[offset .. offset + ROW). */
@@ -131,8 +153,16 @@ export class ScorerCheckpointError extends UsageError {
 }
 
 /** Writes dir/weights.bin then dir/model.json (which names the weights' SHA-256), each atomically. */
-export async function saveScorer(dir: string, net: ScorerNet, extra: Record<string, unknown> = {}): Promise<void> {
-  const { json, weights } = await modelArtifacts(net.model, (w) => ({ penguinScorer: net.config, weightsSha256: sha256(w), ...extra }));
+export async function saveScorer(
+  dir: string,
+  net: ScorerNet,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const { json, weights } = await modelArtifacts(net.model, (w) => ({
+    penguinScorer: net.config,
+    weightsSha256: sha256(w),
+    ...extra,
+  }));
   writeAtomic(join(dir, "weights.bin"), weights);
   writeAtomic(join(dir, "model.json"), json);
 }
@@ -141,7 +171,10 @@ export async function saveScorer(dir: string, net: ScorerNet, extra: Record<stri
 export async function loadScorer(path: string): Promise<ScorerNet> {
   const dir = existsSync(join(path, "checkpoint", "model.json")) ? join(path, "checkpoint") : path;
   const mj = join(dir, "model.json");
-  if (!existsSync(mj)) throw new ScorerCheckpointError(`no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`);
+  if (!existsSync(mj))
+    throw new ScorerCheckpointError(
+      `no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`,
+    );
   let parsed: {
     modelTopology: object;
     weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
@@ -153,17 +186,30 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
   }
   const config = parsed.userDefinedMetadata?.penguinScorer;
-  if (!config || !parsed.weightsManifest?.[0]) throw new ScorerCheckpointError(`${mj} is not a penguin action-scorer network`);
-  if (config.row !== ROW) throw new ScorerCheckpointError(`the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`);
+  if (!config || !parsed.weightsManifest?.[0])
+    throw new ScorerCheckpointError(`${mj} is not a penguin action-scorer network`);
+  if (config.row !== ROW)
+    throw new ScorerCheckpointError(
+      `the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`,
+    );
   const wp = join(dir, "weights.bin");
-  if (!existsSync(wp)) throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
+  if (!existsSync(wp))
+    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
   const bin = readBytesFile(wp, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
   if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
-    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`);
+    throw new ScorerCheckpointError(
+      `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`,
+    );
   try {
-    const model = await modelFromArtifacts(parsed.modelTopology, parsed.weightsManifest[0].weights, bin);
+    const model = await modelFromArtifacts(
+      parsed.modelTopology,
+      parsed.weightsManifest[0].weights,
+      bin,
+    );
     return { model, config };
   } catch (e) {
-    throw new ScorerCheckpointError(`${dir}: cannot load the scorer (${(e as Error).message.split("\n")[0]})`);
+    throw new ScorerCheckpointError(
+      `${dir}: cannot load the scorer (${(e as Error).message.split("\n")[0]})`,
+    );
   }
 }

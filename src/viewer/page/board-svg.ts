@@ -8,7 +8,15 @@
  * pointer and tests read the picture back. Drop targets carry `data-target` in the play notation's
  * destination letters (a column digit, `h`, or a flipper letter).
  */
-import { cardToString, NO_CARD, rankOf, RANKS, SUITS, suitOf, type Card } from "../../engine/card.js";
+import {
+  cardToString,
+  NO_CARD,
+  rankOf,
+  RANKS,
+  SUITS,
+  suitOf,
+  type Card,
+} from "../../engine/card.js";
 import { columnChar } from "../../engine/notation.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
 
@@ -41,13 +49,22 @@ export interface BoardSize {
   readonly height: number;
 }
 
-const esc = (t: string): string => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const esc = (t: string): string =>
+  t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 
 function isRed(c: Card): boolean {
   return suitOf(c) === 1 || suitOf(c) === 2;
 }
 
-function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: BoardMarks, legalTop = false): string {
+function cardSvg(
+  c: Card,
+  x: number,
+  y: number,
+  base: number,
+  attrs: string,
+  m: BoardMarks,
+  legalTop = false,
+): string {
   const rank = RANKS[rankOf(c)]!;
   const sym = SYMBOLS[suitOf(c)]!;
   const cls = ["card", isRed(c) ? "red" : "black"];
@@ -63,7 +80,9 @@ function cardSvg(c: Card, x: number, y: number, base: number, attrs: string, m: 
     `<rect class="face" width="${CARD_W}" height="${CARD_H}" rx="5"/>` +
     `<text class="corner" x="4" y="15">${label}</text>` +
     `<text class="pip" x="${CARD_W / 2}" y="${CARD_H / 2 + 14}" text-anchor="middle">${sym}</text>` +
-    (m.beak === c ? `<text class="badge" x="${CARD_W - 4}" y="${CARD_H - 5}" text-anchor="end">beak</text>` : "") +
+    (m.beak === c
+      ? `<text class="badge" x="${CARD_W - 4}" y="${CARD_H - 5}" text-anchor="end">beak</text>`
+      : "") +
     `</g>`
   );
 }
@@ -87,28 +106,42 @@ export function boardSize(s: State): BoardSize {
   const slots = Math.max(s.nColumns, s.nCells, 5);
   const rows = Math.max(deepest(s), 1);
   const top = MARGIN + 2 * (LABEL + CARD_H + GAP);
-  return { width: 2 * MARGIN + slots * PITCH - GAP, height: top + LABEL + (rows - 1) * FAN + CARD_H + MARGIN };
+  return {
+    width: 2 * MARGIN + slots * PITCH - GAP,
+    height: top + LABEL + (rows - 1) * FAN + CARD_H + MARGIN,
+  };
 }
 
 export function boardSvg(s: State, m: BoardMarks = {}, minHeight = 0): string {
   const { width, height } = boardSize(s);
   const h = Math.max(height, minHeight);
   const t = m.targets;
-  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 ${width} ${h}" width="${width}" height="${h}">`];
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 ${width} ${h}" width="${width}" height="${h}">`,
+  ];
   let y = MARGIN;
-  out.push(`<text class="label" x="${MARGIN}" y="${y + 11}">Foundations · base ${RANKS[s.base]}</text>`);
+  out.push(
+    `<text class="label" x="${MARGIN}" y="${y + 11}">Foundations · base ${RANKS[s.base]}</text>`,
+  );
   y += LABEL;
   for (let su = 0; su < 4; su++) {
     const x = MARGIN + su * PITCH;
     const n = s.found[su]!;
     const attrs = `data-where="found" data-suit="${SUITS[su]}" data-count="${n}" data-target="h"`;
-    if (n === 0) out.push(slotSvg(x, y, RANKS[s.base]! + SYMBOLS[su]!, attrs, t?.has("h") ?? false));
+    if (n === 0)
+      out.push(slotSvg(x, y, RANKS[s.base]! + SYMBOLS[su]!, attrs, t?.has("h") ?? false));
     else {
       const top = s.foundationTop(su); // rank foundations (Stalactites) hold any suit
-      out.push(`<g class="pile${t?.has("h") ? " legal" : ""}" ${attrs}>` + cardSvg(top, x, y, s.base, `data-where="found"`, m) + `</g>`);
+      out.push(
+        `<g class="pile${t?.has("h") ? " legal" : ""}" ${attrs}>` +
+          cardSvg(top, x, y, s.base, `data-where="found"`, m) +
+          `</g>`,
+      );
     }
   }
-  out.push(`<text class="home" x="${MARGIN + 4 * PITCH}" y="${y + CARD_H / 2 + 5}" data-home="${s.cardsHome()}">${s.cardsHome()}/52 home</text>`);
+  out.push(
+    `<text class="home" x="${MARGIN + 4 * PITCH}" y="${y + CARD_H / 2 + 5}" data-home="${s.cardsHome()}">${s.cardsHome()}/52 home</text>`,
+  );
   y += CARD_H + GAP;
   if (s.nCells > 0) out.push(`<text class="label" x="${MARGIN}" y="${y + 11}">Flippers</text>`);
   y += LABEL;
@@ -116,21 +149,47 @@ export function boardSvg(s: State, m: BoardMarks = {}, minHeight = 0): string {
     const x = MARGIN + i * PITCH;
     const c = s.cells[i]!;
     const letter = FLIPPERS[i]!;
-    if (c === NO_CARD) out.push(slotSvg(x, y, letter, `data-where="cell" data-cell="${i}" data-target="${letter}"`, t?.has("a") ?? false));
-    else out.push(cardSvg(c, x, y, s.base, `data-where="cell" data-cell="${i}" data-source="${letter}"`, m));
+    if (c === NO_CARD)
+      out.push(
+        slotSvg(
+          x,
+          y,
+          letter,
+          `data-where="cell" data-cell="${i}" data-target="${letter}"`,
+          t?.has("a") ?? false,
+        ),
+      );
+    else
+      out.push(
+        cardSvg(c, x, y, s.base, `data-where="cell" data-cell="${i}" data-source="${letter}"`, m),
+      );
   }
   y += CARD_H + GAP;
   for (let col = 0; col < s.nColumns; col++) {
     const x = MARGIN + col * PITCH;
     const ch = columnChar(col);
     const legal = t?.has(ch) ?? false;
-    out.push(`<text class="label" x="${x + CARD_W / 2}" y="${y + 11}" text-anchor="middle">${ch}</text>`);
+    out.push(
+      `<text class="label" x="${x + CARD_W / 2}" y="${y + 11}" text-anchor="middle">${ch}</text>`,
+    );
     // The whole column strip is a drop target, so a drop below the last card still counts.
-    out.push(`<rect class="column${legal ? " legal" : ""}" data-target="${ch}" data-col="${col}" x="${x}" y="${y + LABEL}" width="${CARD_W}" height="${h - y - LABEL - MARGIN}" rx="5"/>`);
+    out.push(
+      `<rect class="column${legal ? " legal" : ""}" data-target="${ch}" data-col="${col}" x="${x}" y="${y + LABEL}" width="${CARD_W}" height="${h - y - LABEL - MARGIN}" rx="5"/>`,
+    );
     const n = s.len[col]!;
     for (let d = 0; d < n; d++) {
       const c = s.cards[col * COLUMN_CAP + d]!;
-      out.push(cardSvg(c, x, y + LABEL + d * FAN, s.base, `data-where="col" data-col="${col}" data-row="${d}" data-source="${ch}" data-target="${ch}"`, m, legal && d === n - 1));
+      out.push(
+        cardSvg(
+          c,
+          x,
+          y + LABEL + d * FAN,
+          s.base,
+          `data-where="col" data-col="${col}" data-row="${d}" data-source="${ch}" data-target="${ch}"`,
+          m,
+          legal && d === n - 1,
+        ),
+      );
     }
   }
   out.push(`</svg>`);

@@ -24,7 +24,9 @@ export interface PlayData {
 }
 
 /** The server's answer to a hint request: the solver's next move, or why there is none. */
-export type HintAnswer = { readonly move: string; readonly line: number } | { readonly message: string };
+export type HintAnswer =
+  | { readonly move: string; readonly line: number }
+  | { readonly message: string };
 
 /** Any refused request: one line saying why. */
 export interface ErrorAnswer {

@@ -5,7 +5,17 @@
  */
 import { formatBoard, parseBoard } from "../../engine/board.js";
 import { cardToString, type Card } from "../../engine/card.js";
-import { applyMove, CELL0, legalMoves, moveCard, moveCount, moveFrom, moveTo, undoMove, type Move } from "../../engine/moves.js";
+import {
+  applyMove,
+  CELL0,
+  legalMoves,
+  moveCard,
+  moveCount,
+  moveFrom,
+  moveTo,
+  undoMove,
+  type Move,
+} from "../../engine/moves.js";
 import { IllegalMoveError } from "../../errors.js";
 import { locationChar, moveToString, parseMove } from "../../engine/notation.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
@@ -69,12 +79,15 @@ function render(): void {
   const marks: BoardMarks = {
     ...(current.beak === undefined ? {} : { beak: current.beak }),
     movable,
-    ...(hinted !== undefined && !pick ? { hinted: moveCard(hinted), targets: new Set([locationChar(moveTo(hinted), true)]) } : {}),
+    ...(hinted !== undefined && !pick
+      ? { hinted: moveCard(hinted), targets: new Set([locationChar(moveTo(hinted), true)]) }
+      : {}),
     ...(pick ? { selected: pick.cards, targets: targetsFrom(pick.from, pick.count) } : {}),
   };
   board.innerHTML = boardSvg(s, marks);
   el("deal-name").textContent = `${current.deal} · ${current.rulesLabel}`;
-  el("status").textContent = `${history.length} moves · ${s.cardsHome()}/52 home${s.isWon() ? " · won" : movable.size === 0 ? " · no legal move left" : ""}`;
+  el("status").textContent =
+    `${history.length} moves · ${s.cardsHome()}/52 home${s.isWon() ? " · won" : movable.size === 0 ? " · no legal move left" : ""}`;
   list.innerHTML = "";
   for (const [i, h] of history.entries()) {
     const li = document.createElement("li");
@@ -111,7 +124,8 @@ function pickAt(target: Element): Pick | undefined {
   const g = target.closest("[data-source]");
   if (!(g instanceof SVGElement)) return undefined;
   const from = g.dataset.source!;
-  if (g.dataset.where === "cell") return { from, count: 1, cards: new Set([s.cells[Number(g.dataset.cell)]!]) };
+  if (g.dataset.where === "cell")
+    return { from, count: 1, cards: new Set([s.cells[Number(g.dataset.cell)]!]) };
   const col = Number(g.dataset.col);
   const row = Number(g.dataset.row);
   const cards = new Set<Card>();
@@ -145,7 +159,13 @@ board.addEventListener("pointerdown", (e) => {
   }
   if (!p) return;
   const svg = board.querySelector("svg")!;
-  drag = { pick: p, x: e.clientX, y: e.clientY, moved: false, scale: svg.viewBox.baseVal.width / svg.getBoundingClientRect().width };
+  drag = {
+    pick: p,
+    x: e.clientX,
+    y: e.clientY,
+    moved: false,
+    scale: svg.viewBox.baseVal.width / svg.getBoundingClientRect().width,
+  };
   pick = p;
   render();
   board.setPointerCapture(e.pointerId);
@@ -201,9 +221,19 @@ document.addEventListener("keydown", (e) => {
 });
 
 async function ask<T>(url: string, body?: unknown): Promise<T> {
-  const r = await fetch(url, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(
+    url,
+    body === undefined
+      ? {}
+      : {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        },
+  );
   const j = (await r.json()) as T | ErrorAnswer;
-  if (!r.ok || (j as ErrorAnswer).error !== undefined) throw new Error((j as ErrorAnswer).error ?? `HTTP ${r.status}`);
+  if (!r.ok || (j as ErrorAnswer).error !== undefined)
+    throw new Error((j as ErrorAnswer).error ?? `HTTP ${r.status}`);
   return j as T;
 }
 

@@ -33,11 +33,15 @@ function verdictText(d: ReplayData): string {
     case "never":
       return "The exact solver says this deal cannot be won from the start.";
     case "always":
-      return d.won ? "" : "Every position of this game could still be won (the step limit ended it).";
+      return d.won
+        ? ""
+        : "Every position of this game could still be won (the step limit ended it).";
     case "move":
       return `No longer winnable after move ${w.index} (${d.moves[w.index - 1]}): the exact solver can still win the position before it, not the one after.`;
     case "unknown":
-      return w.from > 0 ? `The solver's budget ran out: the first losing move is one of moves ${w.from}–${w.to}.` : "";
+      return w.from > 0
+        ? `The solver's budget ran out: the first losing move is one of moves ${w.from}–${w.to}.`
+        : "";
   }
 }
 
@@ -74,7 +78,11 @@ function start(): void {
     k = Math.max(0, Math.min(n, k));
     if (k === index) return;
     const t0 = performance.now();
-    board.innerHTML = boardSvg(positions[k]!, data.beak === undefined ? {} : { beak: data.beak }, height);
+    board.innerHTML = boardSvg(
+      positions[k]!,
+      data.beak === undefined ? {} : { beak: data.beak },
+      height,
+    );
     items[index - 1]?.classList.remove("current");
     const cur = items[k - 1];
     if (cur) {
@@ -83,7 +91,10 @@ function start(): void {
     }
     index = k;
     slider.value = String(k);
-    where.textContent = k === 0 ? `start (${n} moves)` : `move ${k} of ${n}: ${data.moves[k - 1]}${k === lossIndex ? " · no longer winnable" : ""}`;
+    where.textContent =
+      k === 0
+        ? `start (${n} moves)`
+        : `move ${k} of ${n}: ${data.moves[k - 1]}${k === lossIndex ? " · no longer winnable" : ""}`;
     document.body.dataset.step = String(k);
     document.body.dataset.renderMs = (performance.now() - t0).toFixed(2);
   }
