@@ -19,7 +19,7 @@ const options = {
 await exitOnUsageError("crosscheck", async () => {
   const o = parseOptions("crosscheck", options, process.argv.slice(2));
   if (o.help) {
-    process.stdout.write(helpText("crosscheck", options) + "\n");
+    process.stdout.write(`${helpText("crosscheck", options)}\n`);
     return;
   }
   const verdict = new Map<string, string>();

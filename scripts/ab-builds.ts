@@ -132,7 +132,7 @@ function race(x: Build, bx: readonly State[], y: Build, by: readonly State[], ro
 await exitOnUsageError("ab-builds", async () => {
   const o = parseOptions("ab-builds", OPTIONS, process.argv.slice(2));
   if (o.help) {
-    process.stdout.write(helpText("scripts/ab-builds", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/ab-builds", OPTIONS)}\n`);
     return;
   }
   if (!o.a) throw new UsageError("--a: give the root of the first build (a directory with dist/)");
@@ -167,6 +167,6 @@ await exitOnUsageError("ab-builds", async () => {
       samePositionsAndVerdicts: same,
     };
     if (o.control) row.controlRatio = round3(race(a, ba, a, boardsOf(a), o.rounds).ratio);
-    process.stdout.write(JSON.stringify(row) + "\n");
+    process.stdout.write(`${JSON.stringify(row)}\n`);
   }
 });

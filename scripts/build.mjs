@@ -70,7 +70,7 @@ function pruneDeclarations(dir, entries) {
     for (const m of readFileSync(file, "utf8").matchAll(
       /(?:from\s+|import\()\s*["'](\.[^"']+)["']/g,
     )) {
-      const target = join(dirname(file), m[1]).replace(/\.js$/, "") + ".d.ts";
+      const target = `${join(dirname(file), m[1]).replace(/\.js$/, "")}.d.ts`;
       if (!existsSync(target))
         throw new Error(`build: ${file} imports ${m[1]}, which has no declaration`);
       stack.push(target);
@@ -89,7 +89,7 @@ function pruneDeclarations(dir, entries) {
     else {
       const text = readFileSync(path, "utf8")
         .replace(/^ *private (?:readonly )?\w+;\n/gm, "")
-        .replace(/^((?:    )+)/gm, (m) => " ".repeat(m.length / 4))
+        .replace(/^((?: {4})+)/gm, (m) => " ".repeat(m.length / 4))
         .replace(/^export declare /gm, "export ")
         .replace(
           /(Int8|Uint8|Int16|Uint16|Int32|Uint32|Float32|Float64)Array<ArrayBuffer>/g,

@@ -50,7 +50,7 @@ const OPTIONS = {
 await exitOnUsageError("check-min-cells", async () => {
   const args = parseOptions("check-min-cells", OPTIONS, process.argv.slice(2));
   if (args.help) {
-    process.stdout.write(helpText("scripts/check-min-cells", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/check-min-cells", OPTIONS)}\n`);
     return;
   }
   if (args.from > args.to)

@@ -338,17 +338,17 @@ function penguinBoard(s: State): string {
     (su) => `${SUITS[su]}-${s.found[su] ? RANKS[s.found[su]! - 1] : "0"}`,
   );
   const cells = Array.from(s.cells.subarray(0, s.nCells), (c) =>
-    c === NO_CARD ? " -" : " " + relabelled(s, c),
+    c === NO_CARD ? " -" : ` ${relabelled(s, c)}`,
   ).join("");
   const lines = [`Foundations: ${found.join(" ")}`, `Freecells:${cells}`];
   for (let c = 0; c < s.nColumns; c++)
     lines.push(
       `:${s
         .column(c)
-        .map((x) => " " + relabelled(s, x))
+        .map((x) => ` ${relabelled(s, x)}`)
         .join("")}`,
     );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -687,7 +687,7 @@ function checkDealer(): void {
 await exitOnUsageError("fcs-side-by-side", async () => {
   const args = parseOptions("fcs-side-by-side", OPTIONS, process.argv.slice(2));
   if (args.help) {
-    process.stdout.write(helpText("scripts/fcs-side-by-side", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/fcs-side-by-side", OPTIONS)}\n`);
     return;
   }
   if (spawnSync("fc-solve", ["--version"], { encoding: "utf8" }).error)
@@ -765,11 +765,11 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       for (const [i, setting] of settings.entries()) {
         if (failed[i] !== undefined) {
           process.stdout.write(
-            JSON.stringify({
+            `${JSON.stringify({
               set: name,
               deals: n,
               fcs: { setting: setting.name, error: failed[i] },
-            }) + "\n",
+            })}\n`,
           );
           continue;
         }
@@ -844,10 +844,10 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           process.stderr.write(
             `REPLAY ${name} (${setting.name}): ${replay.illegal + replay["not-won"]} of ${replay.deals} lines do not replay to a win: ${JSON.stringify(replay.broken)}\n`,
           );
-        process.stdout.write(JSON.stringify(replay ? { ...row, replay } : row) + "\n");
+        process.stdout.write(`${JSON.stringify(replay ? { ...row, replay } : row)}\n`);
         if (args["by-size"])
           for (const b of bySize(agains, runs))
-            process.stdout.write(JSON.stringify({ set: name, setting: setting.name, ...b }) + "\n");
+            process.stdout.write(`${JSON.stringify({ set: name, setting: setting.name, ...b })}\n`);
       }
     }
   } finally {

@@ -95,7 +95,7 @@ interface Count {
  * there).
  */
 function count(root: string, preset: string, deals: number, rounds: number, dir?: string): Count {
-  const url = pathToFileURL(resolve(root) + "/").href;
+  const url = pathToFileURL(`${resolve(root)}/`).href;
   const out = dir ? join(dir, `callgrind-${rounds}.out`) : "/dev/null";
   // (With the map, V8 also writes a log of its own: into `dir` too, not the working folder.)
   const mapFlags = dir
@@ -216,9 +216,9 @@ function original(v8Name: string): string {
   if (!sourceMaps.has(file))
     sourceMaps.set(
       file,
-      existsSync(file + ".map")
+      existsSync(`${file}.map`)
         ? new SourceMap(
-            JSON.parse(readFileSync(file + ".map", "utf8")) as ConstructorParameters<
+            JSON.parse(readFileSync(`${file}.map`, "utf8")) as ConstructorParameters<
               typeof SourceMap
             >[0],
           )
@@ -282,7 +282,7 @@ function perPass(
 await exitOnUsageError("instructions", async () => {
   const o = parseOptions("instructions", OPTIONS, process.argv.slice(2));
   if (o.help) {
-    process.stdout.write(helpText("scripts/instructions", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/instructions", OPTIONS)}\n`);
     return;
   }
   const roots = o.b ? [o.a, o.b] : [o.a];
@@ -296,31 +296,31 @@ await exitOnUsageError("instructions", async () => {
     roots.forEach((root, i) => {
       const f = figures[i]!;
       process.stdout.write(
-        JSON.stringify({
+        `${JSON.stringify({
           set: preset,
           deals: o.deals,
           build: root,
           millionInstructionsPerPass: f.millions,
           positionsPerPass: f.positions,
-        }) + "\n",
+        })}\n`,
       );
       for (const t of f.top ?? [])
         process.stdout.write(
-          JSON.stringify({
+          `${JSON.stringify({
             set: preset,
             build: root,
             function: t.name,
             millionInstructionsPerPass: t.millions,
             share: Math.round((t.millions / f.millions) * 1000) / 1000,
-          }) + "\n",
+          })}\n`,
         );
     });
     if (figures.length === 2)
       process.stdout.write(
-        JSON.stringify({
+        `${JSON.stringify({
           set: preset,
           ratio: Math.round((figures[1]!.millions / figures[0]!.millions) * 1000) / 1000,
-        }) + "\n",
+        })}\n`,
       );
   }
 });

@@ -395,7 +395,7 @@ function readJson(path: string, what: string): unknown {
 await exitOnUsageError("race-sim", async () => {
   const o = parseOptions("race-sim", OPTIONS, process.argv.slice(2));
   if (o.help) {
-    process.stdout.write(helpText("scripts/race-sim", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/race-sim", OPTIONS)}\n`);
     return;
   }
   if (!o.collect === !o.data)
@@ -422,7 +422,7 @@ await exitOnUsageError("race-sim", async () => {
       o["complete-cap"],
       extra as PlanStep[],
     );
-    writeOutput(o.collect, JSON.stringify(data) + "\n", { what: "--collect" });
+    writeOutput(o.collect, `${JSON.stringify(data)}\n`, { what: "--collect" });
     return;
   }
   const data = readJson(o.data, "--data") as SimData;
@@ -441,14 +441,14 @@ await exitOnUsageError("race-sim", async () => {
   const entries = entriesOf(plan);
   const all = replay(entries, data, 0, data.deals);
   process.stdout.write(
-    JSON.stringify({
+    `${JSON.stringify({
       preset: data.preset,
       ...data.overrides,
       from: data.from,
       deals: data.deals,
       plan: o.plan || "default",
       ...all,
-    }) + "\n",
+    })}\n`,
   );
   if (o.check) {
     let same = 0;
@@ -463,14 +463,14 @@ await exitOnUsageError("race-sim", async () => {
       else if (!sim.bestFirst) unexplained.push(data.from + d);
     }
     process.stdout.write(
-      JSON.stringify({
+      `${JSON.stringify({
         check: "solve() with the plan",
         positions: real,
         replayedPositions: all.positions,
         dealsExact: same,
         deals: data.deals,
         unexplained,
-      }) + "\n",
+      })}\n`,
     );
   }
   if (o.anneal > 0) {
@@ -481,6 +481,6 @@ await exitOnUsageError("race-sim", async () => {
       before: replay(entries, data, half, data.deals),
       after: replay(best, data, half, data.deals),
     };
-    process.stdout.write(JSON.stringify({ annealed: best, fitted, heldOut }) + "\n");
+    process.stdout.write(`${JSON.stringify({ annealed: best, fitted, heldOut })}\n`);
   }
 });

@@ -79,7 +79,7 @@ for (const proto of [DepthFirst.prototype, BestFirst.prototype]) {
 await exitOnUsageError("racer-times", async () => {
   const o = parseOptions("racer-times", OPTIONS, process.argv.slice(2));
   if (o.help) {
-    process.stdout.write(helpText("scripts/racer-times", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/racer-times", OPTIONS)}\n`);
     return;
   }
   for (const set of o.sets) {
@@ -116,17 +116,17 @@ await exitOnUsageError("racer-times", async () => {
         wonPerPass: t.won / o.rounds,
         ...(step.complete ? { provedLostPerPass: t.lost / o.rounds } : {}),
       };
-      process.stdout.write(JSON.stringify(row) + "\n");
+      process.stdout.write(`${JSON.stringify(row)}\n`);
     });
     process.stdout.write(
-      JSON.stringify({
+      `${JSON.stringify({
         set,
         deals: n,
         entry: "(outside the searches)",
         cpuMsPerPass: ms(total - inSearches),
         percent: share(total - inSearches),
         totalCpuMsPerPass: ms(total),
-      }) + "\n",
+      })}\n`,
     );
   }
 });

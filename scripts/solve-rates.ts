@@ -69,7 +69,7 @@ function parseRows(text: string): RowSpec[] {
 await exitOnUsageError("solve-rates", async () => {
   const args = parseOptions("solve-rates", OPTIONS, process.argv.slice(2));
   if (args.help) {
-    process.stdout.write(helpText("scripts/solve-rates", OPTIONS) + "\n");
+    process.stdout.write(`${helpText("scripts/solve-rates", OPTIONS)}\n`);
     return;
   }
   const rowSpecs = parseRows(args.rows);

@@ -49,10 +49,11 @@ interface ShardSpec {
   help: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- choice types are inferred per option
 export type OptionSpec =
   | IntSpec
+  // biome-ignore lint/suspicious/noExplicitAny: choice types are inferred per option
   | ChoiceSpec<any>
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   | ListSpec<any>
   | IntListSpec
   | StringSpec

@@ -74,7 +74,7 @@ export async function runExperiment<S extends OptionSpecs>(
   const specs = { ...COMMON_OPTIONS, ...def.options };
   const o = parseOptions(def.name, specs, argv) as unknown as Options<S> & { help: boolean };
   if (o.help) {
-    process.stdout.write(helpText(def.name, specs) + "\n");
+    process.stdout.write(`${helpText(def.name, specs)}\n`);
     return undefined;
   }
   const conditions = def.conditions(o);
@@ -192,7 +192,7 @@ export async function runExperiment<S extends OptionSpecs>(
     process.stdout.write(
       `${def.name}: ${rows}/${total} games in ${out}${where}; played ${todo} now in ${secs.toFixed(1)} s\n`,
     );
-    process.stdout.write(formatTable(groupBy, summary) + "\n");
+    process.stdout.write(`${formatTable(groupBy, summary)}\n`);
     if (!complete)
       process.stdout.write(
         `incomplete: ${total - rows} games to go (rerun without --report to resume)\n`,

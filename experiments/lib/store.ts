@@ -82,7 +82,7 @@ export function openStore(
     let rows = 0;
     const complete = forEachCsvRecord(fd, shown, ({ fields, raw }, i) => {
       if (i === 0) {
-        if (raw + "\n" !== headerLine)
+        if (`${raw}\n` !== headerLine)
           throw new UsageError(
             `${shown} has other columns (${raw.slice(0, 80)}): written by another experiment; choose another --out`,
           );

@@ -47,7 +47,7 @@ export function withoutMoves(order: string, drop: string): string {
 
 /** A preset's options (`looking-glass`: the file looking-glass.sh) with the moves in `drop` removed from every move order. */
 export function presetWithout(name: string, drop: string): string[] {
-  const file = PRESETS_DIR + name + ".sh";
+  const file = `${PRESETS_DIR + name}.sh`;
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -341,7 +341,7 @@ export const FEATURES: readonly Feature[] = [
     name: "flipper-reserve",
     describe: "−2^(−free flippers): the last free flippers are worth the most",
     tip: false,
-    potential: (s) => -Math.pow(2, -s.freeCells()),
+    potential: (s) => -(2 ** -s.freeCells()),
   },
   {
     name: "mobility",

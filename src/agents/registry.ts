@@ -3,7 +3,7 @@
  * in other areas (src/solver, src/train) and are imported only when asked for, so every other
  * agent works without them (and without loading TensorFlow).
  */
-import { type Rules } from "../engine/rules.js";
+import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import type { Agent, AgentFactory, AgentOptions } from "./agent.js";
 import { GreedyAgent } from "./greedy.js";

@@ -11,7 +11,7 @@ import { webCommand } from "./web.js";
 import { datasetCommand } from "./dataset.js";
 
 // Each command module is owned by the area it drives (see the file names).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- yargs' builder types differ per command
+// biome-ignore lint/suspicious/noExplicitAny: yargs' builder types differ per command
 export const commands: CommandModule<object, any>[] = [
   dealCommand,
   playCommand,

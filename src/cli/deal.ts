@@ -79,7 +79,7 @@ export const dealCommand: CommandModule<object, Args> = {
   handler: (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;
-    if (a.json) process.stdout.write(JSON.stringify(dealJson(s)) + "\n");
-    else process.stdout.write(renderBoard(s, { color: useColor(a.color) }) + "\n");
+    if (a.json) process.stdout.write(`${JSON.stringify(dealJson(s))}\n`);
+    else process.stdout.write(`${renderBoard(s, { color: useColor(a.color) })}\n`);
   },
 };

@@ -219,12 +219,12 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
       });
       if (a.json)
         process.stdout.write(
-          JSON.stringify({
+          `${JSON.stringify({
             agent: res.agent,
             rules: res.rules,
             skipped: res.skipped,
             ...res.summary,
-          }) + "\n",
+          })}\n`,
         );
       else
         process.stdout.write(

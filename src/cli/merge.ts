@@ -52,7 +52,7 @@ class ShardJoiner {
       this.#header = head.raw;
       this.#firstFile = name;
       this.#dealAt = dealAt;
-      this.emit(head.raw + "\n");
+      this.emit(`${head.raw}\n`);
     } else if (head.raw !== this.#header)
       throw new UsageError(
         `${name} has another header than ${this.#firstFile}: not shards of one run`,
@@ -110,7 +110,7 @@ class ShardJoiner {
       throw new UsageError(
         `${this.#name}: deal ${this.#groupDeal} has ${n} rows, other deals ${this.#rowsPerDeal} (a shard stopped part way? rerun it)`,
       );
-    this.emit(this.#group.join("\n") + "\n");
+    this.emit(`${this.#group.join("\n")}\n`);
     this.rows += n;
     this.#group = [];
     this.#expectDeal = this.#groupDeal + 1;

@@ -59,7 +59,7 @@ export async function playSession(
   const err = o.err ?? out;
   // Each move with the text the player typed, so `u` names the move as it was entered.
   const history: { move: Move; text: string }[] = [];
-  const show = (): void => out(renderBoard(s, { color }) + `\nmoves played: ${history.length}`);
+  const show = (): void => out(`${renderBoard(s, { color })}\nmoves played: ${history.length}`);
   out(`${rulesLabel(s.rules)}: type a move, ? for the legal moves, help, u to undo, q to quit`);
   show();
   prompt?.();
@@ -158,11 +158,11 @@ export const playCommand: CommandModule<object, Args> = {
       outcome = await playSession(
         s,
         rl,
-        (text) => process.stdout.write(text + "\n"),
+        (text) => process.stdout.write(`${text}\n`),
         color,
         tty ? () => process.stdout.write("> ") : undefined,
         {
-          err: (text) => process.stderr.write(text + "\n"),
+          err: (text) => process.stderr.write(`${text}\n`),
           stopOnError: !tty,
         },
       );

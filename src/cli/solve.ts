@@ -100,7 +100,7 @@ export const solveCommand: CommandModule<object, Args> = {
       const out: SolveJson = moves
         ? { result: r.result, moves, states: r.states, ms: r.ms }
         : { result: r.result, states: r.states, ms: r.ms };
-      process.stdout.write(JSON.stringify(out) + "\n");
+      process.stdout.write(`${JSON.stringify(out)}\n`);
       return;
     }
     const why =
@@ -109,6 +109,6 @@ export const solveCommand: CommandModule<object, Args> = {
         : "";
     const len = moves ? `, ${moves.length} moves` : "";
     process.stdout.write(`${r.result}${why}${len}; ${r.states} positions examined in ${r.ms} ms\n`);
-    if (moves) process.stdout.write(moves.join(" ") + "\n");
+    if (moves) process.stdout.write(`${moves.join(" ")}\n`);
   },
 };

@@ -44,7 +44,7 @@ import {
   suitOf,
   type Card,
 } from "./card.js";
-import { type Rules } from "./rules.js";
+import type { Rules } from "./rules.js";
 import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 import { columnChar } from "./notation.js";
@@ -137,16 +137,16 @@ export function formatBoard(s: State): string {
   );
   lines.push(`foundations: ${tops.join(" ")}`);
   lines.push(
-    `flippers:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`,
+    `flippers:${Array.from(s.cells.subarray(0, s.nCells), (c) => ` ${cellText(c)}`).join("")}`,
   );
   for (let c = 0; c < s.nColumns; c++)
     lines.push(
       `${columnChar(c)}:${s
         .column(c)
-        .map((x) => " " + cardToString(x))
+        .map((x) => ` ${cardToString(x)}`)
         .join("")}`,
     );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** Significant lines: comments and blank lines dropped, a BOM and line numbers kept track of. */
@@ -228,16 +228,16 @@ export function formatFcsBoard(s: State): string {
   );
   const lines = [
     `Foundations: ${found.join(" ")}`,
-    `Freecells:${Array.from(s.cells.subarray(0, s.nCells), (c) => " " + cellText(c)).join("")}`,
+    `Freecells:${Array.from(s.cells.subarray(0, s.nCells), (c) => ` ${cellText(c)}`).join("")}`,
   ];
   for (let c = 0; c < s.nColumns; c++)
     lines.push(
       `:${s
         .column(c)
-        .map((x) => " " + cardToString(x))
+        .map((x) => ` ${cardToString(x)}`)
         .join("")}`,
     );
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 export function parseFcsBoard(text: string, rules: Rules): State {

@@ -7,7 +7,7 @@
  */
 import seedrandom from "seedrandom";
 import { NO_CARD, rankOf, suitOf, type Card } from "./card.js";
-import { type Rules } from "./rules.js";
+import type { Rules } from "./rules.js";
 import { UsageError } from "../errors.js";
 import { State } from "./state.js";
 

@@ -170,7 +170,6 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
   const cards = s.cards;
   const lens = s.len;
   const cells = s.cells;
-  const found = s.found;
   const nCols = s.nColumns;
   const nCells = s.nCells;
   let firstFree = -1;
@@ -201,7 +200,7 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
   }
   let n = 0;
   const colEnd = from < 0 ? nCols : from < CELL0 ? from + 1 : 0;
-  for (let src = from < 0 ? 0 : from; src < colEnd; src++) {
+  for (let src = Math.max(from, 0); src < colEnd; src++) {
     const len = lens[src]!;
     if (len === 0) continue;
     const b = src * COLUMN_CAP;
@@ -218,7 +217,7 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
       run++;
     // Onto non-empty columns: one head per destination at most (the ranks of a run differ).
     let hits = 0;
-    const most = run < capFull ? run : capFull;
+    const most = Math.min(run, capFull);
     // Each head but the deepest builds on the card under it, one of its targets. When the cards
     // of these rules have one target (suit building: the top's second one is unused), no head
     // above the deepest can land elsewhere, so only the whole run is tried.
@@ -265,8 +264,8 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     const d0 = targets[card * 2]! >= 0 ? colOfTop[targets[card * 2]!]! : -1;
     const d1 = targets[card * 2 + 1]! >= 0 ? colOfTop[targets[card * 2 + 1]!]! : -1;
     if (!toEmpty) {
-      const lo = d0 < d1 ? d0 : d1;
-      const hi = d0 < d1 ? d1 : d0;
+      const lo = Math.min(d0, d1);
+      const hi = Math.max(d0, d1);
       if (lo >= 0) out[n++] = makeMove(CELL0 + i, lo, 1, card);
       if (hi >= 0) out[n++] = makeMove(CELL0 + i, hi, 1, card);
     } else {
@@ -294,7 +293,10 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
 export function applyMove(s: State, m: Move): void {
   // A solver's copy (no hash, suit foundations, no base cards carried home) takes a short way
   // on its arrays alone: small enough for V8 to inline it into a search's loops.
-  if (s.hashed || m >>> 23 !== 0 || s.tables.rankHome) return applyTracked(s, m);
+  if (s.hashed || m >>> 23 !== 0 || s.tables.rankHome) {
+    applyTracked(s, m);
+    return;
+  }
   const from = m & 31;
   const to = (m >> 5) & 31;
   const cards = s.cards;
@@ -331,7 +333,10 @@ export function undoMove(s: State, m: Move): void {
     s.push(from, s.base * 4 + su);
   }
   // Any move but one home is taken back by its cards moving back: source and destination swapped.
-  if (to !== FOUNDATION) return applyMove(s, (m & 0x3ffc00) | (from << 5) | to);
+  if (to !== FOUNDATION) {
+    applyMove(s, (m & 0x3ffc00) | (from << 5) | to);
+    return;
+  }
   const card = (m >> 16) & 63;
   if (s.hashed || s.tables.rankHome) {
     s.takeHome(s.tables.rankHome ? (m >> 23) & 3 : card & 3, card);

@@ -93,7 +93,7 @@ export function moveToString(m: Move, s?: State): string {
 function autoHomeText(m: Move, s?: State): string {
   let out = "";
   for (let i = 0; i < moveAutoHome(m); i++)
-    out += "+" + (s ? cardToString(s.base * 4 + autoHomeSuit(m, i)) : "h");
+    out += `+${s ? cardToString(s.base * 4 + autoHomeSuit(m, i)) : "h"}`;
   return out;
 }
 

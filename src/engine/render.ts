@@ -35,7 +35,7 @@ export function renderCard(c: Card, base: number, o: RenderOptions = {}): string
 }
 
 function empty(o: RenderOptions): string {
-  return o.color === false ? "--" : DIM + "--" + RESET;
+  return o.color === false ? "--" : `${DIM}--${RESET}`;
 }
 
 /** The whole position as lines of text (no trailing newline). */

@@ -161,7 +161,7 @@ function oneOf<T extends string>(what: string, value: unknown, allowed: readonly
 }
 
 export function isPresetName(name: string): name is PresetName {
-  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+  return Object.hasOwn(PRESETS, name);
 }
 
 /** Builds and validates a rule set; every error is one line naming what is allowed. */

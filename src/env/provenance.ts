@@ -83,7 +83,7 @@ export function provenance(presets: Iterable<string>): Provenance {
  * every run that wrote to it (a resumed file lists each distinct one, oldest first).
  */
 export function sidecarPath(csvPath: string): string {
-  return csvPath.replace(/\.csv$/, "") + ".meta.json";
+  return `${csvPath.replace(/\.csv$/, "")}.meta.json`;
 }
 
 export interface Sidecar {
@@ -108,7 +108,7 @@ function sidecarText(
   }
   const last = runs[runs.length - 1];
   if (!last || JSON.stringify(last) !== JSON.stringify(p)) runs.push(p);
-  return JSON.stringify({ ...about, runs }, null, 2) + "\n";
+  return `${JSON.stringify({ ...about, runs }, null, 2)}\n`;
 }
 
 /**

@@ -92,7 +92,7 @@ export class ResumableCsv {
         let rows = 0;
         const complete = forEachCsvRecord(fd, shown, ({ fields: f, raw }, n) => {
           if (n === 0) {
-            if (raw + "\n" !== header)
+            if (`${raw}\n` !== header)
               throw new UsageError(
                 `${shown} has other columns (${JSON.stringify(raw.slice(0, 120))}); expected ${header.trim()}: use another --out`,
               );

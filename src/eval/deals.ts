@@ -4,7 +4,7 @@
  * `ms:17` for Microsoft deal #17.
  */
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
-import { type Rules } from "../engine/rules.js";
+import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 

@@ -10,7 +10,7 @@
  */
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
 import { applyMove, type Move } from "../engine/moves.js";
-import { type Rules } from "../engine/rules.js";
+import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 import { DEFAULT_MAX_STATES, MAX_STATES_LIMIT, solve, type SolveResult } from "./search.js";

@@ -23,4 +23,4 @@ export {
   type PlanStep,
   type Strategy,
 } from "./plan.js";
-export { type Weights as ScoreWeights } from "./plan.js";
+export type { Weights as ScoreWeights } from "./plan.js";

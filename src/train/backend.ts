@@ -53,8 +53,7 @@ async function registerWasm(): Promise<boolean> {
   try {
     const wasm = await import("@tensorflow/tfjs-backend-wasm");
     const req = createRequire(import.meta.url);
-    const dist =
-      join(dirname(req.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist") + "/";
+    const dist = `${join(dirname(req.resolve("@tensorflow/tfjs-backend-wasm/package.json")), "dist")}/`;
     wasm.setWasmPaths(dist);
     // Node has no worker-based wasm threads, so tfjs runs one thread whatever we ask; asking for
     // 1 keeps the floating-point reduction order fixed, which the resume guarantee relies on.

@@ -161,7 +161,7 @@ export async function saveCheckpoint<T>(
   const stateText = JSON.stringify(state, null, 1);
   writeAtomic(join(tmp, "state.json"), stateText);
   // state.json holds the other files' hashes; its own lives beside it.
-  writeAtomic(join(tmp, "state.sha256"), sha256(stateText) + "\n");
+  writeAtomic(join(tmp, "state.sha256"), `${sha256(stateText)}\n`);
   const old = `${dir}.old`;
   rmSync(old, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, old);

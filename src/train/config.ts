@@ -2,7 +2,7 @@
  * Every training option, typed, with the default that `penguin train` uses. Defaults are the
  * ones measured to work on a 2-core machine (see docs/train.md).
  */
-import { type Rules } from "../engine/rules.js";
+import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { FEATURE_KINDS, type FeatureKind } from "./features.js";
 import { checkSplit, TRAIN_DEAL_START_POLICY, type DealSplit } from "./splits.js";

@@ -9,7 +9,7 @@
  * the same moves alone or in a batch.
  */
 import { MAX_MOVES } from "../engine/moves.js";
-import { type Rules } from "../engine/rules.js";
+import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { booleanValue } from "../util/flag.js";
 import { copyInto, type State } from "../engine/state.js";
@@ -56,7 +56,7 @@ export class PolicyAgent implements Agent {
     this.name = `policy(${model}${sample ? ",sample" : ""}${guard ? "" : ",-guard"})`;
   }
 
-  reset(start: State, seed: number, game = 0): void {
+  reset(_start: State, seed: number, game = 0): void {
     while (this.#seen.length <= game) this.#seen.push(new PositionSet());
     this.#seen[game]!.clear();
     this.#rngs[game] = new Rng(seed);

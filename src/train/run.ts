@@ -128,11 +128,11 @@ export class RunFolder<C extends string = MetricName> {
   log(line: string): void {
     const text = `${new Date().toISOString().slice(11, 19)} ${line}`;
     if (!this.quiet) console.log(text);
-    appendFileSync(join(this.dir, "train.log"), text + "\n");
+    appendFileSync(join(this.dir, "train.log"), `${text}\n`);
   }
 
   writeJson(name: string, value: unknown): void {
-    writeAtomic(join(this.dir, name), JSON.stringify(value, null, 2) + "\n");
+    writeAtomic(join(this.dir, name), `${JSON.stringify(value, null, 2)}\n`);
   }
 
   readJson<T>(name: string): T | undefined {
@@ -159,7 +159,7 @@ export class RunFolder<C extends string = MetricName> {
   writeMetrics(): void {
     const lines = [this.columns.join(",")];
     for (const r of this.rows) lines.push(this.columns.map((c) => cell(r[c])).join(","));
-    writeAtomic(join(this.dir, "metrics.csv"), lines.join("\n") + "\n");
+    writeAtomic(join(this.dir, "metrics.csv"), `${lines.join("\n")}\n`);
   }
 
   /** Learning curve: evaluation win rate and training loss against wall time, as SVG. */

@@ -6,8 +6,8 @@
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );

@@ -49,8 +49,8 @@ describe("API report", () => {
     it(`${e.source} exports exactly the names in tests/api/${e.name}.exports.txt`, async () => {
       const file = join(root, "tests/api", `${e.name}.exports.txt`);
       const lines = lists.get(e.name)!;
-      if (process.env.UPDATE_API) writeFileSync(file, lines.join("\n") + "\n");
-      expect(lines.join("\n") + "\n").toBe(readFileSync(file, "utf8"));
+      if (process.env.UPDATE_API) writeFileSync(file, `${lines.join("\n")}\n`);
+      expect(`${lines.join("\n")}\n`).toBe(readFileSync(file, "utf8"));
       // The module's run-time exports are exactly the listed values.
       const mod = (await import(join(root, e.source))) as Record<string, unknown>;
       const values = lines.filter((l) => l.startsWith("value")).map((l) => l.slice(6));

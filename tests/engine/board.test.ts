@@ -95,7 +95,7 @@ describe("penguin-board format", () => {
       good.replace("flippers: - - - - - - -", "flippers: - - - - - - - -"),
       /7 flippers, the board has 8/,
     ],
-    ["unknown line", good + "rules: penguin\n", /unknown line "rules:"/],
+    ["unknown line", `${good}rules: penguin\n`, /unknown line "rules:"/],
   ];
   for (const [what, text, re] of cases)
     it(`rejects ${what} with a one-line UsageError`, () => {
@@ -166,7 +166,7 @@ describe("Freecell Solver format", () => {
   it("readBoardFile takes either format", () => {
     const s = walk("bakers-game", 9, 40).at(-1)!;
     expect(readBoardFile(formatBoard(s), s.rules).equals(s)).toBe(true);
-    expect(readBoardFile("\uFEFF" + formatFcsBoard(s), s.rules).equals(s)).toBe(true);
+    expect(readBoardFile(`\uFEFF${formatFcsBoard(s)}`, s.rules).equals(s)).toBe(true);
   });
 });
 

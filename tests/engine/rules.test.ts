@@ -249,7 +249,7 @@ describe("group moves", () => {
     const s = parseBoard(text, rules);
     expect(sizes(s, 3, 5)).toEqual([14]);
     expect(refLegalMoves(refRules(rules), toRef(s)).map(refMoveKey)).toContain(
-      "2>4x14:" + parseCard("TD"),
+      `2>4x14:${parseCard("TD")}`,
     );
   });
   it("single: one card at a time", () => {

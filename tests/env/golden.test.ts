@@ -49,7 +49,7 @@ function playthrough(id: string): string {
       lines.push(
         `end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated} return ${r.info.episodeReturn}`,
       );
-      return lines.join("\n") + "\n";
+      return `${lines.join("\n")}\n`;
     }
   }
 }
@@ -87,7 +87,7 @@ async function stalactitesWin(): Promise<string> {
       lines.push(
         `end steps ${r.info.steps} home ${r.info.cardsHome} won ${r.info.won} terminated ${r.terminated} truncated ${r.truncated}`,
       );
-      return lines.join("\n") + "\n";
+      return `${lines.join("\n")}\n`;
     }
   }
 }

@@ -11,9 +11,9 @@ const csv = (dir: string, name: string, agent: string, won: boolean[]): string =
   const path = join(dir, name);
   writeFileSync(
     path,
-    [HEADER, ...won.map((w, i) => `${i + 1},penguin,${agent},${w},${w ? 52 : 10},100,0`)].join(
+    `${[HEADER, ...won.map((w, i) => `${i + 1},penguin,${agent},${w},${w ? 52 : 10},100,0`)].join(
       "\n",
-    ) + "\n",
+    )}\n`,
   );
   return path;
 };

@@ -34,7 +34,7 @@ it("passes consistent files and fails a win the solver proved impossible, or two
     "a.csv":
       H +
       "2,seed,7,penguin,greedy(tuned),4,won,52,90,0\n2,seed,7,penguin,solver(maxStates=1000),4,lost,3,0,99\n",
-    "b.csv": H + "2,seed,7,penguin,greedy(tuned),4,lost,9,1000,0\n",
+    "b.csv": `${H}2,seed,7,penguin,greedy(tuned),4,lost,9,1000,0\n`,
   });
   expect(bad.code).toBe(1);
   expect(bad.out).toContain("won but proved lost: 2|penguin");

@@ -62,9 +62,9 @@ describe("sharded runs and penguin merge", () => {
     const h = "deal,deck,rules,outcome\n";
     const a = {
       name: "a.csv",
-      text: h + "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n",
+      text: `${h}1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n`,
     };
-    const c = { name: "c.csv", text: h + "4,seed,x,won\n4,seed,y,won\n" };
+    const c = { name: "c.csv", text: `${h}4,seed,x,won\n4,seed,y,won\n` };
     const expectUsage = (f: () => unknown, hint: string): void => {
       try {
         f();
@@ -78,11 +78,11 @@ describe("sharded runs and penguin merge", () => {
     expectUsage(() => mergeShardTexts([a, c]), "deals 3…3 are missing");
     expectUsage(() => mergeShardTexts([a, a]), "overlaps");
     expectUsage(
-      () => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n3,se" }]),
+      () => mergeShardTexts([a, { name: "b.csv", text: `${h}3,seed,x,won\n3,se` }]),
       "partial row",
     );
     expectUsage(
-      () => mergeShardTexts([a, { name: "b.csv", text: h + "3,seed,x,won\n" }]),
+      () => mergeShardTexts([a, { name: "b.csv", text: `${h}3,seed,x,won\n` }]),
       "deal 3 has 1 rows",
     );
     expectUsage(
@@ -90,7 +90,7 @@ describe("sharded runs and penguin merge", () => {
       "another header",
     );
     expect(
-      mergeShardTexts([c, { name: "b.csv", text: h + "3,seed,x,won\n3,seed,y,lost\n" }, a]),
+      mergeShardTexts([c, { name: "b.csv", text: `${h}3,seed,x,won\n3,seed,y,lost\n` }, a]),
     ).toBe(
       h +
         "1,seed,x,won\n1,seed,y,lost\n2,seed,x,won\n2,seed,y,won\n3,seed,x,won\n3,seed,y,lost\n4,seed,x,won\n4,seed,y,won\n",

@@ -92,7 +92,7 @@ describe("input size caps", () => {
 
   it("a CSV line longer than 1 MiB (no line breaks: not a CSV) is refused by compare and merge", async () => {
     const junk = join(dir, "junk.shard-0-of-1.csv");
-    writeFileSync(junk, "deal,won," + "x".repeat(3 * 1024 * 1024));
+    writeFileSync(junk, `deal,won,${"x".repeat(3 * 1024 * 1024)}`);
     const ok = join(dir, "ok.csv");
     writeFileSync(ok, "deal,rules,agent,won\n1,penguin,random,true\n");
     const runs = await Promise.all([

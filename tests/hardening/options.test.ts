@@ -15,6 +15,7 @@ const { dir, done } = tempDir("options");
 afterAll(done);
 
 /** No byte below 0x20 but the final newline: nothing raw reaches the terminal. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
 const noControl = (s: string): boolean => !/[\u0000-\u0009\u000b-\u001f\u007f]/.test(s);
 
 describe("penguin commands", () => {
@@ -146,7 +147,7 @@ describe("scripts get the same checking", () => {
     expect(oneLine(runs[4]!)).toMatch(/--sample must be an integer from 1 to 32000/);
     expect(oneLine(runs[5]!)).toMatch(/--from \(9\) must not be above --to \(3\)/);
     expect(runs[6]!.stdout).toMatch(
-      /^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n  --dir/,
+      /^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n {2}--dir/,
     );
     expect(runs[6]!.stdout).not.toMatch(/files, .* rows/);
     expect(oneLine(runs[7]!)).toMatch(/cannot read the folder --dir/);

@@ -9,7 +9,7 @@ import { UsageError } from "../../src/errors.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
-import { GuidedAgent } from "../../src/solver/guided.js";
+import type { GuidedAgent } from "../../src/solver/guided.js";
 import { solve } from "../../src/solver/search.js";
 
 const penguin = resolveRules("penguin");

@@ -58,7 +58,7 @@ describe("races replayed on paper (scripts/race-sim.ts)", () => {
     };
     expect(Object.keys(data.racers)).toEqual(["purpose", "dfs-complete-plain"]);
     // #616: the purpose order runs dry, and so does the complete search (which proves it lost).
-    expect(data.racers["purpose"]!.counts[16]).toBeLessThan(0);
+    expect(data.racers.purpose!.counts[16]).toBeLessThan(0);
     expect(data.racers["dfs-complete-plain"]!.counts[16]).toBeLessThan(0);
     const [p, f] = await Promise.all([
       script("scripts/race-sim.ts", ["--data", pg, "--check"], { timeoutMs: 120_000 }),

@@ -41,12 +41,6 @@ const tiny = (out: string, over: Partial<EsOptions> = {}): Partial<EsOptions> =>
 });
 const state = (dir: string): EsState =>
   JSON.parse(readFileSync(join(dir, "es-state.json"), "utf8")).state;
-/** The checkpoint's weights, read back through the network (its skip path). */
-async function weightsIn(dir: string): Promise<Float64Array> {
-  await initBackend();
-  const net = await loadScorer(dir);
-  return Float64Array.from(net.model.getLayer("skip").getWeights()[0]!.dataSync());
-}
 
 describe("evolution strategies on the linear action-scorer", () => {
   it("the starting weights play as greedy(tuned): the same outcome on all 40 deals (one tie-break for both)", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { NO_CARD } from "../../src/engine/card.js";
 import { deal } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
-import { COLUMN_CAP, type State } from "../../src/engine/state.js";
+import type { State } from "../../src/engine/state.js";
 import {
   encodeFlipperCosts,
   FLIPPER_COST_WIDTH,

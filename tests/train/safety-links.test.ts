@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../src/engine/card.js";
-import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
 import { CARD_WIDTH, cardWidthOf, encodeCards, LINK_WIDTH } from "../../src/train/safety/cards.js";
 import { relIndex } from "../../src/train/safety/structure.js";
 import { FIRST, position } from "./positions.js";
 
-const rules = resolveRules("penguin");
 const W = cardWidthOf(true);
 
 /** The LINK_WIDTH numbers of one card (by name) of s. */

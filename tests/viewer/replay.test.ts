@@ -236,7 +236,7 @@ describe("penguin replay", () => {
     ] as const) {
       const r = await penguin([...args]);
       expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr).toBe(msg + "\n");
+      expect(r.stderr).toBe(`${msg}\n`);
     }
     expect(readFileSync(target, "utf8")).toBe("keep");
     expect(() => readFileSync(join(tmp, "x.html"))).toThrow();

@@ -363,7 +363,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       games += tasks.length * seeds.length;
       // Centred ranks, robust to the deals' difficulty and to outliers. Tied fitnesses share their
       // mean rank, so a pair whose two members play alike (common: the policy is an argmax) adds nothing.
-      const order = fit.map((f, i) => i).sort((a, b) => fit[a]! - fit[b]! || a - b);
+      const order = fit.map((_, i) => i).sort((a, b) => fit[a]! - fit[b]! || a - b);
       const rank = new Float64Array(fit.length);
       for (let i = 0; i < order.length; ) {
         let j = i;

@@ -8,7 +8,7 @@
  * candidate move, no solver.
  */
 import { applyMove, undoMove } from "../../engine/moves.js";
-import { type Rules } from "../../engine/rules.js";
+import type { Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";

@@ -345,7 +345,7 @@ export async function runDataset(
     idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
       a.name.localeCompare(b.name),
     );
-    writeAtomic(join(o.out, "index.json"), JSON.stringify(idx, null, 1) + "\n");
+    writeAtomic(join(o.out, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
     labels += e.moves;
     const c = process.cpuUsage(cpu0);
     const cpuS = (c.user + c.system) / 1e6;

@@ -345,7 +345,7 @@ export function saveSafety(dir: string, w: SafetyWeights, meta: Record<string, u
     weightsSha256: sha256(bytes),
     meta,
   };
-  writeAtomic(join(dir, "model.json"), JSON.stringify(file, null, 1) + "\n");
+  writeAtomic(join(dir, "model.json"), `${JSON.stringify(file, null, 1)}\n`);
 }
 
 /** Loads dir (a checkpoint folder, or a run folder holding checkpoint/); checks the SHA-256. */

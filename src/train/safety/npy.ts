@@ -28,7 +28,7 @@ export function encodeNpy(data: NpyArray, shape: readonly number[]): Uint8Array 
   const dims = shape.length === 1 ? `${shape[0]},` : shape.join(", ");
   let header = `{'descr': '${dtypeOf(data)}', 'fortran_order': False, 'shape': (${dims}), }`;
   const pad = 64 - ((10 + header.length + 1) % 64);
-  header += " ".repeat(pad % 64) + "\n";
+  header += `${" ".repeat(pad % 64)}\n`;
   const body = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const out = new Uint8Array(10 + header.length + body.length);
   out.set(MAGIC, 0);

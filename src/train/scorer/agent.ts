@@ -5,7 +5,7 @@
  * per move.
  */
 import { MAX_MOVES } from "../../engine/moves.js";
-import { type Rules } from "../../engine/rules.js";
+import type { Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";

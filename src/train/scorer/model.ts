@@ -138,7 +138,7 @@ export class JsScorer {
       for (let o = 0; o < l.nOut; o++) {
         let z = l.b[o]!;
         for (let i = 0; i < l.nIn; i++) z += cur[i]! * l.w[i * l.nOut + o]!;
-        next[o] = z > 0 ? z : 0;
+        next[o] = Math.max(z, 0);
       }
       cur = next;
     });

@@ -203,7 +203,10 @@ board.addEventListener("dblclick", (e) => {
 
 function undo(): void {
   const h = history.pop();
-  if (!h) return say("nothing to undo", true);
+  if (!h) {
+    say("nothing to undo", true);
+    return;
+  }
   undoMove(s, h.move);
   pick = undefined;
   hint = undefined;
