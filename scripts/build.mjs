@@ -4,8 +4,8 @@
  * modules, minified to keep the package under 400 kB, source maps beside it: the package does not
  * ship them, so run from a clone, or with `node --enable-source-maps` on a local build, to get
  * stack traces in source terms); the `.d.ts` files come from tsc (types only, without comments,
- * for the same reason, and only those the public entry points reach). dist/src is the package; dist/experiments and the
- * experiment test fixtures are built too, because worker threads load built `.js` only.
+ * for the same reason, and only those the public entry points reach). dist/src is the package;
+ * experiments, scripts and tests run from the TypeScript sources (tsx, vitest), worker threads too.
  *
  *   node scripts/build.mjs          full build (dist/ is emptied first)
  *   node scripts/build.mjs --js     JavaScript only, in place (fast; tests and scripts use it)
@@ -23,12 +23,9 @@ const jsOnly = process.argv.includes("--js");
 // files get no comment pointing at a map that is not there (about 7 kB over 200 files).
 const forPackage =
   process.argv.includes("--package") || ["pack", "publish"].includes(process.env.npm_command ?? "");
-const dirs = ["src", "experiments", "tests/experiments/fixtures"];
-const entryPoints = dirs.flatMap((d) =>
-  readdirSync(join(root, d), { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.endsWith(".test.ts"))
-    .map((f) => join(root, d, f)),
-);
+const entryPoints = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+  .map((f) => join(root, "src", f));
 
 if (!jsOnly) rmSync(join(root, "dist"), { recursive: true, force: true });
 await build({

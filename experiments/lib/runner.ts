@@ -19,8 +19,9 @@ import {
   type Parsed,
 } from "./options.js";
 import { shardLabel, shardRange } from "./shard.js";
-import { csvLine, openStore } from "./store.js";
-import { runTasks, type Task } from "./pool.js";
+import { csvLine } from "../../src/eval/csv.js";
+import { TaskPool, workerModule } from "../../src/util/pool.js";
+import { openStore } from "./store.js";
 import {
   formatTable,
   Summarizer,
@@ -29,7 +30,14 @@ import {
   type SummaryRow,
 } from "./summary.js";
 import { writeSvg } from "./plot.js";
-import type { Condition, Outcome, TaskModule } from "./types.js";
+import {
+  failedTask,
+  type Condition,
+  type Outcome,
+  type PlayInit,
+  type Task,
+  type TaskModule,
+} from "./types.js";
 
 export type Options<S extends OptionSpecs> = Parsed<typeof COMMON_OPTIONS & S>;
 
@@ -79,7 +87,7 @@ export async function runExperiment<S extends OptionSpecs>(
   }
   const conditions = def.conditions(o);
   const rules: Rules[] = conditions.map((c) => resolveRules(c.preset, c.overrides));
-  const moduleUrl = def.moduleUrl ?? new URL("./play.js", import.meta.url).href;
+  const moduleUrl = def.moduleUrl ?? workerModule("./play.js", import.meta.url).href;
   const mod = (await import(moduleUrl)) as TaskModule;
   const players = await Promise.all(conditions.map((c) => mod.describe(c)));
   const { start, end } = shardRange(o.deals, o.shard);
@@ -115,8 +123,9 @@ export async function runExperiment<S extends OptionSpecs>(
     (f) => summarizer.add(f),
   );
   writeExperimentSidecar(out, def.name, o, conditions, rules);
-  let rows = store.done;
-  const todo = o.report ? 0 : total - store.done;
+  const done = store.rows;
+  let rows = done;
+  const todo = o.report ? 0 : total - done;
   const showProgress = !o.quiet && process.stderr.isTTY === true;
   const t0 = Date.now();
   let buffer: string[][] = [];
@@ -141,37 +150,32 @@ export async function runExperiment<S extends OptionSpecs>(
   // Killed wrappers (npx, npm, tsx) cannot pass a signal on: stop the same way when they are gone.
   const unwatch = exitWithWrappers(() => stop("SIGHUP"));
   try {
-    await runTasks(
-      moduleUrl,
-      conditions,
-      deck,
-      todo,
-      (i) => taskAt(store.done + i),
-      o.workers,
-      (i: number, r: Outcome) => {
-        const fields = [
-          ...keyOf(taskAt(store.done + i)),
-          r.base,
-          r.outcome,
-          String(r.cardsHome),
-          String(r.moves),
-          String(r.states),
-        ];
-        summarizer.add(fields);
-        rows++;
-        buffer.push(fields);
-        const now = Date.now();
-        if (buffer.length >= 256 || now - lastFlush > 1000) {
-          flush();
-          if (showProgress) {
-            const rate = ((i + 1) * 1000) / (now - t0);
-            process.stderr.write(
-              `\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i - 1) / rate)}   `,
-            );
-          }
+    let i = 0;
+    const init: PlayInit = { moduleUrl, conditions, deck };
+    for await (const r of playInOrder(mod, init, todo, (k) => taskAt(done + k), o.workers)) {
+      const fields = [
+        ...keyOf(taskAt(done + i)),
+        r.base,
+        r.outcome,
+        String(r.cardsHome),
+        String(r.moves),
+        String(r.states),
+      ];
+      summarizer.add(fields);
+      rows++;
+      i++;
+      buffer.push(fields);
+      const now = Date.now();
+      if (buffer.length >= 256 || now - lastFlush > 1000) {
+        flush();
+        if (showProgress) {
+          const rate = (i * 1000) / (now - t0);
+          process.stderr.write(
+            `\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i) / rate)}   `,
+          );
         }
-      },
-    );
+      }
+    }
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
@@ -215,6 +219,47 @@ export async function runExperiment<S extends OptionSpecs>(
     await writeSvg(`${stem}.svg`, def.plot(summary, o));
   }
   return { out, header, rows, summary, complete, played: todo };
+}
+
+/**
+ * The outcomes of tasks 0 … count−1 in task order, played in this thread (workers ≤ 1) or on the
+ * project's worker pool. Each task is seeded by its deal, so which thread plays it never changes
+ * its outcome, and the file is the same byte for byte for any number of workers.
+ */
+async function* playInOrder(
+  mod: TaskModule,
+  init: PlayInit,
+  count: number,
+  taskAt: (i: number) => Task,
+  workers: number,
+): AsyncGenerator<Outcome> {
+  if (count === 0) return;
+  if (workers <= 1) {
+    for (let i = 0; i < count; i++) {
+      const t = taskAt(i);
+      try {
+        yield await mod.play(init.conditions[t.condition]!, t.deal, init.deck);
+      } catch (e) {
+        throw failedTask(e, t, init.conditions);
+      }
+      // Let signals and timers in between games (mod.play may never yield to the event loop).
+      if ((i & 15) === 15) await new Promise((r) => setImmediate(r));
+    }
+    return;
+  }
+  const n = Math.min(workers, count);
+  const pool = new TaskPool<PlayInit, Task, Outcome>(
+    workerModule("./worker.js", import.meta.url),
+    init,
+    n,
+    "experiment",
+  );
+  try {
+    // A window keeps a slow game from letting the others run (and buffer) arbitrarily far ahead.
+    yield* pool.ordered(count, taskAt, n * 32);
+  } finally {
+    await pool.close();
+  }
 }
 
 /**

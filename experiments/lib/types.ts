@@ -28,9 +28,31 @@ export interface Outcome {
   readonly states: number;
 }
 
-/** A module the pool loads in each worker (experiments/lib/play.ts; tests use a fake). */
+/** A module each worker loads (experiments/lib/play.ts; tests use a fake). */
 export interface TaskModule {
   /** Player name with options, as written into the CSV. */
   describe(c: Condition): string | Promise<string>;
   play(c: Condition, deal: number, deck: "seed" | "ms"): Outcome | Promise<Outcome>;
+}
+
+/** One game of a run: a deal under one of its conditions (an index into them). */
+export interface Task {
+  readonly condition: number;
+  readonly deal: number;
+}
+
+/** What a worker thread is set up with: the task module and the run's conditions. */
+export interface PlayInit {
+  readonly moduleUrl: string;
+  readonly conditions: readonly Condition[];
+  readonly deck: "seed" | "ms";
+}
+
+/** Names the deal and condition a failure came from, so it can be replayed alone. */
+export function failedTask(e: unknown, t: Task, conditions: readonly Condition[]): Error {
+  const c = conditions[t.condition]!;
+  const msg = e instanceof Error ? e.message : String(e);
+  return new Error(
+    `deal ${t.deal}, rules ${c.preset} ${JSON.stringify(c.overrides)}, player ${JSON.stringify(c.player)}: ${msg}`,
+  );
 }

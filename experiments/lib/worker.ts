@@ -1,20 +1,17 @@
-/** A worker thread of the experiment pool: loads the task module once, plays what it is sent. */
-import { parentPort, workerData } from "node:worker_threads";
-import type { Condition, TaskModule } from "./types.js";
-import type { Task } from "./pool.js";
+/**
+ * A worker thread of an experiment, on the project's pool (src/util/pool.ts): loads the task
+ * module once, then plays the (condition, deal) tasks it is sent.
+ */
+import { serveTasks } from "../../src/util/pool.js";
+import { failedTask, type Outcome, type PlayInit, type Task, type TaskModule } from "./types.js";
 
-const { moduleUrl, conditions, deck } = workerData as {
-  moduleUrl: string;
-  conditions: Condition[];
-  deck: "seed" | "ms";
-};
-const mod = (await import(moduleUrl)) as TaskModule;
-
-parentPort!.on("message", async (m: { i: number; task: Task }) => {
-  try {
-    const outcome = await mod.play(conditions[m.task.condition]!, m.task.deal, deck);
-    parentPort!.postMessage({ i: m.i, outcome });
-  } catch (e) {
-    parentPort!.postMessage({ i: m.i, error: e instanceof Error ? e.message : String(e) });
-  }
-});
+serveTasks<PlayInit, Task, Outcome, PlayInit & { mod: TaskModule }>(
+  async (init) => ({ ...init, mod: (await import(init.moduleUrl)) as TaskModule }),
+  async (s, t) => {
+    try {
+      return await s.mod.play(s.conditions[t.condition]!, t.deal, s.deck);
+    } catch (e) {
+      throw failedTask(e, t, s.conditions);
+    }
+  },
+);

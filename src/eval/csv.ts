@@ -1,5 +1,6 @@
 /**
- * A resumable results CSV (csv-stringify to write, src/util/csv to read), for `penguin eval`:
+ * The project's resumable results CSV (csv-stringify to write, src/util/csv to read), for
+ * `penguin eval` and the experiments:
  *
  * - the output must be a regular file or a new path (a symlink is followed); a device, FIFO or
  *   directory is refused, since the file is read back to resume;
@@ -33,9 +34,16 @@ export interface CsvSpec {
   readonly fixed?: Readonly<Record<string, string>>;
   /**
    * Called with each existing row (by column) in file order, after the shape and `fixed`
-   * checks; throws UsageError to refuse the file. `line` is its 1-based line number.
+   * checks; throws UsageError to refuse the file. `line` is its 1-based line number, `fields`
+   * the same values in column order.
    */
-  readonly onRow?: (row: Readonly<Record<string, string>>, line: number) => void;
+  readonly onRow?: (
+    row: Readonly<Record<string, string>>,
+    line: number,
+    fields: readonly string[],
+  ) => void;
+  /** What the file is, for the message that refuses a file without a header line. */
+  readonly what?: string;
 }
 
 export function csvLine(values: readonly CsvValue[]): string {
@@ -110,13 +118,13 @@ export class ResumableCsv {
           if (spec.onRow) {
             const rec: Record<string, string> = {};
             columns.forEach((c, j) => (rec[c] = f[j]!));
-            spec.onRow(rec, n + 1);
+            spec.onRow(rec, n + 1, f);
           }
           rows++;
         });
         if (complete === 0)
           throw new UsageError(
-            `${shown} has no complete header line: not a CSV of penguin eval; use another --out`,
+            `${shown} has no complete header line: not a CSV of ${spec.what ?? "penguin eval"}; use another --out`,
           );
         // Checks passed: drop a partial last line left by a killed run, then append from there.
         if (complete < size) ftruncateSync(fd, complete);

@@ -9,8 +9,7 @@ import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
 import { DEFAULT_MAX_STEPS, EpisodeRunner } from "./play.js";
-import { builtModuleUrl } from "./worker-url.js";
-import { TaskPool } from "../util/pool.js";
+import { TaskPool, workerModule } from "../util/pool.js";
 
 export interface EvalSpec {
   /** Registry name: random, greedy, lookahead, solver, policy, … */
@@ -119,7 +118,7 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
     timing: spec.timing,
   };
   const pool = new TaskPool<WorkerSpec, ChunkTask, EvalRow[]>(
-    builtModuleUrl(new URL("./worker.js", import.meta.url)),
+    workerModule("./worker.js", import.meta.url),
     init,
     n,
     "eval",

@@ -1,6 +1,6 @@
 /**
  * A worker thread of `evaluate` on the project's worker pool: builds the agent once, then plays
- * the chunks of deals it is sent and returns their rows. Always the built .js (see worker-url.ts).
+ * the chunks of deals it is sent and returns their rows.
  */
 import { createAgent } from "../agents/registry.js";
 import { serveTasks } from "../util/pool.js";

@@ -6,9 +6,43 @@
  * Results depend only on their task, so a run gives the same data for any number of workers; a
  * worker that fails or exits breaks the pool instead of hanging it, and a worker's UsageError
  * comes back as one, so the command still prints one line and exits 2.
+ *
+ * A worker runs the same code as the thread that starts it: the built `.js` in the package, and
+ * the TypeScript sources when the caller runs from them (tsx, vitest), loaded through tsx.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { Worker, parentPort } from "node:worker_threads";
 import { UsageError } from "../errors.js";
+
+/**
+ * The worker module `file` ("./worker.js") beside the module `caller` (its import.meta.url), in the
+ * caller's own form: worker.js beside a built .js, worker.ts beside a TypeScript source.
+ */
+export function workerModule(file: string, caller: string): URL {
+  const url = new URL(file, caller);
+  return new URL(caller.endsWith(".ts") ? url.href.replace(/\.js$/, ".ts") : url.href);
+}
+
+let tsxApi: string | undefined;
+
+/**
+ * Starts a worker thread on `module`. Plain Node loads only JavaScript, so a TypeScript module
+ * (development) boots through a two-line script that registers tsx's loader first; tsx is a
+ * devDependency, there whenever the sources are.
+ */
+export function startWorker(module: URL): Worker {
+  if (!module.pathname.endsWith(".ts")) return new Worker(module);
+  if (tsxApi === undefined) {
+    // tsx's public "./esm/api" entry, as `import` would resolve it (createRequire gives the CommonJS one).
+    const pkg = createRequire(import.meta.url).resolve("tsx/package.json");
+    const exp = JSON.parse(readFileSync(pkg, "utf8")).exports["./esm/api"].import.default;
+    tsxApi = new URL(exp, pathToFileURL(pkg)).href;
+  }
+  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); });`;
+  return new Worker(boot, { eval: true });
+}
 
 export type ToTaskWorker<I, T> = { type: "init"; init: I } | { type: "task"; id: number; task: T };
 export type FromTaskWorker<R> =
@@ -21,14 +55,15 @@ export class TaskPool<I, T, R> {
   #onResult: ((id: number, r: R) => void) | undefined;
   #onFail: ((e: Error) => void) | undefined;
 
+  /** `module` is a worker module's URL (see workerModule), which calls serveTasks. */
   constructor(
-    bootUrl: URL,
+    module: URL,
     init: I,
     size: number,
     readonly label: string,
   ) {
     for (let i = 0; i < size; i++) {
-      const w = new Worker(bootUrl);
+      const w = startWorker(module);
       w.on("message", (m: FromTaskWorker<R>) => {
         if (m.type === "done") this.#onResult?.(m.id, m.result);
         else

@@ -4,8 +4,7 @@
  * order, so a run gives the same numbers for any number of workers.
  */
 import type { Rules } from "../../engine/rules.js";
-import { builtModuleUrl } from "../../eval/worker-url.js";
-import { TaskPool } from "../../util/pool.js";
+import { TaskPool, workerModule } from "../../util/pool.js";
 import { LinearPlayer } from "./fitness.js";
 
 export interface ScoreTask {
@@ -25,12 +24,7 @@ export class ScorePool {
   constructor(rules: Rules, workers: number) {
     if (workers <= 1) this.#local = new LinearPlayer(rules);
     else
-      this.#pool = new TaskPool(
-        builtModuleUrl(new URL("./worker.js", import.meta.url)),
-        rules,
-        workers,
-        "ES",
-      );
+      this.#pool = new TaskPool(workerModule("./worker.js", import.meta.url), rules, workers, "ES");
   }
 
   /** Results of all tasks, in task order. */

@@ -1,4 +1,4 @@
-/** A worker thread of ScorePool (always the built .js; see src/eval/worker-url.ts). */
+/** A worker thread of ScorePool (started by src/util/pool.ts). */
 import type { Rules } from "../../engine/rules.js";
 import { serveTasks } from "../../util/pool.js";
 import { LinearPlayer } from "./fitness.js";

@@ -21,8 +21,7 @@ import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";
 import { writeAtomic } from "../files.js";
-import { TaskPool } from "../../util/pool.js";
-import { builtModuleUrl } from "../../eval/worker-url.js";
+import { TaskPool, workerModule } from "../../util/pool.js";
 import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
@@ -362,7 +361,7 @@ export async function runDataset(
     }
   } else {
     const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
-      builtModuleUrl(new URL("./worker.js", import.meta.url)),
+      workerModule("./worker.js", import.meta.url),
       init,
       o.workers,
       "dataset",

@@ -1,4 +1,4 @@
-/** A labelling worker of `penguin dataset` (always the built .js; see src/eval/worker-url.ts). */
+/** A labelling worker of `penguin dataset` (started by src/util/pool.ts). */
 import { serveTasks } from "../../util/pool.js";
 import {
   labelShard,
