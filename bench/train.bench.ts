@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolveRules } from "../src/engine/rules.js";
+import { defaultMaxSteps } from "../src/env/registry.js";
 import { Adam, ADAM_DEFAULTS } from "../src/train/adam.js";
 import {
   availableBackends,
@@ -84,6 +85,7 @@ async function ppoThroughput(): Promise<Figures> {
     await train(
       {
         ...TRAIN_DEFAULTS,
+        maxSteps: defaultMaxSteps(rules),
         algo: "ppo",
         rules,
         out,

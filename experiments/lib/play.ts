@@ -29,7 +29,7 @@ async function prepareOnce(c: Condition): Promise<Prepared> {
   if (c.player.kind === "solver")
     return { rules, label: `solver(maxStates=${c.player.maxStates})` };
   const agent = await createAgent(c.player.agent, c.player.options, rules);
-  return { rules, runner: new EpisodeRunner(rules, agent), label: agentLabel(agent) };
+  return { rules, runner: new EpisodeRunner(rules, agent), label: agentLabel(agent, rules) };
 }
 
 function prepare(c: Condition): Promise<Prepared> {

@@ -10,6 +10,7 @@ import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { checkAll, yargsNumber, type NumberSpec } from "../train/options.js";
 import { TRAIN_DEAL_START } from "../train/splits.js";
 import { MAX_STATES_LIMIT } from "../solver/index.js";
+import { defaultMaxSteps } from "../env/registry.js";
 
 interface Args extends RuleArgs {
   players: string;
@@ -17,7 +18,7 @@ interface Args extends RuleArgs {
   "deal-start": number;
   "shard-deals": number;
   "max-states": number;
-  "max-steps": number;
+  "max-steps"?: number;
   workers: number;
   out: string;
   quiet: boolean;
@@ -40,7 +41,12 @@ const DATASET_NUMBERS: Readonly<Record<string, NumberSpec>> = {
     max: MAX_STATES_LIMIT,
     int: true,
   },
-  "max-steps": { describe: "move limit per game", default: 1000, min: 1, max: 100_000, int: true },
+  "max-steps": {
+    describe: "move limit per game (default: the game's registered move limit)",
+    min: 1,
+    max: 100_000,
+    int: true,
+  },
   workers: { describe: "worker threads", default: 1, min: 1, max: 64, int: true },
 };
 
@@ -92,7 +98,7 @@ export const datasetCommand: CommandModule<object, Args> = {
         dealStart: a["deal-start"],
         shardDeals: a["shard-deals"],
         maxStates: a["max-states"],
-        maxSteps: a["max-steps"],
+        maxSteps: a["max-steps"] ?? defaultMaxSteps(rules),
         workers: a.workers,
         out: a.out,
       },

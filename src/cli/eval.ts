@@ -10,7 +10,6 @@ import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuris
 import type { AgentOptions } from "../agents/agent.js";
 import { MAX_DEALS, msRange, seedRange, type DealList } from "../eval/deals.js";
 import { MS_MAX } from "../engine/deal.js";
-import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { runEval } from "../eval/run.js";
 import { formatSummary } from "../eval/stats.js";
 import { prepareReplayDir, writeReplays } from "../viewer/batch.js";
@@ -45,7 +44,7 @@ interface EvalArgs extends RuleArgs, AgentArgs {
   "ms-to"?: number;
   workers: number;
   out?: string;
-  "max-steps": number;
+  "max-steps"?: number;
   timing: boolean;
   json: boolean;
   html?: string;
@@ -102,9 +101,8 @@ const OPTIONS = {
     describe: "CSV file (resumed when it exists; a symlink writes its target)",
   },
   "max-steps": rangedNumber(
-    "moves before a game counts as lost",
+    "moves before a game counts as lost (default: the game's registered move limit)",
     { min: 1, max: 1_000_000, integer: true },
-    { default: DEFAULT_MAX_STEPS },
   ),
   timing: {
     type: "boolean",

@@ -10,7 +10,6 @@
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
 import { dealLabel, parseDealLabel, type DealRef } from "../eval/deals.js";
-import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 import { replayHtml } from "../viewer/html.js";
 import { parseAgentLabel, parseRulesLabel } from "../viewer/labels.js";
 import { checkOutputFile, readCsvRow, writeOutput } from "../viewer/output.js";
@@ -37,7 +36,7 @@ interface ReplayArgs extends RuleArgs, DealArgs, AgentArgs {
   from?: string;
   row?: number;
   out: string;
-  "max-steps": number;
+  "max-steps"?: number;
   "max-states": number;
 }
 
@@ -82,7 +81,8 @@ function specFrom(a: ReplayArgs): ReplaySpec {
     throw new UsageError(
       `--max-states must be an integer from 0 to ${MAX_STATES_LIMIT}, got ${budget}`,
     );
-  if (!Number.isInteger(a["max-steps"]) || a["max-steps"] < 1)
+  const steps = a["max-steps"];
+  if (steps !== undefined && (!Number.isInteger(steps) || steps < 1))
     throw new UsageError(`--max-steps must be a positive integer, got ${a["max-steps"]}`);
   if (a.from !== undefined) {
     if (a.row === undefined)
@@ -149,8 +149,8 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       .option("out", { type: "string", demandOption: true, describe: "the HTML file to write" })
       .option("max-steps", {
         type: "number",
-        default: DEFAULT_MAX_STEPS,
-        describe: "moves before the game counts as lost",
+        describe:
+          "moves before the game counts as lost (default: the game's registered move limit)",
       })
       .option("max-states", {
         type: "number",

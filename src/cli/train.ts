@@ -12,6 +12,7 @@ import { ALGO_NAMES, ALGOS, algoSpec, type AlgoSpec } from "../train/algos.js";
 import { optionsFrom, yargsOption, type OptionSpecs } from "../train/options.js";
 import type { EsOptions } from "../train/es/options.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
+import { defaultMaxSteps } from "../env/registry.js";
 import { stopOnSignals, stopRequested } from "../train/stop.js";
 import { safetyOptions } from "../train/safety/options.js";
 
@@ -135,6 +136,7 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
     algo: spec.name,
     rules,
     out,
+    maxSteps: (o as Partial<TrainOptions>).maxSteps ?? defaultMaxSteps(rules),
   });
   if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
 }

@@ -42,8 +42,8 @@
  *
  * ## Episode End
  * Terminated: all 52 cards home (won), or no legal action left. Truncated: `maxSteps` steps
- * (default 500), or, with `truncateOnRepeat: true`, a position (flipper order ignored) seen
- * before in the episode; a terminating step is never also truncated. Stepping a finished
+ * (default: the maxSteps the id registers, 1000 for every id), or, with `truncateOnRepeat:
+ * true`, a position (flipper order ignored) seen before in the episode; a terminating step is never also truncated. Stepping a finished
  * episode throws; call reset().
  *
  * ## Arguments

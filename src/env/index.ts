@@ -16,6 +16,7 @@ export {
   isEnvId,
   envSpec,
   envIdForPreset,
+  defaultMaxSteps,
 } from "./registry.js";
 export {
   type EnvInfo,

@@ -29,7 +29,7 @@ export type ShuffleSource = "seedrandom" | "microsoft";
 export interface EnvSettings {
   /** `cards` (default): 1/52 per card reaching a foundation. `win`: 1 on the winning step, else 0. */
   readonly reward: RewardMode;
-  /** Episodes are truncated after this many steps (default 500). */
+  /** Episodes are truncated after this many steps (default: the id's registered maxSteps). */
   readonly maxSteps: number;
   /** Truncate as soon as a position repeats within the episode (default false). */
   readonly truncateOnRepeat: boolean;
@@ -37,9 +37,9 @@ export interface EnvSettings {
   readonly shuffle: ShuffleSource;
 }
 
-export const DEFAULT_SETTINGS: EnvSettings = {
+/** The settings' defaults but the move limit, which each id declares (EnvSpec.maxSteps). */
+export const DEFAULT_SETTINGS: Omit<EnvSettings, "maxSteps"> = {
   reward: "cards",
-  maxSteps: 500,
   truncateOnRepeat: false,
   shuffle: "seedrandom",
 };
@@ -65,6 +65,13 @@ export interface EnvSpec {
   readonly id: EnvId;
   readonly preset: PresetName;
   readonly version: number;
+  /**
+   * Moves before a game counts as lost, declared here once per id (as Gymnasium registers
+   * max_episode_steps): the env truncates its episodes there, and `penguin eval`, the
+   * experiments, the viewer, training and `penguin dataset` end their games there unless told
+   * otherwise (see defaultMaxSteps).
+   */
+  readonly maxSteps: number;
 }
 
 const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
@@ -80,10 +87,33 @@ const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
   "Stalactites-v2": "stalactites",
 };
 
+/**
+ * Won Penguin games take about 100-250 moves and the FreeCell family's solver lines fewer; 1000
+ * leaves room for long flipper manoeuvres in every game, and is the limit every published
+ * evaluation of this project was played under.
+ */
+const MAX_STEPS_OF: Readonly<Record<EnvId, number>> = {
+  "Penguin-v2": 1000,
+  "PenguinRelaxed-v2": 1000,
+  "Opus-v2": 1000,
+  "PenguinBeakHome-v2": 1000,
+  "BakersGame-v2": 1000,
+  "KingsOnlyBakersGame-v2": 1000,
+  "FreeCell-v2": 1000,
+  "EightOff-v2": 1000,
+  "SeahavenTowers-v2": 1000,
+  "Stalactites-v2": 1000,
+};
+
 export const ENV_SPECS: Readonly<Record<EnvId, EnvSpec>> = Object.fromEntries(
   ENV_IDS.map((id) => [
     id,
-    { id, preset: PRESET_OF[id], version: Number(/-v(\d+)$/.exec(id)![1]) },
+    {
+      id,
+      preset: PRESET_OF[id],
+      version: Number(/-v(\d+)$/.exec(id)![1]),
+      maxSteps: MAX_STEPS_OF[id],
+    },
   ]),
 ) as Record<EnvId, EnvSpec>;
 
@@ -105,6 +135,14 @@ export function envIdForPreset(preset: string): EnvId {
       `unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`,
     );
   return id;
+}
+
+/**
+ * The move limit of a game under `rules` (any overrides): its preset's env id's registered
+ * maxSteps. Every default move limit in the project is read here.
+ */
+export function defaultMaxSteps(rules: { readonly preset: string }): number {
+  return ENV_SPECS[envIdForPreset(rules.preset)].maxSteps;
 }
 
 const RULE_KEYS = [
@@ -158,7 +196,7 @@ export function resolveEnvOptions(
   const reward = o.reward ?? DEFAULT_SETTINGS.reward;
   if (reward !== "win" && reward !== "cards")
     throw new UsageError(`unknown reward ${JSON.stringify(reward)}; allowed: cards, win`);
-  const maxSteps = o.maxSteps ?? DEFAULT_SETTINGS.maxSteps;
+  const maxSteps = o.maxSteps ?? spec.maxSteps;
   if (
     typeof maxSteps !== "number" ||
     !Number.isInteger(maxSteps) ||

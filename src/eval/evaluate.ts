@@ -8,7 +8,8 @@ import { rulesLabel, type Rules } from "../engine/rules.js";
 import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
-import { DEFAULT_MAX_STEPS, EpisodeRunner } from "./play.js";
+import { defaultMaxSteps } from "../env/registry.js";
+import { EpisodeRunner } from "./play.js";
 import { TaskPool, workerModule } from "../util/pool.js";
 
 export interface EvalSpec {
@@ -20,7 +21,7 @@ export interface EvalSpec {
   readonly deals: DealList;
   /** Worker threads; 1 (default) plays in this thread. */
   readonly workers?: number;
-  /** Moves before a game counts as lost (default DEFAULT_MAX_STEPS). */
+  /** Moves before a game counts as lost (default: defaultMaxSteps(rules)). */
   readonly maxSteps?: number;
   /** false: `ms` is 0 in every row, making the rows byte-identical between runs. */
   readonly timing?: boolean;
@@ -39,9 +40,9 @@ export interface EvalRow {
   readonly ms: number;
 }
 
-/** The agent's name as written in rows: its own name, plus a step limit that is not the default. */
-export function agentLabel(agent: Agent, maxSteps = DEFAULT_MAX_STEPS): string {
-  if (maxSteps === DEFAULT_MAX_STEPS) return agent.name;
+/** The agent's name as written in rows: its own name, plus a step limit that is not the rules' default. */
+export function agentLabel(agent: Agent, rules: Rules, maxSteps = defaultMaxSteps(rules)): string {
+  if (maxSteps === defaultMaxSteps(rules)) return agent.name;
   const n = agent.name;
   return n.endsWith(")")
     ? `${n.slice(0, -1)},max-steps=${maxSteps})`
@@ -57,11 +58,11 @@ export class DealPlayer {
   constructor(
     readonly agent: Agent,
     readonly rules: Rules,
-    readonly maxSteps = DEFAULT_MAX_STEPS,
+    readonly maxSteps = defaultMaxSteps(rules),
     readonly timing = true,
   ) {
     this.#runner = new EpisodeRunner(rules, agent);
-    this.#label = agentLabel(agent, maxSteps);
+    this.#label = agentLabel(agent, rules, maxSteps);
     this.#rulesText = rulesLabel(rules);
   }
 

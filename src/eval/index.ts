@@ -10,11 +10,10 @@
  *   new EpisodeRunner(rules, agent).play(start, seed, maxSteps?) -> { won, cardsHome, moves }
  *   playDeal(agent, rules, start, seed, maxSteps?)   (engine + ActionCodec; the observation is
  *   encoded only when agent.needsObservation). Lost when no legal move is left or after maxSteps
- *   (DEFAULT_MAX_STEPS = 1000) moves.
+ *   moves (default: defaultMaxSteps(rules), the limit the game's env id registers).
  * Many games
  *   evaluate({ agent, agentOptions, rules, deals, workers?, maxSteps?, timing? })
- *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads (which
- *     load the built .js), and rows are identical for any number of workers.
+ *     -> AsyncGenerator<EvalRow>, rows in deal order; workers > 1 uses worker_threads, and rows are identical for any number of workers.
  *   runEval({ ...spec, out?, onRow?, onOpen? }) -> { summary, agent, rules, skipped }: evaluate +
  *     the resumable CSV with columns EVAL_COLUMNS (deal, rules, agent, won, cards_home, moves, ms);
  *     every row read back is checked (won, cards home, moves, one deal kind, one timing mode).
@@ -47,7 +46,7 @@ export {
   summarize,
   formatSummary,
 } from "./stats.js";
-export { DEFAULT_MAX_STEPS, EpisodeRunner, playDeal } from "./play.js";
+export { EpisodeRunner, playDeal } from "./play.js";
 export { type CsvValue, type CsvSpec, ResumableCsv, csvLine } from "./csv.js";
 export { type EvalSpec, type EvalRow, evaluate, agentLabel } from "./evaluate.js";
 export { type RunEvalOptions, type RunEvalResult, EVAL_COLUMNS, runEval } from "./run.js";

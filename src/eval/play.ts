@@ -13,13 +13,11 @@ import { applyMove, MAX_MOVES } from "../engine/moves.js";
 import type { Rules } from "../engine/rules.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "../env/actions.js";
+import { defaultMaxSteps } from "../env/registry.js";
 import { ObservationEncoder } from "../env/observation.js";
 import type { Agent, AgentInput } from "../agents/agent.js";
 import type { GameOutcome } from "./stats.js";
 import { IllegalMoveError } from "../errors.js";
-
-/** Penguin games that are won take ~100-250 moves; 1000 leaves room for long flipper manoeuvres. */
-export const DEFAULT_MAX_STEPS = 1000;
 
 /** A game of playMany, with the action ids it played when asked for them. */
 export interface PlayedGame extends GameOutcome {
@@ -136,7 +134,7 @@ export class EpisodeRunner {
   }
 
   /** Plays `start` (left unchanged) to the end; `seed` goes to the agent's reset. */
-  play(start: State, seed: number, maxSteps = DEFAULT_MAX_STEPS): GameOutcome {
+  play(start: State, seed: number, maxSteps = defaultMaxSteps(this.rules)): GameOutcome {
     const t = this.#table(0);
     t.begin(start, seed, 0, false);
     while (t.ready(maxSteps)) t.apply(this.agent.act(t.input));
@@ -149,7 +147,7 @@ export class EpisodeRunner {
     seeds: readonly number[],
     options: PlayManyOptions = {},
   ): Promise<PlayedGame[]> {
-    const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    const maxSteps = options.maxSteps ?? defaultMaxSteps(this.rules);
     const record = options.record ?? false;
     const results: PlayedGame[] = new Array(starts.length);
     const B =
@@ -198,7 +196,7 @@ export function playDeal(
   rules: Rules,
   start: State,
   seed: number,
-  maxSteps = DEFAULT_MAX_STEPS,
+  maxSteps = defaultMaxSteps(rules),
 ): GameOutcome {
   return new EpisodeRunner(rules, agent).play(start, seed, maxSteps);
 }

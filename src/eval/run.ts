@@ -20,7 +20,7 @@ import {
   type DealRef,
 } from "./deals.js";
 import { agentLabel, evaluate, type EvalRow, type EvalSpec } from "./evaluate.js";
-import { DEFAULT_MAX_STEPS } from "./play.js";
+import { defaultMaxSteps } from "../env/registry.js";
 import { SummaryBuilder, type Summary } from "./stats.js";
 
 /** The CSV columns of `penguin eval`, in order. */
@@ -96,10 +96,14 @@ function rowProblem(
 
 export async function runEval(o: RunEvalOptions): Promise<RunEvalResult> {
   // Build the agent here first: bad options fail before any file is touched, and its name is the fingerprint.
-  const agent = agentLabel(await createAgent(o.agent, o.agentOptions ?? {}, o.rules), o.maxSteps);
+  const agent = agentLabel(
+    await createAgent(o.agent, o.agentOptions ?? {}, o.rules),
+    o.rules,
+    o.maxSteps,
+  );
   const rules = rulesLabel(o.rules);
   const timing = o.timing ?? true;
-  const maxSteps = o.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxSteps = o.maxSteps ?? defaultMaxSteps(o.rules);
   const deals = o.deals;
   const position = positionIn(deals);
   const kind = deals.at(0)?.kind;

@@ -94,8 +94,7 @@ const POLICY: OptionSpecs = {
     int: true,
   },
   "max-steps": {
-    describe: "move limit per game",
-    default: D.maxSteps,
+    describe: "move limit per game (default: the game's registered move limit)",
     min: 1,
     max: 100_000,
     int: true,
@@ -361,8 +360,7 @@ const ES: AlgoSpec = {
       key: "generations",
     },
     "es-max-steps": {
-      describe: "ES: move cap of a training game",
-      default: E.maxSteps,
+      describe: "ES: move cap of a training game (default: the game's registered move limit)",
       min: 1,
       max: 100_000,
       int: true,

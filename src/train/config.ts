@@ -32,7 +32,7 @@ export interface TrainOptions {
   evalEvery: number;
   /** Write a checkpoint every this many updates (and always at the end). */
   checkpointEvery: number;
-  /** Move limit per game (play and PPO episodes). */
+  /** Move limit per game (play and PPO episodes); the CLI's default is defaultMaxSteps(rules). */
   maxSteps: number;
   /** Mask out actions that return to a position seen earlier in the game (play, PPO rollouts). */
   repeatGuard: boolean;
@@ -88,7 +88,8 @@ export interface TrainOptions {
   stopAfterUpdates?: number;
 }
 
-export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
+/** The defaults but for the rules, the folder and the move limit, which the rules' env id declares. */
+export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out" | "maxSteps"> = {
   seed: 1,
   hidden: [256, 256],
   features: "env",
@@ -99,7 +100,6 @@ export const TRAIN_DEFAULTS: Omit<TrainOptions, "algo" | "rules" | "out"> = {
   evalDuring: 100,
   evalEvery: 6,
   checkpointEvery: 10,
-  maxSteps: 1000,
   repeatGuard: true,
   bcEpochs: 1,
   bcBatch: 256,

@@ -1,8 +1,8 @@
 /**
  * Generalised advantage estimation (Schulman et al. 2016) over a rollout stored time-major:
  * index t * envs + e. `dones[t*envs+e]` = 1 when the episode of env e ended at step t (terminated
- * or truncated: like CleanRL we do not bootstrap through truncation, which at our 500-step limit
- * only ever cuts off hopeless games). `lastValues` are V(s_T) for the observation after the last
+ * or truncated: like CleanRL we do not bootstrap through truncation, which at the game's
+ * registered move limit (defaultMaxSteps) only ever cuts off hopeless games). `lastValues` are V(s_T) for the observation after the last
  * step, used where the episode goes on past the rollout.
  */
 export function computeGae(

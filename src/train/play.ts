@@ -7,6 +7,7 @@
  */
 import { deal } from "../engine/deal.js";
 import type { Rules } from "../engine/rules.js";
+import { defaultMaxSteps } from "../env/registry.js";
 import { EpisodeRunner } from "../eval/play.js";
 import type { PolicyNet } from "./model.js";
 import { PolicyAgent } from "./policy-agent.js";
@@ -23,7 +24,11 @@ export interface PlayOptions {
   recordActions?: boolean;
 }
 
-const PLAY_DEFAULTS: PlayOptions = { maxSteps: 1000, repeatGuard: true, sample: false, batch: 250 };
+const PLAY_DEFAULTS: Omit<PlayOptions, "maxSteps"> = {
+  repeatGuard: true,
+  sample: false,
+  batch: 250,
+};
 
 export interface GameResult {
   seed: number;
@@ -50,7 +55,7 @@ export async function playPolicy(
   seeds: readonly number[],
   options: Partial<PlayOptions> = {},
 ): Promise<PlaySummary> {
-  const o = { ...PLAY_DEFAULTS, ...options };
+  const o = { ...PLAY_DEFAULTS, maxSteps: defaultMaxSteps(rules), ...options };
   const t0 = performance.now();
   const runner = new EpisodeRunner(
     rules,

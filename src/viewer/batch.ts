@@ -16,7 +16,8 @@ export interface ReplayBatch {
   readonly rules: Rules;
   readonly agent: string;
   readonly agentOptions: AgentOptions;
-  readonly maxSteps: number;
+  /** Moves before a game counts as lost (default: the rules' registered limit). */
+  readonly maxSteps?: number;
 }
 
 /** Checks DIR before the evaluation starts, so a bad path costs nothing (it is made only when replays are written). */

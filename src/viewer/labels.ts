@@ -7,7 +7,6 @@
 import { FEATURE_NAMES } from "../agents/features.js";
 import { UsageError } from "../errors.js";
 import { resolveRules, type RuleOverrides, type Rules } from "../engine/rules.js";
-import { DEFAULT_MAX_STEPS } from "../eval/play.js";
 
 const RULE_KEYS = ["cells", "emptyColumn", "groupMove", "build", "base", "deal"] as const;
 
@@ -32,7 +31,8 @@ export function parseRulesLabel(label: string): Rules {
 export interface AgentSpec {
   readonly agent: string;
   readonly options: Record<string, string>;
-  readonly maxSteps: number;
+  /** The label's max-steps; absent when the game had its rules' default limit. */
+  readonly maxSteps?: number;
 }
 
 /** Splits `name(a,b,c)` and turns the parts back into the options that built the agent. */
@@ -44,7 +44,7 @@ export function parseAgentLabel(label: string): AgentSpec {
   const options: Record<string, string> = {};
   const without: string[] = [];
   const weight: string[] = [];
-  let maxSteps = DEFAULT_MAX_STEPS;
+  let maxSteps: number | undefined;
   parts.forEach((p, i) => {
     const kv = /^([a-z][\w-]*)=(.*)$/.exec(p);
     if (kv && kv[1] === "max-steps") maxSteps = Number(kv[2]);
@@ -66,7 +66,7 @@ export function parseAgentLabel(label: string): AgentSpec {
   });
   if (without.length) options.without = without.join(",");
   if (weight.length) options.weight = weight.join(",");
-  if (!Number.isInteger(maxSteps) || maxSteps < 1)
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1))
     throw new UsageError(`bad max-steps in the agent label "${label}"`);
   return { agent, options, maxSteps };
 }

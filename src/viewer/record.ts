@@ -17,7 +17,8 @@ import { rulesLabel, type Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 import { agentSeed, dealState, type DealRef } from "../eval/deals.js";
 import { agentLabel } from "../eval/evaluate.js";
-import { DEFAULT_MAX_STEPS, EpisodeRunner } from "../eval/play.js";
+import { defaultMaxSteps } from "../env/registry.js";
+import { EpisodeRunner } from "../eval/play.js";
 import { lineText, solve } from "../solver/search.js";
 import type { ReplayData, Winnability } from "./page/replay-data.js";
 
@@ -31,7 +32,7 @@ export function recordGame(
   agent: Agent,
   start: State,
   seed: number,
-  maxSteps = DEFAULT_MAX_STEPS,
+  maxSteps = defaultMaxSteps(start.rules),
 ): RecordedGame {
   const moves: Move[] = [];
   const recorder: Agent = {
@@ -46,7 +47,7 @@ export function recordGame(
     },
   };
   new EpisodeRunner(start.rules, recorder).play(start, seed, maxSteps);
-  return { player: agentLabel(agent, maxSteps), moves };
+  return { player: agentLabel(agent, start.rules, maxSteps), moves };
 }
 
 export interface SolverBudget {
@@ -139,7 +140,7 @@ export async function buildReplay(spec: ReplaySpec): Promise<ReplayData> {
       agent,
       start,
       agentSeed(spec.deal),
-      spec.maxSteps ?? DEFAULT_MAX_STEPS,
+      spec.maxSteps ?? defaultMaxSteps(spec.rules),
     ));
   }
   const end = start.clone();

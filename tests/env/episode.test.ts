@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
 import { makeEnv } from "../../src/env/index.js";
-import { DEFAULT_SETTINGS } from "../../src/env/registry.js";
+import { DEFAULT_SETTINGS, ENV_IDS, defaultMaxSteps, envSpec } from "../../src/env/registry.js";
 import { position } from "./helpers.js";
 
 const penguin = resolveRules("penguin");
@@ -11,11 +11,19 @@ describe("rewards and episode end", () => {
   it("documents its defaults", () => {
     expect(DEFAULT_SETTINGS).toEqual({
       reward: "cards",
-      maxSteps: 500,
       truncateOnRepeat: false,
       shuffle: "seedrandom",
     });
-    expect(makeEnv("Penguin-v2").settings).toEqual(DEFAULT_SETTINGS);
+    expect(makeEnv("Penguin-v2").settings).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 1000 });
+  });
+
+  it("truncates at the move limit each id registers, the one every game of its rules uses", () => {
+    for (const id of ENV_IDS) {
+      const spec = envSpec(id);
+      expect(makeEnv(id).settings.maxSteps).toBe(spec.maxSteps);
+      expect(defaultMaxSteps(resolveRules(spec.preset, { cells: 8 }))).toBe(spec.maxSteps);
+    }
+    expect(makeEnv("FreeCell-v2", { maxSteps: 7 }).settings.maxSteps).toBe(7);
   });
 
   it("pays 1/52 per card home under `cards` and 1 for the win under `win`", () => {
@@ -41,7 +49,9 @@ describe("rewards and episode end", () => {
         r.info.steps,
       ]).toEqual([last, true, false, true, 52, 5]);
       expect(r.info.episodeReturn).toBeCloseTo(reward === "cards" ? 5 / 52 : 1, 12);
-      expect(env.render()).toMatch(/^Penguin-v2 seed 9 step 5\/500 \(won\)\nbase A {3}home 52\/52/);
+      expect(env.render()).toMatch(
+        /^Penguin-v2 seed 9 step 5\/1000 \(won\)\nbase A {3}home 52\/52/,
+      );
     }
   });
 

@@ -11,7 +11,6 @@ import { evaluate } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { initBackend } from "../../src/train/backend.js";
 import {
-  ES_DEFAULTS,
   esBasis,
   linearScorer,
   trainEs,
@@ -27,8 +26,11 @@ import { PositionSet } from "../../src/agents/position-set.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
+/** A short move cap keeps these runs quick (the default is the game's registered limit). */
+const TINY_STEPS = 400;
 const tiny = (out: string, over: Partial<EsOptions> = {}): Partial<EsOptions> => ({
   out,
+  maxSteps: TINY_STEPS,
   seed: 3,
   minutes: 0,
   generations: 4,
@@ -75,12 +77,8 @@ describe("evolution strategies on the linear action-scorer", () => {
     const { w0, scale } = esBasis();
     const trained = weightsOf(Float64Array.from(state(out).theta), w0, scale);
     const player = new LinearPlayer(rules);
-    const before = player.score(
-      weightsOf(new Float64Array(ROW), w0, scale),
-      seeds,
-      ES_DEFAULTS.maxSteps,
-    );
-    const after = player.score(trained, seeds, ES_DEFAULTS.maxSteps);
+    const before = player.score(weightsOf(new Float64Array(ROW), w0, scale), seeds, TINY_STEPS);
+    const after = player.score(trained, seeds, TINY_STEPS);
     expect(after.fitness).toBeGreaterThan(before.fitness + 1);
     expect(state(out).nextSeed).toBe(2_000_000);
   }, 120_000);

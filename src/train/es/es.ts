@@ -25,6 +25,7 @@ import { rulesLabel } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { FEATURES } from "../../agents/features.js";
 import { ActionCodec } from "../../env/actions.js";
+import { defaultMaxSteps } from "../../env/registry.js";
 import { wilson } from "../../eval/stats.js";
 import { initBackend, tf } from "../backend.js";
 import { RunFolder } from "../run.js";
@@ -38,9 +39,6 @@ import { ES_DEFAULTS, type EsOptions } from "./options.js";
 import { checkSplit, type DealSplit } from "../splits.js";
 
 export { ES_DEFAULTS, type EsOptions };
-
-/** Move cap of validation games: the evaluation's (src/eval/play.ts DEFAULT_MAX_STEPS). */
-const VAL_MAX_STEPS = 1000;
 
 /** The state saved after every generation (es-state.json), enough to continue exactly. */
 export interface EsState {
@@ -191,7 +189,12 @@ function esSplit(o: EsOptions): DealSplit {
 
 /** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
 export async function trainEs(partial: Partial<EsOptions> = {}, resume = false): Promise<EsResult> {
-  let o: EsOptions = { ...ES_DEFAULTS, ...partial };
+  const rules0 = partial.rules ?? ES_DEFAULTS.rules;
+  let o: EsOptions = {
+    ...ES_DEFAULTS,
+    ...partial,
+    maxSteps: partial.maxSteps ?? defaultMaxSteps(rules0),
+  };
   const statePath = join(o.out, STATE);
   let saved: EsState | undefined;
   if (resume) {
@@ -292,7 +295,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     const chunk = Math.ceil(valSeeds.length / Math.max(1, o.workers * 4));
     const tasks: ScoreTask[] = [];
     for (let i = 0; i < valSeeds.length; i += chunk)
-      tasks.push({ w, seeds: valSeeds.slice(i, i + chunk), maxSteps: VAL_MAX_STEPS });
+      tasks.push({ w, seeds: valSeeds.slice(i, i + chunk), maxSteps: defaultMaxSteps(rules) });
     const res = await pool.run(tasks);
     return res.reduce((a, r) => a + r.wins, 0) / valSeeds.length;
   };

@@ -24,7 +24,7 @@ export interface EsOptions {
   lr: number;
   /** constant, or linear: the step size falls linearly to 0 over `generations` (needs generations > 0). */
   lrSchedule: "constant" | "linear";
-  /** Move cap of a training game (a won game takes under 200 moves). */
+  /** Move cap of a training game (default: defaultMaxSteps(rules)). */
   maxSteps: number;
   valDeals: number;
   valEvery: number;
@@ -34,7 +34,8 @@ export interface EsOptions {
   quiet: boolean;
 }
 
-export const ES_DEFAULTS: EsOptions = {
+/** The defaults but for the move cap, which the rules' env id declares (defaultMaxSteps). */
+export const ES_DEFAULTS: Omit<EsOptions, "maxSteps"> = {
   out: "runs/es",
   rules: resolveRules("penguin"),
   seed: 1,
@@ -46,7 +47,6 @@ export const ES_DEFAULTS: EsOptions = {
   sigma: 0.3,
   lr: 0.1,
   lrSchedule: "constant",
-  maxSteps: 400,
   valDeals: 200,
   valEvery: 4,
   workers: 1,
