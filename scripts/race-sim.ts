@@ -29,7 +29,7 @@ import { PRESET_NAMES, resolveRules, type RuleOverrides, type Rules } from "../s
 import { UsageError } from "../src/errors.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "../src/solver/plan.js";
 import { solve } from "../src/solver/search.js";
-import { splitmix32 } from "../src/engine/rng.js";
+import { Mulberry32 } from "../src/engine/rng.js";
 import { writeOutput } from "../src/util/output.js";
 import { readTextFile } from "../src/util/read.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
@@ -324,8 +324,8 @@ function anneal(
   seed: number,
   fixed: ReadonlySet<string>,
 ): Entry[] {
-  const rnd = splitmix32(seed);
-  const ri = (n: number): number => rnd() % n;
+  const rnd = new Mulberry32(seed);
+  const ri = (n: number): number => rnd.nextU32() % n;
   const scale = (v: number): number =>
     Math.max(1, Math.round(v * [0.5, 0.7, 0.85, 0.95, 1.05, 1.2, 1.4, 2][ri(8)]!));
   // A deal left open weighs as a second of CPU time: a plan must keep deciding what it decided.
@@ -375,7 +375,7 @@ function anneal(
     for (const q of p.slice(0, -1)) q.budget = Math.min(q.budget, data.racers[q.name]!.cap);
     const v = f(p);
     const temperature = 0.003 * bestV * (1 - it / steps);
-    if (v < curV || rnd() / 2 ** 32 < Math.exp((curV - v) / Math.max(temperature, 1e-9)))
+    if (v < curV || rnd.next() < Math.exp((curV - v) / Math.max(temperature, 1e-9)))
       (cur = p), (curV = v);
     if (v < bestV) (best = p), (bestV = v);
   }

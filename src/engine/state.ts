@@ -3,7 +3,7 @@
  * apply/undo index straight into one buffer and allocate nothing.
  *
  * The 64-bit position hash is Zobrist-style, kept incrementally in two uint32 halves by every
- * change the engine makes. Its keys come from a fixed generator (splitmix32 from a constant seed),
+ * change the engine makes. Its keys come from a fixed table (keyTable from a constant seed),
  * so the same position hashes the same on every machine and in every release that keeps
  * `HASH_VERSION`. Cells hash by content only (a card in flipper a or in flipper c hashes alike),
  * because which flipper holds a card never matters to the game. Under `foundations: "suit"` the
@@ -12,7 +12,7 @@
  */
 import { NO_CARD, rankOf, suitOf, colorOf, makeCard, type Card } from "./card.js";
 import type { Rules } from "./rules.js";
-import { splitmix32 } from "./rng.js";
+import { keyTable } from "./rng.js";
 
 export const MAX_COLUMNS = 10;
 export const MAX_CELLS = 8;
@@ -27,11 +27,7 @@ const KEYS = MAX_COLUMNS * COLUMN_CAP * 52;
  */
 const ALL_KEYS = KEYS + 52 + 4 * 52;
 /** Key k's low half at 2k, its high half at 2k + 1: one cache line a look-up. */
-const ZOBRIST = new Uint32Array(2 * ALL_KEYS);
-{
-  const next = splitmix32(0x9e57e1);
-  for (let i = 0; i < ZOBRIST.length; i++) ZOBRIST[i] = next();
-}
+const ZOBRIST = keyTable(0x9e57e1, 2 * ALL_KEYS);
 const CELL_KEY = KEYS;
 const FOUNDATION_KEY = KEYS + 52;
 

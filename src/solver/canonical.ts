@@ -25,26 +25,13 @@
 import { NO_CARD } from "../engine/card.js";
 import { autoHomeSuit, CELL0, FOUNDATION } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
-import { splitmix32 } from "../engine/rng.js";
+import { fmix32, keyTable } from "../engine/rng.js";
 
 const DEPTH_KEYS = COLUMN_CAP * 52;
 /** Key i's low half at 2i, its high half at 2i + 1: both in one cache line. */
-const KEYS = new Uint32Array(2 * (DEPTH_KEYS + 52));
-{
-  // A fixed generator (splitmix32) so keys, and so search order and figures, repeat exactly.
-  const next = splitmix32(0x50e1c0de);
-  for (let i = 0; i < KEYS.length; i++) KEYS[i] = next();
-}
+// A fixed table, so keys, and so search order and figures, repeat exactly.
+const KEYS = keyTable(0x50e1c0de, 2 * (DEPTH_KEYS + 52));
 const CELL_KEYS = DEPTH_KEYS;
-
-/** Murmur3's finaliser: mixes the bits of a 32-bit integer (also the depth-first jitter's noise). */
-export function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** A column's mixed hash from its raw Zobrist hash (two halves). */
 const mixLo = (lo: number, hi: number): number => fmix32(lo ^ Math.imul(hi, 0x9e3779b1));

@@ -1,8 +1,12 @@
 /**
  * The trainer's own generator (sfc32): every sampling and shuffling choice of a run comes from
  * one of these, so its four-word state can be saved in a checkpoint and a resumed run draws
- * exactly the numbers an uninterrupted run would have drawn.
+ * exactly the numbers an uninterrupted run would have drawn. It stays apart from the engine's
+ * Mulberry32 because the shipped checkpoints' recorded games (and so their published win rates)
+ * were played with its stream.
  */
+import { keyTable } from "../engine/rng.js";
+
 export type RngState = [number, number, number, number];
 
 export class Rng {
@@ -12,21 +16,15 @@ export class Rng {
   #d: number;
 
   constructor(seed: number | string = 0) {
-    // Hash the seed (string or number) into four words with a splitmix-style mixer.
+    // Hash the seed (string or number), then spread it over four words (the engine's keyTable).
     let h = 0x9e3779b9 ^ 0;
     const text = String(seed);
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x85ebca6b) >>> 0;
-    const mix = (): number => {
-      h = (h + 0x9e3779b9) >>> 0;
-      let z = h;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
-    };
-    this.#a = mix();
-    this.#b = mix();
-    this.#c = mix();
-    this.#d = mix();
+    const words = keyTable(h, 4);
+    this.#a = words[0]!;
+    this.#b = words[1]!;
+    this.#c = words[2]!;
+    this.#d = words[3]!;
     for (let i = 0; i < 12; i++) this.nextU32();
   }
 

@@ -1,4 +1,5 @@
 /** Glue between the engine and the test-only reference model, plus a tiny seeded PRNG. */
+import { keyTable } from "../../src/engine/rng.js";
 import {
   autoHomeSuit,
   NO_CARD,
@@ -59,6 +60,16 @@ export function engineMoveKey(m: Move, s: State): string {
 
 /** mulberry32: small, seeded, the same everywhere. */
 export { mulberry32 as prng } from "../../src/engine/rng.js";
+
+/**
+ * Random walks' choices (uint32s) from a fixed table of hashed words (keyTable), so the
+ * positions the solver tests were written against stay the same.
+ */
+export function walkChoices(seed: number): () => number {
+  const words = keyTable(seed, 1 << 16);
+  let i = 0;
+  return () => words[i++ & 0xffff]!;
+}
 
 /** A position key that ignores which flipper holds which card (the hash does too). */
 export function positionKey(s: State): string {

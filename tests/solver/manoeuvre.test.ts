@@ -12,7 +12,7 @@ import {
   moveFrom,
   moveToEmpty,
 } from "../../src/engine/moves.js";
-import { splitmix32 } from "../../src/engine/rng.js";
+import { walkChoices } from "../engine/helpers.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { BestFirst } from "../../src/solver/best-first.js";
@@ -40,7 +40,7 @@ function replays(from: State, walk: Walker): boolean {
 
 describe("manoeuvres", () => {
   it("each one is a line of legal engine moves that puts its card home or on the card it builds on", () => {
-    const next = splitmix32(2026);
+    const next = walkChoices(2026);
     const codes = new Int32Array(MAX_MOVES);
     const moves = new Int32Array(MAX_MOVES);
     let played = 0;
@@ -201,7 +201,7 @@ describe("manoeuvres", () => {
       for (let n = 1; n <= 4; n++) {
         const walk = new Walker(dealMs(resolveRules(preset), n), weights, false, true);
         walk.autoplay();
-        const next = splitmix32(n);
+        const next = walkChoices(n);
         for (let step = 0; step < 50; step++) {
           const k = generateMoves(walk.s, moves);
           if (k === 0) break;
@@ -261,7 +261,7 @@ describe("manoeuvres", () => {
       for (let n = 1; n <= 3; n++) {
         const walk = new Walker(dealMs(resolveRules(preset), n), weights, false, true);
         walk.autoplay();
-        const next = splitmix32(n);
+        const next = walkChoices(n);
         // The score of the child without the prune (a walker of the same position without it), plus one free flipper.
         const unpruned = (play: (w: Walker) => boolean): number | null => {
           const w = new Walker(walk.s, weights);
@@ -325,7 +325,7 @@ describe("manoeuvres", () => {
 
 describe("steps with a purpose (the `purpose` order)", () => {
   it("list only legal engine moves, and manoeuvres that play as legal engine moves; a parked card goes into an empty column with its run on it", () => {
-    const next = splitmix32(77);
+    const next = walkChoices(77);
     const codes = new Int32Array(MAX_MOVES);
     const ranks = new Int32Array(MAX_MOVES);
     const moves = new Int32Array(MAX_MOVES);

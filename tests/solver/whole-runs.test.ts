@@ -12,7 +12,7 @@ import {
   resolveRules,
   type State,
 } from "../../src/engine/index.js";
-import { splitmix32 } from "../../src/engine/rng.js";
+import { walkChoices } from "../engine/helpers.js";
 import { COLUMN_CAP } from "../../src/engine/state.js";
 import { MANOEUVRE, parkRuns, parkWhole, playManoeuvre } from "../../src/solver/manoeuvre.js";
 import { solve, type SolvePlan } from "../../src/solver/index.js";
@@ -32,7 +32,7 @@ const SINGLE: SolvePlan = [{ ...HORNE[0]!, name: "single", singleParks: true }];
 /** A seeded random walk of `steps` legal moves. */
 function walkFrom(start: State, steps: number, seed: number): State {
   const s = start.clone();
-  const next = splitmix32(seed);
+  const next = walkChoices(seed);
   for (let i = 0; i < steps; i++) {
     const ms = legalMoves(s);
     if (ms.length === 0) break;
@@ -61,7 +61,7 @@ describe("whole runs parked as one step", () => {
     let dropped = 0;
     for (const preset of ["penguin", "bakers-game", "eight-off", "seahaven-towers"]) {
       for (let n = 1; n <= 8; n++) {
-        const next = splitmix32(n);
+        const next = walkChoices(n);
         const s = dealMs(resolveRules(preset), n);
         for (let step = 0; step < 30; step++) {
           const free = s.freeCells();
