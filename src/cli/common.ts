@@ -11,27 +11,21 @@ import {
   FOUNDATION_RULES,
   GROUP_MOVE_RULES,
   PRESET_NAMES,
-  resolveRules,
-  type RuleOverrides,
-  type Rules,
 } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { checkRange, type NumberRange } from "../util/range.js";
 export { checkRange, type NumberRange };
 import { printable } from "../util/text.js";
-import { dealMs, deal as dealSeed, MS_MAX } from "../engine/deal.js";
-import type { State } from "../engine/state.js";
-
-export interface RuleArgs {
-  rules: string;
-  cells?: number;
-  empty?: string;
-  "group-move"?: string;
-  build?: string;
-  base?: string;
-  foundations?: string;
-  deal?: string;
-}
+import { MS_MAX } from "../engine/deal.js";
+import type { DealArgs, RuleArgs } from "../engine/from-args.js";
+// Parsing rules and deals from option values lives below the CLI (the viewer uses it too).
+export {
+  dealFromArgs,
+  parseSeed,
+  rulesFromArgs,
+  type DealArgs,
+  type RuleArgs,
+} from "../engine/from-args.js";
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
   return y
@@ -61,24 +55,6 @@ export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
     }) as unknown as Argv<T & RuleArgs>;
 }
 
-export function rulesFromArgs(a: RuleArgs): Rules {
-  const o: Record<string, unknown> = {};
-  if (a.cells !== undefined)
-    o.cells = checkRange("cells", a.cells, { min: 0, max: 8, integer: true });
-  if (a.empty !== undefined) o.emptyColumn = a.empty;
-  if (a["group-move"] !== undefined) o.groupMove = a["group-move"];
-  if (a.build !== undefined) o.build = a.build;
-  if (a.base !== undefined) o.base = a.base;
-  if (a.foundations !== undefined) o.foundations = a.foundations;
-  if (a.deal !== undefined) o.deal = a.deal;
-  return resolveRules(a.rules, o as RuleOverrides);
-}
-
-export interface DealArgs {
-  seed?: string;
-  ms?: number;
-}
-
 export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {
   return y
     .option("seed", { type: "string", describe: "deal seed (integer or string, via seedrandom)" })
@@ -86,21 +62,6 @@ export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {
       "ms",
       rangedNumber("Microsoft deal number", { min: 1, max: MS_MAX, integer: true }),
     ) as unknown as Argv<T & DealArgs>;
-}
-
-/** `--seed` may be an integer or any string; integers are kept as numbers so 7 and "7" agree. */
-export function parseSeed(text: string): number | string {
-  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
-}
-
-export function dealFromArgs(rules: Rules, a: DealArgs, required = true): State | undefined {
-  if (a.seed !== undefined && a.ms !== undefined)
-    throw new UsageError("give either --seed or --ms, not both");
-  if (a.ms !== undefined)
-    return dealMs(rules, checkRange("ms", a.ms, { min: 1, max: MS_MAX, integer: true }));
-  if (a.seed !== undefined) return dealSeed(rules, parseSeed(String(a.seed)));
-  if (required) throw new UsageError("name a deal with --seed S or --ms N");
-  return undefined;
 }
 
 const RANGES = new WeakMap<object, NumberRange>();

@@ -15,7 +15,7 @@ import { moveToString } from "../engine/notation.js";
 import { UsageError } from "../errors.js";
 import { PRESET_NAMES, rulesLabel } from "../engine/rules.js";
 import { solve } from "../solver/search.js";
-import { dealFromArgs, rulesFromArgs, type DealArgs, type RuleArgs } from "../cli/common.js";
+import { dealFromArgs, rulesFromArgs, type DealArgs, type RuleArgs } from "../engine/from-args.js";
 import { playHtml } from "./html.js";
 import type { DealData, HintAnswer, RuleQuery } from "./page/play-data.js";
 import { beakOf, dealName } from "./record.js";
