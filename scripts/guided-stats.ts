@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { createAgent } from "../src/agents/registry.js";
 import { deal } from "../src/engine/deal.js";
 import { resolveRules } from "../src/engine/rules.js";
-import { EpisodeRunner } from "../src/eval/play.js";
+import { EpisodeRunner } from "../src/eval/game-loop.js";
 import type { GuidedAgent } from "../src/solver/guided.js";
 
 const { values: v } = parseArgs({

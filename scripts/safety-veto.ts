@@ -16,7 +16,7 @@ import { deal } from "../src/engine/deal.js";
 import { resolveRules } from "../src/engine/rules.js";
 import type { State } from "../src/engine/state.js";
 import { ActionCodec } from "../src/env/actions.js";
-import { EpisodeRunner } from "../src/eval/play.js";
+import { EpisodeRunner } from "../src/eval/game-loop.js";
 import { wilson } from "../src/eval/stats.js";
 import { SafetyView } from "../src/train/safety/agent.js";
 import { loadSafety } from "../src/train/safety/model.js";

@@ -52,7 +52,7 @@ export interface Experiment<S extends OptionSpecs> {
   /** Orders summary rows for the table and plot (default: first appearance). */
   sortSummary?(rows: SummaryRow[]): SummaryRow[];
   plot(summary: readonly SummaryRow[], o: Options<S>): TopLevelSpec;
-  /** Task module URL (default: experiments/lib/play.ts); tests pass a fake. */
+  /** Task module URL (default: experiments/lib/play-condition.ts); tests pass a fake. */
   readonly moduleUrl?: string;
 }
 
@@ -87,7 +87,7 @@ export async function runExperiment<S extends OptionSpecs>(
   }
   const conditions = def.conditions(o);
   const rules: Rules[] = conditions.map((c) => resolveRules(c.preset, c.overrides));
-  const moduleUrl = def.moduleUrl ?? workerModule("./play.js", import.meta.url).href;
+  const moduleUrl = def.moduleUrl ?? workerModule("./play-condition.js", import.meta.url).href;
   const mod = (await import(moduleUrl)) as TaskModule;
   const players = await Promise.all(conditions.map((c) => mod.describe(c)));
   const { start, end } = shardRange(o.deals, o.shard);

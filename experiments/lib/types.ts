@@ -28,7 +28,7 @@ export interface Outcome {
   readonly states: number;
 }
 
-/** A module each worker loads (experiments/lib/play.ts; tests use a fake). */
+/** A module each worker loads (experiments/lib/play-condition.ts; tests use a fake). */
 export interface TaskModule {
   /** Player name with options, as written into the CSV. */
   describe(c: Condition): string | Promise<string>;

@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.js";
 import { applyMove, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
-import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./features.js";
+import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./move-features.js";
 
 export type Weights = Readonly<Record<string, number>>;
 

@@ -16,7 +16,7 @@ export {
   HEURISTIC_NAMES,
   DEFAULT_HEURISTIC,
 } from "./heuristic.js";
-export { FEATURE_NAMES } from "./features.js";
+export { FEATURE_NAMES } from "./move-features.js";
 export {
   type AgentEntry,
   agentNames,

@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import type { Agent, AgentFactory, AgentOptions } from "./agent.js";
 import { GreedyAgent } from "./greedy.js";
 import { HEURISTIC_NAMES } from "./heuristic.js";
-import { FEATURE_NAMES } from "./features.js";
+import { FEATURE_NAMES } from "./move-features.js";
 import { LookaheadAgent, DEFAULT_DEPTH, DEFAULT_WIDTH, LOOKAHEAD_HEURISTIC } from "./lookahead.js";
 import { RandomAgent } from "./random.js";
 

@@ -9,7 +9,7 @@ import type { Agent, AgentOptions } from "../agents/agent.js";
 import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
 import { defaultMaxSteps } from "../env/registry.js";
-import { EpisodeRunner } from "./play.js";
+import { EpisodeRunner } from "./game-loop.js";
 import { TaskPool, workerModule } from "../util/pool.js";
 
 export interface EvalSpec {

@@ -46,7 +46,7 @@ export {
   summarize,
   formatSummary,
 } from "./stats.js";
-export { EpisodeRunner, playDeal } from "./play.js";
+export { EpisodeRunner, playDeal } from "./game-loop.js";
 export { type CsvValue, type CsvSpec, ResumableCsv, csvLine } from "./csv.js";
 export { type EvalSpec, type EvalRow, evaluate, agentLabel } from "./evaluate.js";
 export { type RunEvalOptions, type RunEvalResult, EVAL_COLUMNS, runEval } from "./run.js";

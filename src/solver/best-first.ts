@@ -16,7 +16,7 @@ import { COLUMN_CAP, type State } from "../engine/state.js";
 import type { RunEnd, RunStop } from "./depth-first.js";
 import { hasManoeuvres, isManoeuvre, leftOut, listManoeuvres, playManoeuvre } from "./manoeuvre.js";
 import { CanonicalKey } from "./canonical.js";
-import { FULL, PRESENT, StateTable } from "./table.js";
+import { FULL, PRESENT, TranspositionTable } from "./transposition.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
 /** A plan entry's settings (PlanStep) serve as they are. */
@@ -51,7 +51,7 @@ const ONE = new Int32Array(1);
 
 export class BestFirst {
   readonly walk: Walker;
-  readonly table: StateTable;
+  readonly table: TranspositionTable;
   readonly #stride: number;
   /** Node i: parent, depth, its moves steps[stepAt[i] .. stepAt[i+1]), and once expanded its position at snap[snapAt[i]*stride ..]. */
   #snap: Uint8Array;
@@ -92,7 +92,7 @@ export class BestFirst {
   ) {
     this.#start = start.clone();
     this.walk = new Walker(start, w, opt.eager, opt.horne);
-    this.table = new StateTable(maxStates, shared);
+    this.table = new TranspositionTable(maxStates, shared);
     this.#stride = start.nColumns + start.nCells + 4 + 52;
     this.#snap = new Uint8Array(this.#stride * 16);
     this.#keyStride = CanonicalKey.words(start.nColumns);

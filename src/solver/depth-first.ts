@@ -18,7 +18,7 @@ import {
   parkWhole,
   playManoeuvre,
 } from "./manoeuvre.js";
-import { FULL, PRESENT, StateTable } from "./table.js";
+import { FULL, PRESENT, TranspositionTable } from "./transposition.js";
 import { firstEmptyColumn, grow, mirroredEmptyMove, Walker, type Weights } from "./walker.js";
 
 /** How a strategy run ended: a win left on the walker's path, every node seen, or a budget. */
@@ -82,7 +82,7 @@ const MAX_POOL = 1 << 25;
 
 export class DepthFirst {
   readonly walk: Walker;
-  readonly table: StateTable;
+  readonly table: TranspositionTable;
   /** Children of every open node, best first; frame f owns pool[start[f] .. end[f]). */
   private pool: Int32Array = new Int32Array(512);
   private poolTop = 0;
@@ -123,7 +123,7 @@ export class DepthFirst {
     // (docs/solver.md, "Whole runs parked"); elsewhere a complete search goes without it.
     this.walk = new Walker(start, w, eager, horne && (!complete || this.runs));
     this.walk.estimate = !this.plain;
-    this.table = new StateTable(maxStates, shared);
+    this.table = new TranspositionTable(maxStates, shared);
   }
   /** A card that sits on the card it builds on is parked only with its whole run (parkWhole). */
   private readonly runs: boolean;

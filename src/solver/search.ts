@@ -19,7 +19,7 @@ import type { State } from "../engine/state.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "./plan.js";
-import { StateTable } from "./table.js";
+import { TranspositionTable } from "./transposition.js";
 import { LONG_LINE, shortenedWin } from "./shorten.js";
 
 export interface SolveOptions {
@@ -184,7 +184,7 @@ function startSearch(
  * its arrays while they are small). One is enough: a race runs to its end without calling out,
  * and the spare searches above are taken out while in use only as a precaution.
  */
-const SEEN = new StateTable(1);
+const SEEN = new TranspositionTable(1);
 
 /** Keeps the small searches of a finished solve for the next one. */
 function putBack(racers: readonly Racer[]): void {

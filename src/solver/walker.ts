@@ -19,7 +19,7 @@ import {
 } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
 import { buildersOf, CanonicalKey, safeHome } from "./canonical.js";
-import { FULL, type StateTable } from "./table.js";
+import { FULL, type TranspositionTable } from "./transposition.js";
 
 // Declared with the plans, so the package's type declarations need not reach the searches.
 import type { Weights } from "./plan.js";
@@ -560,7 +560,7 @@ export class Walker {
    * The start every search shares: the root's safe foundation moves, then the root's key in
    * `table`. Returns the verdict when that already decides, else null.
    */
-  enterRoot(table: StateTable): "solved" | "max-states" | null {
+  enterRoot(table: TranspositionTable): "solved" | "max-states" | null {
     this.autoplay();
     if (this.s.isWon()) return "solved";
     return table.add(this.key.keyLo, this.key.keyHi) === FULL ? "max-states" : null;

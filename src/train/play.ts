@@ -8,7 +8,7 @@
 import { deal } from "../engine/deal.js";
 import type { Rules } from "../engine/rules.js";
 import { defaultMaxSteps } from "../env/registry.js";
-import { EpisodeRunner } from "../eval/play.js";
+import { EpisodeRunner } from "../eval/game-loop.js";
 import type { PolicyNet } from "./model.js";
 import { PolicyAgent } from "./policy-agent.js";
 import { wilson } from "../util/wilson.js";

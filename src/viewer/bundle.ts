@@ -1,5 +1,5 @@
 /**
- * Compiles a page's script (src/viewer/page/*.ts, with the engine it imports) for the browser with
+ * Compiles a page's script (src/viewer/page/*-page.ts, with the engine it imports) for the browser with
  * esbuild, into one minified script that is inlined into the page: no file, no network at view time.
  */
 import { existsSync } from "node:fs";
@@ -12,10 +12,10 @@ const cache = new Map<PageName, Promise<string>>();
 function entryPath(name: PageName): string {
   // From the sources the entry is .ts; from a compiled build it is the .js beside this file.
   for (const ext of [".ts", ".js"]) {
-    const p = fileURLToPath(new URL(`./page/${name}${ext}`, import.meta.url));
+    const p = fileURLToPath(new URL(`./page/${name}-page${ext}`, import.meta.url));
     if (existsSync(p)) return p;
   }
-  throw new Error(`the ${name} page's script is missing (src/viewer/page/${name}.ts)`);
+  throw new Error(`the ${name} page's script is missing (src/viewer/page/${name}-page.ts)`);
 }
 
 async function build(name: PageName): Promise<string> {

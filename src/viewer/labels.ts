@@ -4,7 +4,7 @@
  * (`greedy(tuned,-mobility,build-in-suit=2)`, `lookahead(tuned,depth=3,width=3)`,
  * `random(agent-seed=5)`, `solver(max-states=100000)`, `…,max-steps=500)`), so a CSV row replays.
  */
-import { FEATURE_NAMES } from "../agents/features.js";
+import { FEATURE_NAMES } from "../agents/move-features.js";
 import { UsageError } from "../errors.js";
 import { resolveRules, type RuleOverrides, type Rules } from "../engine/rules.js";
 

@@ -18,7 +18,7 @@ import type { State } from "../engine/state.js";
 import { agentSeed, dealState, type DealRef } from "../eval/deals.js";
 import { agentLabel } from "../eval/evaluate.js";
 import { defaultMaxSteps } from "../env/registry.js";
-import { EpisodeRunner } from "../eval/play.js";
+import { EpisodeRunner } from "../eval/game-loop.js";
 import { lineText, solve } from "../solver/search.js";
 import type { ReplayData, Winnability } from "./page/replay-data.js";
 

@@ -7,7 +7,7 @@ import type { State } from "../../src/engine/state.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import type { Agent } from "../../src/agents/agent.js";
 import { agentNames, createAgent } from "../../src/agents/registry.js";
-import { FEATURE_NAMES } from "../../src/agents/features.js";
+import { FEATURE_NAMES } from "../../src/agents/move-features.js";
 import { HEURISTIC_NAMES } from "../../src/agents/heuristic.js";
 import { PositionSet } from "../../src/agents/position-set.js";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { IllegalMoveError, UsageError } from "../../src/errors.js";
 import { deal, parseMove, resolveRules } from "../../src/engine/index.js";
-import { EpisodeRunner } from "../../src/eval/play.js";
+import { EpisodeRunner } from "../../src/eval/game-loop.js";
 import type { Agent } from "../../src/agents/agent.js";
 import { root } from "./helpers.js";
 

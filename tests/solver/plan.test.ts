@@ -10,7 +10,7 @@ import {
   type PlanStep,
   type SolvePlan,
 } from "../../src/solver/index.js";
-import { ADDED, FULL, PRESENT, StateTable } from "../../src/solver/table.js";
+import { ADDED, FULL, PRESENT, TranspositionTable } from "../../src/solver/transposition.js";
 import { bruteForce } from "./brute.js";
 
 // Every strategy of the plans, each run alone as a complete search.
@@ -438,9 +438,9 @@ describe("plans", () => {
   });
 
   it("tables that share a key set: a key one stored is present for the others, while sizes and budgets stay each table's own", () => {
-    const seen = new StateTable(100);
+    const seen = new TranspositionTable(100);
     const budget = { left: 3 };
-    const [a, b] = [new StateTable(2, budget), new StateTable(2, budget)];
+    const [a, b] = [new TranspositionTable(2, budget), new TranspositionTable(2, budget)];
     a.keys = b.keys = seen;
     expect(a.add(5, 7)).toBe(ADDED);
     expect([b.has(5, 7), b.add(5, 7)]).toEqual([true, PRESENT]);

@@ -6,7 +6,7 @@ import { UsageError } from "../../src/errors.js";
 import { deal } from "../../src/engine/deal.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { GreedyAgent } from "../../src/agents/greedy.js";
-import { EpisodeRunner } from "../../src/eval/play.js";
+import { EpisodeRunner } from "../../src/eval/game-loop.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { initBackend } from "../../src/train/backend.js";

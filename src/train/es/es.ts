@@ -23,7 +23,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { rulesLabel } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
-import { FEATURES } from "../../agents/features.js";
+import { FEATURES } from "../../agents/move-features.js";
 import { ActionCodec } from "../../env/actions.js";
 import { defaultMaxSteps } from "../../env/registry.js";
 import { wilson } from "../../eval/stats.js";

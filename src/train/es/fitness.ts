@@ -10,7 +10,7 @@ import { deal } from "../../engine/deal.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
 import { ActionCodec } from "../../env/actions.js";
-import { EpisodeRunner } from "../../eval/play.js";
+import { EpisodeRunner } from "../../eval/game-loop.js";
 import { ScorerAgent, type RowScorer } from "../scorer/agent.js";
 import { ROW } from "../scorer/features.js";
 

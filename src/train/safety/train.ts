@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { ActionCodec } from "../../env/actions.js";
-import { EpisodeRunner } from "../../eval/play.js";
+import { EpisodeRunner } from "../../eval/game-loop.js";
 import { wilson } from "../../eval/stats.js";
 import { deal } from "../../engine/deal.js";
 import { Adam } from "../adam.js";

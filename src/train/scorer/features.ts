@@ -1,6 +1,6 @@
 /**
  * The action-scorer's input: one feature row per action id. A legal action's row holds, for each
- * of the greedy agents' named features (src/agents/features.ts, reused, not copied),
+ * of the greedy agents' named features (src/agents/move-features.ts, reused, not copied),
  * potential(after) − potential(before) + moveTerm — exactly the per-feature terms whose weighted
  * sum is greedy's move score — followed by a few cheap extras: the move's kind (one-hot), its group
  * size, and the position's free flippers, empty columns and cards home; then static facts of the
@@ -23,7 +23,7 @@ import {
   type Move,
 } from "../../engine/moves.js";
 import type { State } from "../../engine/state.js";
-import { FEATURES, FeatureScratch } from "../../agents/features.js";
+import { FEATURES, FeatureScratch } from "../../agents/move-features.js";
 
 export const GREEDY_FEATURES = FEATURES.length;
 const EXTRA_NAMES = [

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { UsageError } from "../../errors.js";
 import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../../util/read.js";
 import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
-import { FEATURES } from "../../agents/features.js";
+import { FEATURES } from "../../agents/move-features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../files.js";
 import { modelArtifacts, modelFromArtifacts } from "../checkpoint.js";

@@ -13,13 +13,13 @@ const START_BITS = 10;
 /** A table restarted for a new search keeps its arrays up to this size (clearing them is cheaper than growing again). */
 const KEEP_BITS = 12;
 
-/** `StateTable.add` results. */
+/** `TranspositionTable.add` results. */
 export const ADDED = 0;
 export const PRESENT = 1;
 export const FULL = 2;
 export type AddResult = typeof ADDED | typeof PRESENT | typeof FULL;
 
-export class StateTable {
+export class TranspositionTable {
   /** Slot i at words 2i (low half) and 2i + 1 (high half): one cache line per probe. */
   private slots!: Uint32Array;
   private mask = 0;
@@ -31,7 +31,7 @@ export class StateTable {
    * (`share`; set after each restart), so that a position any of them stored counts as stored
    * here. Its size and budgets stay this table's own.
    */
-  keys: StateTable = this;
+  keys: TranspositionTable = this;
 
   /**
    * `shared`: a budget several tables draw on (the entries of a race), so that together they

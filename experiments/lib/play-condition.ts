@@ -11,7 +11,7 @@ import { RANKS } from "../../src/engine/card.js";
 import { resolveRules, type Rules } from "../../src/engine/rules.js";
 import { createAgent } from "../../src/agents/registry.js";
 import { agentLabel } from "../../src/eval/evaluate.js";
-import { EpisodeRunner } from "../../src/eval/play.js";
+import { EpisodeRunner } from "../../src/eval/game-loop.js";
 import { agentSeed, dealState, type DealRef } from "../../src/eval/deals.js";
 import { solve } from "../../src/solver/index.js";
 import type { Condition, Outcome } from "./types.js";

@@ -32,8 +32,8 @@ export interface PlayManyOptions {
   readonly record?: boolean;
 }
 
-/** One running game: its position and the agent's view of it. */
-class Table {
+/** One running game: its position and the agent's view of it (reused game after game). */
+class Game {
   readonly mask: Uint8Array;
   readonly actionMoves: Int32Array;
   readonly observation: Float32Array;
@@ -114,9 +114,9 @@ class Table {
 export class EpisodeRunner {
   readonly codec: ActionCodec;
   readonly encoder: ObservationEncoder | undefined;
-  readonly #tables: Table[] = [];
+  readonly #games: Game[] = [];
   #out = new Int32Array(1);
-  /** Stands in for a table's position until its first game. */
+  /** Stands in for a game's position until it first begins. */
   readonly blank: State;
 
   constructor(
@@ -128,14 +128,14 @@ export class EpisodeRunner {
     this.blank = new State(rules, 0);
   }
 
-  #table(i: number): Table {
-    while (this.#tables.length <= i) this.#tables.push(new Table(this, this.#tables.length));
-    return this.#tables[i]!;
+  #game(i: number): Game {
+    while (this.#games.length <= i) this.#games.push(new Game(this, this.#games.length));
+    return this.#games[i]!;
   }
 
   /** Plays `start` (left unchanged) to the end; `seed` goes to the agent's reset. */
   play(start: State, seed: number, maxSteps = defaultMaxSteps(this.rules)): GameOutcome {
-    const t = this.#table(0);
+    const t = this.#game(0);
     t.begin(start, seed, 0, false);
     while (t.ready(maxSteps)) t.apply(this.agent.act(t.input));
     return t.outcome();
@@ -154,8 +154,8 @@ export class EpisodeRunner {
       this.agent.concurrentGames && this.agent.actBatch
         ? Math.max(1, Math.min(options.batch ?? 250, starts.length))
         : 1;
-    const live: Table[] = [];
-    const free = Array.from({ length: B }, (_, i) => this.#table(B - 1 - i));
+    const live: Game[] = [];
+    const free = Array.from({ length: B }, (_, i) => this.#game(B - 1 - i));
     let next = 0;
     const inputs: AgentInput[] = [];
     while (next < starts.length || live.length > 0) {
