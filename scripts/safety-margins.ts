@@ -21,7 +21,7 @@ import {
   type Move,
 } from "../src/engine/moves.js";
 import { UsageError } from "../src/errors.js";
-import { PositionSet } from "../src/agents/position-set.js";
+import { PositionSet } from "../src/agents/repeat-guard.js";
 import { ActionCodec } from "../src/env/actions.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../src/train/dataset.js";
 import { SafetyView } from "../src/train/safety/agent.js";

@@ -11,7 +11,7 @@
  */
 import type { Agent, AgentInput } from "../src/agents/agent.js";
 import { actEach } from "../src/agents/agent.js";
-import { PositionSet } from "../src/agents/position-set.js";
+import { PositionSet } from "../src/agents/repeat-guard.js";
 import { deal } from "../src/engine/deal.js";
 import { resolveRules } from "../src/engine/rules.js";
 import type { State } from "../src/engine/state.js";

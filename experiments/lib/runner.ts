@@ -249,7 +249,7 @@ async function* playInOrder(
   }
   const n = Math.min(workers, count);
   const pool = new TaskPool<PlayInit, Task, Outcome>(
-    workerModule("./worker.js", import.meta.url),
+    workerModule("./experiment-worker.js", import.meta.url),
     init,
     n,
     "experiment",

@@ -8,7 +8,7 @@ import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
 import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
-import { bestAllowed, markFresh, PositionSet } from "./position-set.js";
+import { bestAllowed, markFresh, PositionSet } from "./repeat-guard.js";
 
 export class GreedyAgent implements Agent {
   readonly name: string;

@@ -11,7 +11,7 @@ import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
 import { heuristicLabel, heuristicSpec, MoveScorer, weightsOf } from "./heuristic.js";
-import { PositionSet } from "./position-set.js";
+import { PositionSet } from "./repeat-guard.js";
 
 const WIN = 1e6;
 const LOSS = -1e4;

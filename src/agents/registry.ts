@@ -77,7 +77,7 @@ const entries: AgentEntry[] = [
     name: "solver",
     describe: "plays the exact solver's solution (src/solver)",
     options: "see docs/solver.md",
-    create: lazy("../solver/agent.js", "createSolverAgent", "the solver"),
+    create: lazy("../solver/solver-agent.js", "createSolverAgent", "the solver"),
   },
   {
     name: "policy",

@@ -119,7 +119,7 @@ async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<Eva
     timing: spec.timing,
   };
   const pool = new TaskPool<WorkerSpec, ChunkTask, EvalRow[]>(
-    workerModule("./worker.js", import.meta.url),
+    workerModule("./evaluate-worker.js", import.meta.url),
     init,
     n,
     "eval",

@@ -11,7 +11,7 @@
  * Loaded only for these orders, so the greedy order needs no network.
  */
 import { MoveScorer, weightsOf } from "../agents/heuristic.js";
-import { PositionSet } from "../agents/position-set.js";
+import { PositionSet } from "../agents/repeat-guard.js";
 import { MAX_MOVES } from "../engine/moves.js";
 import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";

@@ -18,7 +18,7 @@
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
 import { actEach, actionOf } from "../agents/agent.js";
 import { MoveScorer, weightsOf } from "../agents/heuristic.js";
-import { PositionSet } from "../agents/position-set.js";
+import { PositionSet } from "../agents/repeat-guard.js";
 import { applyMove, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
 import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";

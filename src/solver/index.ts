@@ -14,7 +14,7 @@ export {
   type UnknownReason,
 } from "./search.js";
 export { shortenSolution } from "./shorten.js";
-export { SolverAgent } from "./agent.js";
+export { SolverAgent } from "./solver-agent.js";
 export {
   WEIGHT_SETS,
   PLANS,

@@ -3,7 +3,7 @@
  * (EpisodeRunner.playMany with the `policy` agent): one network call per step for every game
  * still running. It is the evaluation used during training, for the final win rate and for
  * DAgger's games, so `penguin eval --agent policy` and a run's own figures agree game for game.
- * The never-repeat guard is the one every player shares (src/agents/position-set.ts).
+ * The never-repeat guard is the one every player shares (src/agents/repeat-guard.ts).
  */
 import { deal } from "../engine/deal.js";
 import type { Rules } from "../engine/rules.js";

@@ -1,7 +1,7 @@
 /**
  * The trained network as an Agent (`penguin eval --agent policy --model DIR [--sample]`): argmax
  * over the legal actions by default, sampling with `sample`, under the never-repeat guard every
- * player shares (option `guard`, default on; src/agents/position-set.ts).
+ * player shares (option `guard`, default on; src/agents/repeat-guard.ts).
  *
  * It plays many games at once (`concurrentGames`): EpisodeRunner.playMany asks it about every
  * running game in one actBatch call, which is one forward pass of the network, and each game
@@ -14,7 +14,7 @@ import { UsageError } from "../errors.js";
 import { booleanValue } from "../util/flag.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
-import { bestAllowed, guardActions, PositionSet } from "../agents/position-set.js";
+import { bestAllowed, guardActions, PositionSet } from "../agents/repeat-guard.js";
 import { ActionCodec } from "../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { initBackend } from "./backend.js";

@@ -11,7 +11,7 @@ import type { TrainContext } from "./context.js";
 import { computeGae, scheduledLr } from "./gae.js";
 import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "./masked.js";
 import { forward, inferBatch } from "./model.js";
-import { guardActions, PositionSet } from "../agents/position-set.js";
+import { guardActions, PositionSet } from "../agents/repeat-guard.js";
 import { CheckpointError } from "./checkpoint.js";
 import { Rng } from "./rng.js";
 

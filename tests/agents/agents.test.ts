@@ -9,7 +9,7 @@ import type { Agent } from "../../src/agents/agent.js";
 import { agentNames, createAgent } from "../../src/agents/registry.js";
 import { FEATURE_NAMES } from "../../src/agents/move-features.js";
 import { HEURISTIC_NAMES } from "../../src/agents/heuristic.js";
-import { PositionSet } from "../../src/agents/position-set.js";
+import { PositionSet } from "../../src/agents/repeat-guard.js";
 
 /** Plays a game, checking every chosen action against the mask; returns the actions and positions. */
 function trajectory(agent: Agent, rules: Rules, start: State, seed: number, maxSteps = 300) {

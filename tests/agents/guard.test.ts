@@ -5,7 +5,7 @@ import { deal } from "../../src/engine/deal.js";
 import { applyMove, undoMove } from "../../src/engine/moves.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { PositionSet } from "../../src/engine/position-set.js";
-import { bestAllowed, guardActions } from "../../src/agents/position-set.js";
+import { bestAllowed, guardActions } from "../../src/agents/repeat-guard.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { checkSplit } from "../../src/train/splits.js";
 

@@ -109,7 +109,7 @@ describe("API report", () => {
       "src/index.ts",
       "src/train/index.ts",
       "src/cli/main.ts",
-      "src/solver/agent.ts",
+      "src/solver/solver-agent.ts",
       "src/train/policy-agent.ts",
       "src/train/scorer/agent.ts",
       ...src.filter(

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { applyMove, deal, formatBoard, resolveRules, type State } from "../../src/engine/index.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { solve } from "../../src/solver/index.js";
-import { createSolverAgent } from "../../src/solver/agent.js";
+import { createSolverAgent } from "../../src/solver/solver-agent.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -22,7 +22,7 @@ import { LinearPlayer } from "../../src/train/es/fitness.js";
 import { ScorerView } from "../../src/train/scorer/agent.js";
 import { ROW } from "../../src/train/scorer/features.js";
 import { JsScorer, loadScorer } from "../../src/train/scorer/model.js";
-import { PositionSet } from "../../src/agents/position-set.js";
+import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -55,7 +55,7 @@ describe("evolution strategies on the linear action-scorer", () => {
       const b = runner.play(deal(rules, seed), seed, 1000);
       if (a.won === b.won && a.cardsHome === b.cardsHome) same++;
     }
-    // Both break score ties by the engine's move order (src/agents/position-set.ts).
+    // Both break score ties by the engine's move order (src/agents/repeat-guard.ts).
     expect(same).toBe(40);
   });
 

@@ -290,7 +290,7 @@ describe("an ensemble of safety networks", () => {
       "../../src/train/safety/model.js"
     );
     const { SafetyView } = await import("../../src/train/safety/agent.js");
-    const { PositionSet } = await import("../../src/agents/position-set.js");
+    const { PositionSet } = await import("../../src/agents/repeat-guard.js");
     const codec = new ActionCodec(rules);
     const a = loadSafety("results/train-safety/run-choice").weights;
     const b = initWeights(a.config, 9);

@@ -6,7 +6,7 @@ import { deal } from "../../src/engine/deal.js";
 import { applyMove } from "../../src/engine/moves.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP } from "../../src/engine/state.js";
-import { PositionSet } from "../../src/agents/position-set.js";
+import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { solve } from "../../src/solver/index.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/dataset.js";

@@ -7,7 +7,7 @@ import { resolveRules } from "../../src/engine/rules.js";
 import type { State } from "../../src/engine/state.js";
 import { HEURISTIC_PRESETS, MoveScorer } from "../../src/agents/heuristic.js";
 import { FEATURES } from "../../src/agents/move-features.js";
-import { PositionSet } from "../../src/agents/position-set.js";
+import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { initBackend, tf } from "../../src/train/backend.js";
 import { Rng } from "../../src/train/rng.js";

@@ -14,7 +14,7 @@ import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
-import { PositionSet } from "../../agents/position-set.js";
+import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
 import { Rng } from "../rng.js";
 import { ScorerView } from "../scorer/agent.js";

@@ -16,7 +16,7 @@ import type { State } from "../../engine/state.js";
 import { ActionCodec } from "../../env/actions.js";
 import type { Agent, AgentInput } from "../../agents/agent.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
-import { PositionSet } from "../../agents/position-set.js";
+import { PositionSet } from "../../agents/repeat-guard.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { solve } from "../../solver/index.js";
 import { Rng } from "../rng.js";

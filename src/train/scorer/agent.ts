@@ -1,7 +1,7 @@
 /**
  * The action-scorer as an Agent (`penguin eval --agent scorer --agent-opt model=DIR`): argmax of
  * the network's logit over the legal actions, with the never-repeat guard and tie-break every
- * player shares (src/agents/position-set.ts). No search: one network evaluation per legal action
+ * player shares (src/agents/repeat-guard.ts). No search: one network evaluation per legal action
  * per move.
  */
 import { MAX_MOVES } from "../../engine/moves.js";
@@ -10,7 +10,7 @@ import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";
-import { bestAllowed, guardActions, PositionSet } from "../../agents/position-set.js";
+import { bestAllowed, guardActions, PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
 import { initBackend } from "../backend.js";
 import { ActionFeatures, ROW } from "./features.js";
@@ -23,7 +23,7 @@ export interface RowScorer {
 
 /**
  * One decision's worth of buffers: the legal mask, the guarded mask (the never-repeat guard of
- * src/agents/position-set.ts), each action's move, the legal ids in engine move order, the
+ * src/agents/repeat-guard.ts), each action's move, the legal ids in engine move order, the
  * feature block and logits.
  */
 export class ScorerView {
