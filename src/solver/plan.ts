@@ -218,7 +218,7 @@ const PATIENT = { ...patient(50_000, [75, 1, 1, 3000]), share: false };
  * first moves committed it to, and a restart with other noise gets out of it: each purpose
  * search wins most of the deals alone, but the ones it needs long for differ. Budgets and turns
  * from simulated races (each search's own count per deal and its measured cost per position, on
- * MS 1-4000, checked on MS 4001-6000), then measured (docs/solver.md). A turn of 1 position is in
+ * MS 1-4000, checked on MS 4001-6000), then measured (research/solver-log.md). A turn of 1 position is in
  * effect a pause. The purpose searches move a top run into an empty column alone only from depth
  * 33, as Freecell Solver's first soft thread does: 10 % fewer positions on MS 1-16000.
  */
@@ -249,7 +249,7 @@ const FREECELL_UNLIMITED: SolvePlan = FREECELL.map(({ emptyFrom, ...p }) => p);
  * 100 up to 6,000 positions: the few deals that need that many of one of them (#733, #1509, #2476,
  * #4467) otherwise went to the complete search, which left three of them undecided at 2,000,000
  * positions; on MS 1-6000 the plan now stores 7.0 million positions where it stored 13.2 million
- * (docs/solver.md). Its racers share what they have seen, but for the three that go on longest:
+ * (research/solver-log.md). Its racers share what they have seen, but for the three that go on longest:
  * sharing those too left #2476 undecided.
  */
 const FREECELL_KINGS: SolvePlan = sharing([
@@ -276,7 +276,7 @@ const earlier = (patience: number): PlanStep[] => [
 /**
  * FreeCell with fewer than 4 cells, or with single-card moves: FreeCell's earlier racers, the
  * patient one storing up to 200,000 positions, since with fewer cells the hard wins need longer
- * searches and the complete search wanders (docs/solver.md). With 3 cells the plan above
+ * searches and the complete search wanders (research/solver-log.md). With 3 cells the plan above
  * stored fewer positions on MS 1-2000 but took as long, and #1368 about a second; with
  * single-card moves it took a quarter longer.
  */
@@ -287,7 +287,7 @@ const FEWER_CELLS: SolvePlan = [...earlier(200_000), COMPLETE_RACER];
  * (`earlier`, each at most 5,000 positions: under suit building many deals are lost, and a racer's
  * budget is then spent for nothing), then the complete search in the engine's order, since
  * proving deals lost is much of the work. It was also the plan of Baker's Game, Eight Off and
- * Penguin before they got their own (below; docs/solver.md). A Seahaven Towers plan found the
+ * Penguin before they got their own (below; research/solver-log.md). A Seahaven Towers plan found the
  * same way stored 16 % fewer positions on MS 1-500 but took as much CPU time, and FreeCell's
  * present racers took 6 % more on MS 1-1000. Its racers use Horne's prune: a quarter less CPU time on
  * Seahaven Towers MS 1-500, since they win more of the deals the complete search took. They
@@ -303,7 +303,7 @@ const SUIT: SolvePlan = sharing([
  * 5,000 positions), then the complete search. It replaced a racer in move-class order with
  * manoeuvres (`static-manoeuvre`, which had replaced plans of four and five racers): 9-27 % less
  * CPU time on Penguin MS 1-3000 and 14-27 % on Eight Off MS 1-2000, level with 3-5 flippers
- * (docs/solver.md); the same verdicts. Eager, since it need not be complete: under Penguin's wrap the
+ * (research/solver-log.md); the same verdicts. Eager, since it need not be complete: under Penguin's wrap the
  * beak then goes home at once too (3 % fewer positions on Penguin MS 1-8000).
  */
 const PURPOSE_THEN_COMPLETE: SolvePlan = [
@@ -330,7 +330,7 @@ const BAKERS: SolvePlan = [
 ];
 
 /**
- * Default plans (docs/solver.md: how they were chosen). Each ends with the complete search.
+ * Default plans (docs/solver.md; how they were chosen: research/solver-log.md). Each ends with the complete search.
  */
 export const PLANS = {
   /** FreeCell-like (alternate colours): nearly every deal is won, finding the win is the work. */

@@ -223,7 +223,7 @@ function race(
       if (end === "exhausted" && r.step.complete) return "unsolvable";
       if (end === "timeout") return "timeout";
       // Exhausted without being complete, or out of its own budget: it drops out (marked: a new,
-      // shorter list threw V8 out of the compiled race() while it warmed up, docs/solver.md).
+      // shorter list threw V8 out of the compiled race() while it warmed up).
       r.out = true;
       live--;
     }
