@@ -123,42 +123,24 @@ describe("penguin commands", () => {
 });
 
 describe("scripts get the same checking", () => {
-  it("solve-rates, check-min-cells, instructions and racer-times refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
+  it("check-min-cells and fcs-side-by-side refuse bad options in one line (no stack trace); crosscheck --help prints help", async () => {
     const runs = await Promise.all([
-      script("scripts/solve-rates.ts", ["--rows", "foo:7"]),
-      script("scripts/solve-rates.ts", ["--deals", "0"]),
-      script("scripts/solve-rates.ts", ["--deals", "5", "--deals", "6"]),
-      script("scripts/solve-rates.ts", ["--rows", "penguin:9"]),
       script("scripts/check-min-cells.ts", ["--sample", "0"]),
       script("scripts/check-min-cells.ts", ["--from", "9", "--to", "3"]),
       script("experiments/crosscheck.ts", ["--help"]),
       script("experiments/crosscheck.ts", ["--dir", join(dir, "missing")]),
-      script("scripts/instructions.ts", ["--rounds", "1"]),
-      script("scripts/instructions.ts", ["--b", join(dir, "missing")]),
-      script("scripts/racer-times.ts", ["--sets", "penguin,klondike"]),
+      script("scripts/fcs-side-by-side.ts", ["--sets", "penguin,klondike"]),
     ]);
-    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2, 2, 2, 0, 2, 2, 2, 2]);
-    expect(oneLine(runs[0]!)).toMatch(/^solve-rates: unknown rules "foo"; known: penguin/);
-    expect(oneLine(runs[1]!)).toBe(
-      'solve-rates: --deals must be an integer from 1 to 10000000, got "0"',
-    );
-    expect(oneLine(runs[2]!)).toMatch(/--deals is given more than once/);
-    expect(oneLine(runs[3]!)).toMatch(/cells/);
-    expect(oneLine(runs[4]!)).toMatch(/--sample must be an integer from 1 to 32000/);
-    expect(oneLine(runs[5]!)).toMatch(/--from \(9\) must not be above --to \(3\)/);
-    expect(runs[6]!.stdout).toMatch(
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 0, 2, 2]);
+    expect(oneLine(runs[0]!)).toMatch(/--sample must be an integer from 1 to 32000/);
+    expect(oneLine(runs[1]!)).toMatch(/--from \(9\) must not be above --to \(3\)/);
+    expect(runs[2]!.stdout).toMatch(
       /^usage: npx tsx experiments\/crosscheck\.ts \[options\]\n {2}--dir/,
     );
-    expect(runs[6]!.stdout).not.toMatch(/files, .* rows/);
-    expect(oneLine(runs[7]!)).toMatch(/cannot read the folder --dir/);
-    expect(oneLine(runs[8]!)).toBe(
-      'instructions: --rounds must be an integer from 2 to 50, got "1"',
-    );
-    expect(oneLine(runs[9]!)).toMatch(
-      /^instructions: --b: .*missing has no dist\/src\/solver\/search\.js; run npm run build there$/,
-    );
-    expect(oneLine(runs[10]!)).toBe(
-      'racer-times: --sets: unknown "klondike"; allowed: freecell, bakers-game, eight-off, seahaven-towers, penguin',
+    expect(runs[2]!.stdout).not.toMatch(/files, .* rows/);
+    expect(oneLine(runs[3]!)).toMatch(/cannot read the folder --dir/);
+    expect(oneLine(runs[4]!)).toMatch(
+      /^fcs-side-by-side: --sets: unknown "klondike"; allowed: freecell/,
     );
     for (const r of runs) expect(r.stderr).not.toMatch(/\n\s+at /);
   });
