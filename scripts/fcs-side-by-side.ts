@@ -1,20 +1,40 @@
 /**
  * This package's exact solver and Freecell Solver side by side, on the same Microsoft deals, in
- * CPU seconds, on this machine. For each deal set the boards are dealt and written out here
- * (`dealMs`, `formatFcsBoard`), solved by Freecell Solver through scripts/fcs/fcs-batch (which
- * times its own solve loop), and solved by `solve()` at its default plan and budget in this
- * process, in the loop of bench/solver.bench.ts: three warm-up deals, a first run, then the same
- * set again ("again") once the code is compiled.
+ * CPU seconds, on this machine, both treated alike. For each deal set the boards are dealt and
+ * written out here (`dealMs`, `formatFcsBoard`). Each round starts one fresh process of each
+ * solver: scripts/fcs/fcs-batch (Freecell Solver through its library) and scripts/fcs/ours-batch.ts
+ * (`solve()` at its default plan and budget). Each process solves the whole set `--passes` times
+ * and times its solve calls alone. Pass 1 is reported as **cold** (the first pass in a fresh
+ * process: V8's compiling for ours, page faults and cold caches for both); after `--warm-up`
+ * unmeasured passes, the median of the remaining passes is the round's **warm** figure. Rounds
+ * interleave the two solvers (who goes first alternates), and the ratios ours ÷ theirs are
+ * paired round by round: the median with its 95 % interval from order statistics (6 rounds or
+ * more). Pin it to one core (`taskset -c 1`) and measure one set per run.
  *
+ * Freecell Solver 6.16.0, as docs/solver.md measures it (Release build: -O3 -DNDEBUG, no LTO):
+ *
+ *   git clone https://github.com/shlomif/rinutils && cmake -S rinutils -B rin-build \
+ *     -DCMAKE_INSTALL_PREFIX=/opt/fcs6 && cmake --build rin-build --target install
+ *   git clone --branch freecell-solver-6.16.0 --recurse-submodules https://github.com/shlomif/fc-solve
+ *   cmake -S fc-solve/fc-solve/source -B fcs-build -DCMAKE_BUILD_TYPE=Release \
+ *     -DCMAKE_INSTALL_PREFIX=/opt/fcs6 -DCMAKE_PREFIX_PATH=/opt/fcs6 \
+ *     -DFCS_WITH_TEST_SUITE=OFF -DFCS_BUILD_DOCS=OFF -DBUILD_STATIC_LIBRARY=OFF
+ *   cmake --build fcs-build -j2 && cmake --build fcs-build --target install
+ *   gcc -O2 -o /opt/fcs6/bin/fcs-batch scripts/fcs/fcs-batch.c -I/opt/fcs6/include \
+ *     -L/opt/fcs6/lib -Wl,-rpath,/opt/fcs6/lib -lfreecell-solver -lm
+ *   export PATH=/opt/fcs6/bin:$PATH     # fc-solve and make-microsoft-freecell-board, 6.16.0
+ *   export FCS_PRESETS_DIR=/opt/fcs6/share/freecell-solver/presets/   # for the settings without `j`
+ *
+ * (CMake names any other missing prerequisite, e.g. Perl modules for its generated code.) Or
+ * Debian's package, version 5.0.0: apt-get install freecell-solver-bin libfreecell-solver-dev, and
  *   gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm
- *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts                       # the five full sets
- *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --rounds 5            # medians of 5 rounds in turns
- *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100
+ *
+ * Runs:
+ *   taskset -c 1 nice -n 10 npx tsx scripts/fcs-side-by-side.ts --harness /opt/fcs6/bin/fcs-batch \
+ *     --sets penguin --settings eo --rounds 9 --passes 6 --warm-up 1
+ *   npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin --deals 100 --rounds 1
  *   npx tsx scripts/fcs-side-by-side.ts --sets seahaven-towers --settings all --replay 500
- *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size  # where the time goes: easy deals and hard, won and lost apart
- *   npx tsx scripts/fcs-side-by-side.ts --rounds 5 --warm-up 5            # compiled code only (see docs/benchmarks.md)
- *   nice -n 10 npx tsx scripts/fcs-side-by-side.ts --sets freecell,penguin,eight-off --rounds 41 --warm-up 5 --settings lg,eo
- *                                                                         # paired ratios with 95 % intervals narrow enough to tell a few per cent
+ *   npx tsx scripts/fcs-side-by-side.ts --sets freecell --rounds 5 --by-size   # easy deals and hard, won and lost apart
  *
  * `--replay N` replays Freecell Solver's lines (kings-only sets) through the engine
  * (scripts/fcs/replay.ts); `--settings` picks candidates by name (docs/solver.md lists them).
@@ -22,25 +42,31 @@
  * solvable and the other proves unsolvable is listed under `disagreements` and reported on stderr.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NO_CARD, rankOf, RANKS, suitOf, SUITS } from "../src/engine/card.js";
 import { formatFcsBoard } from "../src/engine/board.js";
 import { dealMs } from "../src/engine/deal.js";
-import { applyMove, CELL0, moveCard, moveTo, moveToEmpty, type Move } from "../src/engine/moves.js";
 import { resolveRules, type RuleOverrides, type Rules } from "../src/engine/rules.js";
 import type { State } from "../src/engine/state.js";
 import { UsageError } from "../src/errors.js";
-import { solve } from "../src/solver/search.js";
-import { median, medianInterval } from "../experiments/lib/median.js";
 import { SOLVER_SETS, type SolverSet } from "../experiments/lib/solver-sets.js";
 import { exitOnUsageError, helpText, parseOptions } from "../experiments/lib/options.js";
+import {
+  type Batch,
+  coldAndWarm,
+  pairedRatio,
+  parseBatch,
+  spreadOf,
+  warmDealMs,
+} from "./fcs/batch.js";
 import { presetWithout } from "./fcs/presets.js";
 import { fcsSolution, replayFcs, type ReplayVerdict } from "./fcs/replay.js";
 
 const HARNESS = fileURLToPath(new URL("./fcs/fcs-batch", import.meta.url));
+const OURS = fileURLToPath(new URL("./fcs/ours-batch.ts", import.meta.url));
 const BUILD = "gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm";
 
 type SetName = SolverSet | "kings-only-bakers-game";
@@ -305,21 +331,28 @@ const OPTIONS = {
   },
   rounds: {
     type: "int",
-    default: 1,
+    default: 3,
     min: 1,
-    max: 50,
-    help: "after the first run, solve each set this many more times with each solver, in turns, and report medians (the machine's noise)",
+    max: 100,
+    help: "rounds, each a fresh process of each solver, in turns (who goes first alternates); 6 or more give the paired ratios a 95 % interval",
+  },
+  passes: {
+    type: "int",
+    default: 3,
+    min: 2,
+    max: 100,
+    help: "passes over the set in each fresh process: the first is the cold one, then --warm-up unmeasured passes, then the warm ones",
   },
   "warm-up": {
     type: "int",
-    default: 0,
+    default: 1,
     min: 0,
-    max: 50,
-    help: "after the first run, solve the set this many more times unmeasured before the rounds (V8 keeps compiling for several passes: the rounds then measure compiled code)",
+    max: 98,
+    help: "unmeasured passes after the first, before the warm ones (V8 keeps compiling for a few passes)",
   },
   "by-size": {
     type: "flag",
-    help: "also print, per setting, the deals grouped by the positions our solver stored, then won and lost apart, with each solver's CPU time on them (medians of the rounds after the first, deal by deal)",
+    help: "also print, per setting, the deals grouped by the positions our solver stored, then won and lost apart, with each solver's warm CPU time on them (per deal, the median of the warm passes)",
   },
 } as const;
 
@@ -352,73 +385,6 @@ function penguinBoard(s: State): string {
 }
 
 /**
- * Whether a line plays the card below the base onto the base card of its suit: a Penguin move
- * that kings-only Baker's Game cannot make (a king never goes on an ace), so Freecell Solver
- * may call such a deal unsolvable while Penguin wins it.
- */
-function usesWrapOntoBase(start: State, moves: readonly Move[]): boolean {
-  const s = start.clone();
-  for (const m of moves) {
-    const to = moveTo(m);
-    if (to < CELL0 && !moveToEmpty(m)) {
-      const under = s.top(to);
-      const card = moveCard(m);
-      if (
-        rankOf(under) === s.base &&
-        suitOf(under) === suitOf(card) &&
-        rankOf(card) === (s.base + 12) % 13
-      )
-        return true;
-    }
-    applyMove(s, m);
-  }
-  return false;
-}
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-/**
- * CPU milliseconds of this process's main thread alone (Linux: its schedstat, in nanoseconds), or
- * NaN elsewhere. Process CPU also counts V8's compiler threads, which optimise the solver's code
- * in the background while it runs: most of what a first run costs over a second.
- */
-const MAIN_THREAD = `/proc/self/task/${process.pid}/schedstat`;
-function mainThreadMs(): number {
-  try {
-    return Number(readFileSync(MAIN_THREAD, "utf8").split(" ")[0]) / 1e6;
-  } catch {
-    return NaN;
-  }
-}
-const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;
-/** The run whose figure is the median: its other figures (worst deal, verdicts) come with it. */
-function medianRun<T>(runs: readonly T[], by: (x: T) => number): T {
-  return [...runs].sort((a, b) => by(a) - by(b))[(runs.length - 1) >> 1]!;
-}
-const spread = (xs: readonly number[]): [number, number] => [
-  round(Math.min(...xs), 3),
-  round(Math.max(...xs), 3),
-];
-
-type Verdict = "solved" | "unsolvable" | "unknown";
-interface OursRun {
-  cpuSeconds: number;
-  /** The same, the main thread alone (NaN off Linux). */
-  mainThreadSeconds: number;
-  positions: number;
-  counts: Record<Verdict, number>;
-  worst: { deal: number; ms: number; positions: number };
-  verdicts: Verdict[];
-  wrapWins: Set<number>;
-  /** Per deal (index deal − 1): CPU milliseconds and positions stored. */
-  dealMs: number[];
-  dealPositions: number[];
-}
-
-/**
  * Freecell Solver's options with `cells` free cells: after each `--game` (which sets its own
  * count), in place of a count already given, or first when no game is named (FreeCell).
  */
@@ -433,204 +399,6 @@ function withCells(args: readonly string[], cells: number): string[] {
     out.push(args[i]!);
     if (args[i] === "--game") out.push(args[++i]!, "--freecells-num", String(cells));
   }
-  return out;
-}
-
-/** One pass of `solve()` over MS deals 1…n, timed per deal as bench/solver.bench.ts does. */
-function runOurs(rules: Rules, n: number, penguin: boolean): OursRun {
-  const counts = { solved: 0, unsolvable: 0, unknown: 0 };
-  const verdicts: Verdict[] = [];
-  const wrapWins = new Set<number>();
-  const lines = new Map<number, Move[]>();
-  let positions = 0;
-  let worst = { deal: 0, ms: -1, positions: 0 };
-  let solving = 0;
-  let main = 0;
-  const msByDeal: number[] = [];
-  const positionsByDeal: number[] = [];
-  for (let d = 1; d <= n; d++) {
-    const start = dealMs(rules, d);
-    // The main thread's clock is read outside the process-CPU window: each read of it costs
-    // 10-20 µs, which would count as solving (about 13 ms, 8 %, on Penguin MS 1-1000 once compiled).
-    const tm = mainThreadMs();
-    const t = cpuMs();
-    const r = solve(start);
-    const ms = cpuMs() - t;
-    main += mainThreadMs() - tm;
-    solving += ms;
-    counts[r.result]++;
-    verdicts.push(r.result);
-    positions += r.states;
-    msByDeal.push(ms);
-    positionsByDeal.push(r.states);
-    if (ms > worst.ms) worst = { deal: d, ms, positions: r.states };
-    if (penguin && r.result === "solved") lines.set(d, r.moves);
-  }
-  // The solve() calls alone: dealing the boards is left out, as fcs-batch leaves out parsing them.
-  const cpuSeconds = solving / 1000;
-  // Checked after the timed loop, so the check's cost is not counted as solving.
-  for (const [d, moves] of lines) if (usesWrapOntoBase(dealMs(rules, d), moves)) wrapWins.add(d);
-  return {
-    cpuSeconds,
-    mainThreadSeconds: main / 1000,
-    positions,
-    counts,
-    worst: { ...worst, ms: round(worst.ms, 1) },
-    verdicts,
-    wrapWins,
-    dealMs: msByDeal,
-    dealPositions: positionsByDeal,
-  };
-}
-
-/** Upper ends of the `--by-size` groups, in positions our solver stored for a deal. */
-const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
-
-/**
- * Deals grouped by the positions our solver stored for them, with each solver's CPU time on each
- * group (per deal, the median over the rounds; the groups' sums of those medians): where the
- * time goes, for easy and hard deals apart. Then the won and the lost deals apart: our
- * "unsolvable" is a proof, Freecell Solver's only under a setting that searches every position.
- */
-function bySize(ours: readonly OursRun[], fcs: readonly FcsRun[]) {
-  const perDeal = <T>(runs: readonly T[], f: (r: T) => number[], d: number): number =>
-    median(runs.map((r) => f(r)[d]!));
-  const stored = ours[0]!.dealPositions;
-  const n = stored.length;
-  const sum = (keep: (d: number) => boolean) => {
-    let deals = 0,
-      oursMs = 0,
-      fcsMs = 0,
-      positions = 0,
-      iterations = 0;
-    for (let d = 0; d < n; d++) {
-      if (!keep(d)) continue;
-      deals++;
-      positions += stored[d]!;
-      oursMs += perDeal(ours, (r) => r.dealMs, d);
-      fcsMs += perDeal(fcs, (r) => r.dealMs, d);
-      iterations += perDeal(fcs, (r) => r.dealIterations, d);
-    }
-    return {
-      deals,
-      oursMs: round(oursMs, 1),
-      fcsMs: round(fcsMs, 1),
-      ratio: fcsMs > 0 ? round(oursMs / fcsMs, 2) : null,
-      ourPositions: positions,
-      fcsIterations: iterations,
-    };
-  };
-  const sizes = SIZES.map((top, k) => {
-    const low = k === 0 ? 0 : SIZES[k - 1]!;
-    return {
-      positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`,
-      ...sum((d) => stored[d]! >= low && stored[d]! < top),
-    };
-  });
-  const verdicts = (["solved", "unsolvable"] as const).map((v) => ({
-    verdict: v,
-    ...sum((d) => ours[0]!.verdicts[d] === v),
-  }));
-  return [...sizes, ...verdicts].filter((b) => b.deals > 0);
-}
-
-type FcsVerdict = "solved" | "unsolved-exhaustive" | "intractable-limit";
-interface FcsRun {
-  cpuSeconds: number;
-  processCpuSeconds: number;
-  peakRssMb: number;
-  iterations: number;
-  counts: Record<FcsVerdict, number>;
-  worst: { deal: number; ms: number; iterations: number };
-  verdicts: FcsVerdict[];
-  version: string;
-  /** Per deal (index deal − 1): milliseconds of its solve and iterations. */
-  dealMs: number[];
-  dealIterations: number[];
-}
-
-function runFcs(
-  harness: string,
-  maxMb: number,
-  boardsFile: string,
-  args: string[],
-  n: number,
-): FcsRun {
-  const p = spawnSync(harness, ["--max-mb", String(maxMb), boardsFile, ...args], {
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
-  });
-  if (p.error) throw new UsageError(`cannot run ${harness}: ${p.error.message}`);
-  if (p.status !== 0) {
-    const why = p.signal
-      ? `killed by ${p.signal}, most likely over --fcs-max-mb ${maxMb}`
-      : `exit ${p.status}: ${p.stderr.trim().split("\n")[0]}`;
-    throw new Error(`fcs-batch ${args.slice(0, 12).join(" ")} failed (${why})`);
-  }
-  const verdicts: FcsVerdict[] = [];
-  const counts = { solved: 0, "unsolved-exhaustive": 0, "intractable-limit": 0 };
-  let worst = { deal: 0, ms: -1, iterations: 0 };
-  let total: Record<string, string> = {};
-  const dealMs: number[] = [];
-  const dealIterations: number[] = [];
-  for (const line of p.stdout.split("\n")) {
-    const f = line.split("\t");
-    if (f[0] === "board") {
-      const [deal, verdict, iters, ms] = [
-        Number(f[1]),
-        f[2] as FcsVerdict,
-        Number(f[3]),
-        Number(f[4]),
-      ];
-      verdicts[deal - 1] = verdict;
-      dealMs[deal - 1] = ms;
-      dealIterations[deal - 1] = iters;
-      counts[verdict]++;
-      if (ms > worst.ms) worst = { deal, ms: round(ms, 1), iterations: iters };
-    } else if (f[0] === "total")
-      total = Object.fromEntries(f.slice(1).map((kv) => kv.split("=") as [string, string]));
-  }
-  if (verdicts.filter(Boolean).length !== n)
-    throw new Error(`fcs-batch reported ${verdicts.length} of ${n} boards`);
-  return {
-    cpuSeconds: Number(total.cpu_s),
-    processCpuSeconds: Number(total.process_cpu_s),
-    peakRssMb: Number(total.peak_rss_mb),
-    iterations: Number(total.iterations),
-    counts,
-    worst,
-    verdicts,
-    version: total.version ?? "?",
-    dealMs,
-    dealIterations,
-  };
-}
-
-/** Deals where one solver calls the deal solvable and the other proves it unsolvable. */
-function disagreements(
-  ours: OursRun,
-  fcs: FcsRun,
-  fcsExhaustive: boolean,
-): { deal: number; ours: Verdict; fcs: FcsVerdict; note?: string }[] {
-  const out: { deal: number; ours: Verdict; fcs: FcsVerdict; note?: string }[] = [];
-  ours.verdicts.forEach((v, i) => {
-    const f = fcs.verdicts[i]!;
-    if (v === "unsolvable" && f === "solved")
-      out.push({
-        deal: i + 1,
-        ours: v,
-        fcs: f,
-        note: "Freecell Solver's line breaks a rule, or this solver's proof is wrong",
-      });
-    if (v === "solved" && f === "unsolved-exhaustive") {
-      const note = ours.wrapWins.has(i + 1)
-        ? "our line plays the card below the base onto the base card, which kings-only Baker's Game cannot"
-        : fcsExhaustive
-          ? "Freecell Solver's search is meant to be complete here: a bug on one side"
-          : "Freecell Solver's move set for this setting is not complete";
-      out.push({ deal: i + 1, ours: v, fcs: f, note });
-    }
-  });
   return out;
 }
 
@@ -684,15 +452,147 @@ function checkDealer(): void {
   );
 }
 
+/** Runs one fresh process of a batch solver and reads its output (scripts/fcs/batch.ts). */
+function runBatch(
+  what: string,
+  cmd: string,
+  args: readonly string[],
+  boards: number,
+  passes: number,
+): Batch {
+  const p = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 << 20 });
+  if (p.error) throw new UsageError(`cannot run ${cmd}: ${p.error.message}`);
+  if (p.status !== 0) {
+    const why = p.signal
+      ? `killed by ${p.signal}, most likely over --fcs-max-mb`
+      : `exit ${p.status}: ${p.stderr.trim().split("\n")[0]}`;
+    throw new Error(`${what} failed (${why})`);
+  }
+  return parseBatch(p.stdout, boards, passes);
+}
+
+/** Upper ends of the `--by-size` groups, in positions our solver stored for a deal. */
+const SIZES = [50, 100, 200, 500, 1000, 3000, Infinity];
+
+/**
+ * Deals grouped by the positions our solver stored for them, with each solver's warm CPU time
+ * on each group (per deal, the median of the warm passes; the groups' sums of those medians):
+ * where the time goes, for easy and hard deals apart. Then the won and the lost deals apart: our
+ * "unsolvable" is a proof, Freecell Solver's only under a setting that searches every position.
+ */
+function bySize(ours: readonly Batch[], fcs: readonly Batch[], warmUp: number) {
+  const first = ours[0]!.passes[0]!;
+  const oursMs = warmDealMs(ours, warmUp);
+  const fcsMs = warmDealMs(fcs, warmUp);
+  const fcsWork = fcs[0]!.passes[0]!.dealWork;
+  const r1 = (x: number): number => Math.round(x * 10) / 10;
+  const sum = (keep: (d: number) => boolean) => {
+    let deals = 0,
+      o = 0,
+      f = 0,
+      positions = 0,
+      iterations = 0;
+    for (let d = 0; d < first.dealWork.length; d++) {
+      if (!keep(d)) continue;
+      deals++;
+      positions += first.dealWork[d]!;
+      o += oursMs[d]!;
+      f += fcsMs[d]!;
+      iterations += fcsWork[d]!;
+    }
+    return {
+      deals,
+      oursMs: r1(o),
+      fcsMs: r1(f),
+      ratio: f > 0 ? Math.round((o / f) * 100) / 100 : null,
+      ourPositions: positions,
+      fcsIterations: iterations,
+    };
+  };
+  const sizes = SIZES.map((top, k) => {
+    const low = k === 0 ? 0 : SIZES[k - 1]!;
+    return {
+      positions: top === Infinity ? `${low}+` : `${low}-${top - 1}`,
+      ...sum((d) => first.dealWork[d]! >= low && first.dealWork[d]! < top),
+    };
+  });
+  const verdicts = (["solved", "unsolvable"] as const).map((v) => ({
+    verdict: v,
+    ...sum((d) => first.verdicts[d] === v),
+  }));
+  return [...sizes, ...verdicts].filter((b) => b.deals > 0);
+}
+
+/** Deals where one solver calls the deal solvable and the other proves it unsolvable. */
+function disagreements(
+  ours: Batch,
+  fcs: Batch,
+  fcsExhaustive: boolean,
+): { deal: number; ours: string; fcs: string; note?: string }[] {
+  const wraps = new Set((ours.extra.get("wrap") ?? []).map(Number));
+  const out: { deal: number; ours: string; fcs: string; note?: string }[] = [];
+  const theirs = fcs.passes[0]!.verdicts;
+  ours.passes[0]!.verdicts.forEach((v, i) => {
+    const f = theirs[i]!;
+    if (v === "unsolvable" && f === "solved")
+      out.push({
+        deal: i + 1,
+        ours: v,
+        fcs: f,
+        note: "Freecell Solver's line breaks a rule, or this solver's proof is wrong",
+      });
+    if (v === "solved" && f === "unsolved-exhaustive") {
+      const note = wraps.has(i + 1)
+        ? "our line plays the card below the base onto the base card, which kings-only Baker's Game cannot"
+        : fcsExhaustive
+          ? "Freecell Solver's search is meant to be complete here: a bug on one side"
+          : "Freecell Solver's move set for this setting is not complete";
+      out.push({ deal: i + 1, ours: v, fcs: f, note });
+    }
+  });
+  return out;
+}
+
+/** Every pass of every round must give the first pass's verdicts: the searches are deterministic. */
+function checkSteady(who: string, set: string, runs: readonly Batch[]): void {
+  const first = runs[0]!.passes[0]!.verdicts.join();
+  const odd = runs.flatMap((r) => r.passes).filter((p) => p.verdicts.join() !== first).length;
+  if (odd)
+    process.stderr.write(
+      `WARNING ${set}: ${odd} passes of ${who} gave other verdicts than its first pass\n`,
+    );
+}
+
+/** The deal whose warm CPU time (median of the warm passes) is the largest. */
+function worstDeal(runs: readonly Batch[], warmUp: number) {
+  const ms = warmDealMs(runs, warmUp);
+  const d = ms.indexOf(Math.max(...ms));
+  return {
+    deal: d + 1,
+    warmMs: Math.round(ms[d]! * 10) / 10,
+    work: runs[0]!.passes[0]!.dealWork[d]!,
+  };
+}
+
+const countOf = (p: Batch["passes"][number], v: string): number =>
+  p.verdicts.filter((x) => x === v).length;
+const sumOf = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
 await exitOnUsageError("fcs-side-by-side", async () => {
   const args = parseOptions("fcs-side-by-side", OPTIONS, process.argv.slice(2));
   if (args.help) {
     process.stdout.write(`${helpText("scripts/fcs-side-by-side", OPTIONS)}\n`);
     return;
   }
+  const passes = args.passes;
+  const warmUp = args["warm-up"];
+  if (passes < warmUp + 2)
+    throw new UsageError(
+      `--passes (${passes}) must be at least --warm-up (${warmUp}) + 2: a cold pass, the warm-up, then at least one warm pass`,
+    );
   if (spawnSync("fc-solve", ["--version"], { encoding: "utf8" }).error)
     throw new UsageError(
-      "Freecell Solver is not installed (fc-solve not found); install freecell-solver-bin and libfreecell-solver-dev",
+      "Freecell Solver is not installed (fc-solve not found); build 6.16.0 as the header of scripts/fcs-side-by-side.ts says, or install freecell-solver-bin and libfreecell-solver-dev",
     );
   if (!existsSync(args.harness))
     throw new UsageError(`the harness ${args.harness} is not built; build it with: ${BUILD}`);
@@ -707,19 +607,16 @@ await exitOnUsageError("fcs-side-by-side", async () => {
       );
   }
   checkDealer();
-  // Warm the JIT as the solver bench does, so the first deal's compile time is not counted.
-  const rulesOf = (name: SetName): Rules =>
-    resolveRules(SETS[name].preset, {
-      ...SETS[name].overrides,
-      ...(args.cells >= 0 ? { cells: args.cells } : {}),
-    });
-  for (const name of sets) for (let n = 1001; n <= 1003; n++) solve(dealMs(rulesOf(name), n));
   const dir = mkdtempSync(join(tmpdir(), "fcs-side-by-side-"));
   try {
     for (const name of sets) {
       const set = SETS[name];
       const n = args.deals || set.full;
-      const rules = rulesOf(name);
+      const overrides: RuleOverrides = {
+        ...set.overrides,
+        ...(args.cells >= 0 ? { cells: args.cells } : {}),
+      };
+      const rules = resolveRules(set.preset, overrides);
       const penguin = name === "penguin";
       const file = join(dir, `${name}.boards`);
       let text = "";
@@ -728,54 +625,70 @@ await exitOnUsageError("fcs-side-by-side", async () => {
         text += `#board ${d}\n${penguin ? penguinBoard(s) : formatFcsBoard(s)}`;
       }
       writeFileSync(file, text);
-      const first = runOurs(rules, n, penguin);
-      for (let w = 0; w < args["warm-up"]; w++) runOurs(rules, n, penguin);
       const settings =
         args.settings === "all"
           ? set.settings
           : args.settings === "default"
             ? set.settings.slice(0, set.chosen)
             : set.settings.filter((x) => named.includes(x.name));
-      // Rounds in turns, ours then each setting's, so that the machine's slow spells fall on both.
-      const agains: OursRun[] = [];
-      const fcsRuns = settings.map((): FcsRun[] => []);
+      const spec = JSON.stringify({
+        preset: set.preset,
+        overrides,
+        deals: n,
+        passes,
+        wrap: penguin,
+      });
+      const runOurs = (): Batch =>
+        runBatch("ours-batch", process.execPath, ["--import", "tsx", OURS, spec], n, passes);
+      const runFcs = (setting: Setting): Batch =>
+        runBatch(
+          `fcs-batch ${setting.name}`,
+          args.harness,
+          [
+            "--max-mb",
+            String(args["fcs-max-mb"]),
+            "--passes",
+            String(passes),
+            file,
+            ...withCells(setting.args(), args.cells),
+          ],
+          n,
+          passes,
+        );
+      // Rounds in turns, each a fresh process of each solver; who goes first alternates, so
+      // that neither always runs right after the other.
+      const ours: Batch[] = [];
+      const fcsRuns = settings.map((): Batch[] => []);
       const failed = settings.map((): string | undefined => undefined);
       for (let r = 0; r < args.rounds; r++) {
-        agains.push(runOurs(rules, n, penguin));
+        if (r % 2 === 0) ours.push(runOurs());
         settings.forEach((setting, i) => {
           if (failed[i] !== undefined) return;
           try {
-            fcsRuns[i]!.push(
-              runFcs(
-                args.harness,
-                args["fcs-max-mb"],
-                file,
-                withCells(setting.args(), args.cells),
-                n,
-              ),
-            );
+            fcsRuns[i]!.push(runFcs(setting));
           } catch (e) {
             // One setting running out of memory should not lose the others' figures.
             if (e instanceof UsageError) throw e;
             failed[i] = (e as Error).message;
           }
         });
+        if (r % 2 === 1) ours.push(runOurs());
       }
-      const again = medianRun(agains, (x) => x.cpuSeconds);
+      checkSteady("this solver", name, ours);
+      const oursTimes = coldAndWarm(ours, warmUp);
+      const first = ours[0]!.passes[0]!;
       for (const [i, setting] of settings.entries()) {
         if (failed[i] !== undefined) {
           process.stdout.write(
-            `${JSON.stringify({
-              set: name,
-              deals: n,
-              fcs: { setting: setting.name, error: failed[i] },
-            })}\n`,
+            `${JSON.stringify({ set: name, deals: n, fcs: { setting: setting.name, error: failed[i] } })}\n`,
           );
           continue;
         }
         const runs = fcsRuns[i]!;
-        const fcs = medianRun(runs, (x) => x.cpuSeconds);
-        const dis = disagreements(first, fcs, setting.exhaustive);
+        checkSteady(`Freecell Solver (${setting.name})`, name, runs);
+        const fcsTimes = coldAndWarm(runs, warmUp);
+        const theirs = runs[0]!.passes[0]!;
+        const dis = disagreements(ours[0]!, runs[0]!, setting.exhaustive);
         for (const x of dis)
           process.stderr.write(
             `DISAGREEMENT ${name} deal ${x.deal}: ours ${x.ours}, Freecell Solver (${setting.name}) ${x.fcs}: ${x.note}\n`,
@@ -784,50 +697,39 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           set: name,
           deals: n,
           cells: rules.cells,
+          rounds: args.rounds,
+          passes,
+          warmUpPasses: warmUp,
           ours: {
-            cpuSeconds: round(first.cpuSeconds, 3),
-            againCpuSeconds: round(again.cpuSeconds, 3),
-            // null off Linux (JSON has no NaN).
-            mainThreadCpuSeconds: round(first.mainThreadSeconds, 3),
-            againMainThreadCpuSeconds: round(again.mainThreadSeconds, 3),
-            positions: first.positions,
-            ...first.counts,
-            worstDeal: first.worst,
-            againWorstDeal: again.worst,
-            peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+            version: ours[0]!.total.version,
+            coldCpuSeconds: spreadOf(oursTimes.cold),
+            warmCpuSeconds: spreadOf(oursTimes.warm),
+            positions: sumOf(first.dealWork),
+            solved: countOf(first, "solved"),
+            unsolvable: countOf(first, "unsolvable"),
+            unknown: countOf(first, "unknown"),
+            worstDeal: worstDeal(ours, warmUp),
+            peakRssMb: Math.max(...ours.map((r) => Number(r.total.peak_rss_mb))),
           },
           fcs: {
-            version: fcs.version,
+            version: runs[0]!.total.version,
             setting: setting.name,
             args: setting.shown ?? withCells(setting.args(), args.cells).join(" "),
             exhaustive: setting.exhaustive,
-            cpuSeconds: round(fcs.cpuSeconds, 3),
-            processCpuSeconds: round(fcs.processCpuSeconds, 3),
-            peakRssMb: fcs.peakRssMb,
-            iterations: fcs.iterations,
-            ...fcs.counts,
-            worstDeal: fcs.worst,
+            coldCpuSeconds: spreadOf(fcsTimes.cold),
+            warmCpuSeconds: spreadOf(fcsTimes.warm),
+            iterations: sumOf(theirs.dealWork),
+            solved: countOf(theirs, "solved"),
+            "unsolved-exhaustive": countOf(theirs, "unsolved-exhaustive"),
+            "intractable-limit": countOf(theirs, "intractable-limit"),
+            worstDeal: worstDeal(runs, warmUp),
+            peakRssMb: Math.max(...runs.map((r) => Number(r.total.peak_rss_mb))),
           },
-          ratio: round(first.cpuSeconds / fcs.cpuSeconds, 2),
-          againRatio: round(again.cpuSeconds / fcs.cpuSeconds, 2),
-          ...(args.rounds > 1
-            ? {
-                rounds: args.rounds,
-                warmUpPasses: args["warm-up"],
-                // Each side's fastest and slowest round, and the median of the rounds' own ratios
-                // with its 95 % interval (a run's median alone can be 30 % off here).
-                againCpuSecondsRange: spread(agains.map((x) => x.cpuSeconds)),
-                fcsCpuSecondsRange: spread(runs.map((x) => x.cpuSeconds)),
-                pairedAgainRatio: round(
-                  median(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds)),
-                  2,
-                ),
-                pairedAgainRatio95:
-                  medianInterval(agains.map((x, r) => x.cpuSeconds / runs[r]!.cpuSeconds))?.map(
-                    (x) => round(x, 2),
-                  ) ?? null,
-              }
-            : {}),
+          // Ours ÷ theirs, paired round by round: the first pass in a fresh process, and warm.
+          ratio: {
+            cold: pairedRatio(oursTimes.cold, fcsTimes.cold),
+            warm: pairedRatio(oursTimes.warm, fcsTimes.warm),
+          },
           disagreements: dis,
         };
         const replay =
@@ -846,7 +748,7 @@ await exitOnUsageError("fcs-side-by-side", async () => {
           );
         process.stdout.write(`${JSON.stringify(replay ? { ...row, replay } : row)}\n`);
         if (args["by-size"])
-          for (const b of bySize(agains, runs))
+          for (const b of bySize(ours, runs, warmUp))
             process.stdout.write(`${JSON.stringify({ set: name, setting: setting.name, ...b })}\n`);
       }
     }

@@ -1,26 +1,34 @@
 /*
  * fcs-batch: solves many boards with Freecell Solver's library and reports, per board, the
  * verdict, the iterations and the CPU time, so its figures can be set beside penguin-gym's own
- * solver on the same deals (scripts/fcs-side-by-side.ts).
+ * solver on the same deals (scripts/fcs-side-by-side.ts; scripts/fcs/ours-batch.ts prints the
+ * same format for this package's solver).
  *
- *   fcs-batch [--max-mb N] BOARDS_FILE [Freecell Solver options...]
+ *   fcs-batch [--max-mb N] [--passes P] BOARDS_FILE [Freecell Solver options...]
  *
  * BOARDS_FILE holds boards in Freecell Solver's text format, each one introduced by a line
  * "#board LABEL". The options after it are Freecell Solver's own command-line options
  * (`-l lg`, `--game bakers_game`, `--method soft-dfs -to 01ABCDE`, `-mi 100000`, ...), parsed
- * once, as the range solver does; the instance is recycled between boards. An exhaustive search
- * can store tens of millions of positions, so the process's address space is capped (--max-mb,
- * default 4096): past it the run stops with an error instead of taking the machine's memory.
+ * once, as the range solver does; the instance is recycled between boards. `--passes P`
+ * (default 1) solves the whole file P times in this one process: the first pass is the cold
+ * one (a fresh process: page faults, the allocator's first growth, cold caches), the later
+ * ones warm. An exhaustive search can store tens of millions of positions, so the process's
+ * address space is capped (--max-mb, default 4096): past it the run stops with an error
+ * instead of taking the machine's memory.
  *
- * Output, tab-separated, one line per board and a last line for the whole file:
- *   board  LABEL  VERDICT  ITERATIONS  CPU_MS
- *   total  boards=N solved=N unsolved-exhaustive=N intractable-limit=N iterations=N
- *          cpu_s=S (solve loop only: solve + recycle, from getrusage) process_cpu_s=S
+ * Output, tab-separated, one line per board and pass and a last line for the whole run:
+ *   board  PASS  LABEL  VERDICT  ITERATIONS  CPU_MS
+ *   total  boards=N passes=P solved=N unsolved-exhaustive=N intractable-limit=N iterations=N
+ *          cpu_s=S (solve loops only: solve + recycle, from getrusage) process_cpu_s=S
  *          peak_rss_mb=M version=V
- * VERDICT is solved, unsolved-exhaustive (the search ran out of positions), or
- * intractable-limit (an iteration or stored-state limit stopped it).
+ * PASS counts from 1. VERDICT is solved, unsolved-exhaustive (the search ran out of
+ * positions), or intractable-limit (an iteration or stored-state limit stopped it); the counts
+ * of the total line are those of the first pass.
  *
- * Build (Debian/Ubuntu: apt-get install freecell-solver-bin libfreecell-solver-dev):
+ * Build against Freecell Solver 6.16.0 (the header of scripts/fcs-side-by-side.ts builds it):
+ *   gcc -O2 -o /opt/fcs6/bin/fcs-batch scripts/fcs/fcs-batch.c -I/opt/fcs6/include \
+ *     -L/opt/fcs6/lib -Wl,-rpath,/opt/fcs6/lib -lfreecell-solver -lm
+ * or against a distribution's package (Debian/Ubuntu: libfreecell-solver-dev, version 5.0.0):
  *   gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm
  */
 #include <stdio.h>
@@ -81,16 +89,22 @@ static char *read_all(const char *path)
 
 int main(int argc, char **argv)
 {
-    long max_mb = 4096;
-    if (argc > 2 && !strcmp(argv[1], "--max-mb")) {
+    long max_mb = 4096, passes = 1;
+    while (argc > 2 && (!strcmp(argv[1], "--max-mb") || !strcmp(argv[1], "--passes"))) {
         char *end;
-        max_mb = strtol(argv[2], &end, 10);
-        if (*end || max_mb < 64 || max_mb > (1L << 20)) die("--max-mb takes megabytes from 64 to 1048576, got ", argv[2]);
+        const long v = strtol(argv[2], &end, 10);
+        if (!strcmp(argv[1], "--max-mb")) {
+            if (*end || v < 64 || v > (1L << 20)) die("--max-mb takes megabytes from 64 to 1048576, got ", argv[2]);
+            max_mb = v;
+        } else {
+            if (*end || v < 1 || v > 100) die("--passes takes a count from 1 to 100, got ", argv[2]);
+            passes = v;
+        }
         argv += 2;
         argc -= 2;
     }
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        fprintf(stderr, "usage: fcs-batch [--max-mb N] BOARDS_FILE [Freecell Solver options...]\n");
+        fprintf(stderr, "usage: fcs-batch [--max-mb N] [--passes P] BOARDS_FILE [Freecell Solver options...]\n");
         return 2;
     }
     const struct rlimit as_cap = {(rlim_t)max_mb << 20, (rlim_t)max_mb << 20};
@@ -139,38 +153,42 @@ int main(int argc, char **argv)
     double loop = 0;
     int bad = 0;
     static const char *const names[3] = {"solved", "unsolved-exhaustive", "intractable-limit"};
-    for (size_t i = 0; i < nboards; i++) {
-        const double t0 = cpu_seconds();
-        const int ret = freecell_solver_user_solve_board(fcs, boards[i]);
-        const long long iters = (long long)freecell_solver_user_get_num_times_long(fcs);
-        if (ret == FCS_STATE_INVALID_STATE) {
-            char why[256];
-            freecell_solver_user_get_invalid_state_error_into_string(fcs, why FC_SOLVE__PASS_T(1));
-            fprintf(stderr, "fcs-batch: board %s is not a valid position: %s\n", labels[i], why);
-            bad = 1;
+    for (long pass = 1; pass <= passes; pass++) {
+        for (size_t i = 0; i < nboards; i++) {
+            const double t0 = cpu_seconds();
+            const int ret = freecell_solver_user_solve_board(fcs, boards[i]);
+            const long long iters = (long long)freecell_solver_user_get_num_times_long(fcs);
+            if (ret == FCS_STATE_INVALID_STATE) {
+                char why[256];
+                freecell_solver_user_get_invalid_state_error_into_string(fcs, why FC_SOLVE__PASS_T(1));
+                fprintf(stderr, "fcs-batch: board %s is not a valid position: %s\n", labels[i], why);
+                bad = 1;
+            }
+            freecell_solver_user_recycle(fcs);
+            const double dt = cpu_seconds() - t0;
+            loop += dt;
+            int v;
+            if (ret == FCS_STATE_WAS_SOLVED)
+                v = 0;
+            else if (ret == FCS_STATE_IS_NOT_SOLVEABLE)
+                v = 1;
+            else if (ret == FCS_STATE_SUSPEND_PROCESS || ret == FCS_STATE_EXCEEDS_MAX_NUM_TIMES)
+                v = 2;
+            else {
+                if (ret != FCS_STATE_INVALID_STATE)
+                    fprintf(stderr, "fcs-batch: board %s: unexpected solver code %d\n", labels[i], ret);
+                bad = 1;
+                continue;
+            }
+            if (pass == 1) {
+                counts[v]++;
+                total_iters += iters;
+            }
+            printf("board\t%ld\t%s\t%s\t%lld\t%.3f\n", pass, labels[i], names[v], iters, dt * 1000);
         }
-        freecell_solver_user_recycle(fcs);
-        const double dt = cpu_seconds() - t0;
-        loop += dt;
-        int v;
-        if (ret == FCS_STATE_WAS_SOLVED)
-            v = 0;
-        else if (ret == FCS_STATE_IS_NOT_SOLVEABLE)
-            v = 1;
-        else if (ret == FCS_STATE_SUSPEND_PROCESS || ret == FCS_STATE_EXCEEDS_MAX_NUM_TIMES)
-            v = 2;
-        else {
-            if (ret != FCS_STATE_INVALID_STATE)
-                fprintf(stderr, "fcs-batch: board %s: unexpected solver code %d\n", labels[i], ret);
-            bad = 1;
-            continue;
-        }
-        counts[v]++;
-        total_iters += iters;
-        printf("board\t%s\t%s\t%lld\t%.3f\n", labels[i], names[v], iters, dt * 1000);
     }
-    printf("total\tboards=%zu\tsolved=%lld\tunsolved-exhaustive=%lld\tintractable-limit=%lld\titerations=%lld\tcpu_s=%.4f\tprocess_cpu_s=%.4f\tpeak_rss_mb=%ld\tversion=%s\n",
-        nboards, counts[0], counts[1], counts[2], total_iters, loop, cpu_seconds(), peak_rss_kb() / 1024,
+    printf("total\tboards=%zu\tpasses=%ld\tsolved=%lld\tunsolved-exhaustive=%lld\tintractable-limit=%lld\titerations=%lld\tcpu_s=%.4f\tprocess_cpu_s=%.4f\tpeak_rss_mb=%ld\tversion=%s\n",
+        nboards, passes, counts[0], counts[1], counts[2], total_iters, loop, cpu_seconds(), peak_rss_kb() / 1024,
         freecell_solver_user_get_lib_version(fcs));
     freecell_solver_user_free(fcs);
     free(labels);

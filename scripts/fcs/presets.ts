@@ -11,7 +11,8 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "../../src/errors.js";
 
-export const PRESETS_DIR = "/usr/share/freecell-solver/presets/";
+/** Where Freecell Solver installed its presets (a build under /opt/fcs6: FCS_PRESETS_DIR=/opt/fcs6/share/freecell-solver/presets/). */
+export const PRESETS_DIR = process.env.FCS_PRESETS_DIR ?? "/usr/share/freecell-solver/presets/";
 
 /** Shell-like words of the preset file: double quotes group, backslash-newline joins, # comments. */
 function words(text: string): string[] {
