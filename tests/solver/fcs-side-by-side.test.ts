@@ -17,6 +17,8 @@ import {
 } from "../../scripts/fcs/batch.js";
 import { oneLine, run, script, tempDir } from "../hardening/helpers.js";
 
+type Spread = { median: number; min: number; max: number };
+
 /** A batch run's text: per pass p and board b, CPU ms `ms(p, b)`. */
 function batchText(boards: number, passes: number, ms: (p: number, b: number) => number): string {
   const lines: string[] = [];
@@ -132,7 +134,11 @@ printf 'total\\tboards=%s\\tpasses=%s\\tpeak_rss_mb=3\\tversion=stand-in\\n' $n 
     );
     expect(r.stderr).not.toMatch(/DISAGREEMENT|WARNING|\n\s+at /);
     expect(r.code).toBe(0);
-    const row = JSON.parse(r.stdout.trim()) as Record<string, any>;
+    const row = JSON.parse(r.stdout.trim()) as {
+      ours: { positions: number; coldCpuSeconds: Spread; warmCpuSeconds: Spread };
+      fcs: { coldCpuSeconds: Spread; warmCpuSeconds: Spread };
+      ratio: Record<"cold" | "warm", { median: number; interval95: [number, number] | null }>;
+    };
     expect(row).toMatchObject({
       set: "eight-off",
       deals: 4,
