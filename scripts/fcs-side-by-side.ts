@@ -11,10 +11,15 @@
  * paired round by round: the median with its 95 % interval from order statistics (6 rounds or
  * more). Pin it to one core (`taskset -c 1`) and measure one set per run.
  *
- * Freecell Solver 6.16.0, as docs/solver.md measures it (Release build: -O3 -DNDEBUG, no LTO):
+ * Freecell Solver 6.16.0, as docs/solver.md measures it (Release build: -O3 -DNDEBUG, no LTO).
+ * Prerequisites: CMake, gperf, Perl with Moo, Path::Tiny and Template (Debian: gperf libmoo-perl
+ * libpath-tiny-perl libtemplate-perl), Python 3 with six and pysol_cards (its configure step
+ * checks for them; the library does not use them). The measured build used rinutils 0.10.3,
+ * xxHash-wrapper e51a2e4 (the tag's submodule) and patsolve ccdeb9b (the last commit before the
+ * tag; CMake clones patsolve and downloads Shlomif_Common.cmake itself when they are missing).
  *
- *   git clone https://github.com/shlomif/rinutils && cmake -S rinutils -B rin-build \
- *     -DCMAKE_INSTALL_PREFIX=/opt/fcs6 && cmake --build rin-build --target install
+ *   git clone --branch 0.10.3 https://github.com/shlomif/rinutils
+ *   cmake -S rinutils -B rin-build -DCMAKE_INSTALL_PREFIX=/opt/fcs6 && cmake --build rin-build --target install
  *   git clone --branch freecell-solver-6.16.0 --recurse-submodules https://github.com/shlomif/fc-solve
  *   cmake -S fc-solve/fc-solve/source -B fcs-build -DCMAKE_BUILD_TYPE=Release \
  *     -DCMAKE_INSTALL_PREFIX=/opt/fcs6 -DCMAKE_PREFIX_PATH=/opt/fcs6 \
@@ -22,11 +27,10 @@
  *   cmake --build fcs-build -j2 && cmake --build fcs-build --target install
  *   gcc -O2 -o /opt/fcs6/bin/fcs-batch scripts/fcs/fcs-batch.c -I/opt/fcs6/include \
  *     -L/opt/fcs6/lib -Wl,-rpath,/opt/fcs6/lib -lfreecell-solver -lm
- *   export PATH=/opt/fcs6/bin:$PATH     # fc-solve and make-microsoft-freecell-board, 6.16.0
+ *   export PATH=/opt/fcs6/bin:$PATH     # fc-solve 6.16.0
  *   export FCS_PRESETS_DIR=/opt/fcs6/share/freecell-solver/presets/   # for the settings without `j`
  *
- * (CMake names any other missing prerequisite, e.g. Perl modules for its generated code.) Or
- * Debian's package, version 5.0.0: apt-get install freecell-solver-bin libfreecell-solver-dev, and
+ * Or Debian's package, version 5.0.0: apt-get install freecell-solver-bin libfreecell-solver-dev, and
  *   gcc -O2 -o scripts/fcs/fcs-batch scripts/fcs/fcs-batch.c -lfreecell-solver -lm
  *
  * Runs:
