@@ -48,7 +48,7 @@ function timeLoop(body: () => number, seconds: number): number {
 }
 
 /** Steps per CPU second of one env, and the mean episode length of random play (resets cost a deal each). */
-function envStepsPerSec(id: string, seconds: number): [number, number] {
+export function envStepsPerSec(id: string, seconds: number): [number, number] {
   const env = makeEnv(id, { maxSteps: BENCH_MAX_STEPS });
   const rnd = mulberry32(1);
   env.reset({ seed: 1 });
@@ -69,7 +69,7 @@ function envStepsPerSec(id: string, seconds: number): [number, number] {
   return [rate, steps / Math.max(1, episodes)];
 }
 
-function vecEnvStepsPerSec(id: string, seconds: number): number {
+export function vecEnvStepsPerSec(id: string, seconds: number): number {
   const v = new VecEnv(64, id, { maxSteps: BENCH_MAX_STEPS });
   const rnd = mulberry32(1);
   v.reset({ seed: 1 });

@@ -1,0 +1,82 @@
+/**
+ * The Python bridge against the engine in-process, measured in one run on Penguin-v2:
+ * `inProcessEnvStepsPerSec` / `inProcessVecEnvStepsPerSec` (PenguinEnv and VecEnv(64), as in the
+ * env section) beside `bridgeEnvStepsPerSec` / `bridgeVecEnvStepsPerSec` (python/penguin_gym's
+ * PenguinEnv and PenguinVectorEnv(64) driving the same engine in a Node child process), all with
+ * uniformly random legal actions, resets included, per CPU second (the bridge's count both the
+ * Python and the Node process). `bridgeVecShare` is bridge / in-process for the vector of 64.
+ * Needs a Python with numpy and gymnasium: PENGUIN_PYTHON names it (default python3); without
+ * one the section reports why it was skipped. Run alone: `npm run bench -- bridge`.
+ */
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.js";
+
+const SECONDS = Number(process.env.BRIDGE_BENCH_SECONDS ?? 1);
+const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 3);
+const ID = "Penguin-v2";
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+export default async function bridgeBench(): Promise<
+  Record<string, Record<string, number | string>>
+> {
+  const python = process.env.PENGUIN_PYTHON ?? "python3";
+  const env = { ...process.env, PYTHONPATH: join(root, "python") };
+  const probe = spawnSync(python, ["-c", "import numpy, gymnasium"], { env, encoding: "utf8" });
+  if (probe.status !== 0) {
+    const why = `${python} cannot import numpy and gymnasium (set PENGUIN_PYTHON to a Python that can)`;
+    process.stderr.write(`bench: bridge skipped: ${why}\n`);
+    return { penguin: { bridgeSkipped: why } };
+  }
+  // Load on a shared machine drifts within seconds: alternate the two sides for ROUNDS rounds
+  // and report each side's median, so both figures see the same conditions.
+  const rounds: { env: number; vec: number; bridgeEnv: number; bridgeVec: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const [env1] = envStepsPerSec(ID, SECONDS);
+    const vec1 = vecEnvStepsPerSec(ID, SECONDS);
+    const run = spawnSync(
+      python,
+      [
+        "-m",
+        "penguin_gym.bench",
+        "--json",
+        "--id",
+        ID,
+        "--seconds",
+        String(SECONDS),
+        "--engine",
+        root,
+      ],
+      { env, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+    );
+    if (run.status !== 0)
+      throw new Error(`python -m penguin_gym.bench failed (exit ${run.status})`);
+    const b = JSON.parse(run.stdout) as Record<string, number>;
+    rounds.push({
+      env: env1,
+      vec: vec1,
+      bridgeEnv: b.bridgeEnvStepsPerSec!,
+      bridgeVec: b.bridgeVecEnvStepsPerSec!,
+    });
+  }
+  const median = (k: keyof (typeof rounds)[number]): number =>
+    rounds.map((r) => r[k]).sort((x, y) => x - y)[Math.floor(ROUNDS / 2)]!;
+  const envRate = median("env");
+  const vecRate = median("vec");
+  const bridge = {
+    bridgeEnvStepsPerSec: median("bridgeEnv"),
+    bridgeVecEnvStepsPerSec: median("bridgeVec"),
+  };
+  return {
+    penguin: {
+      envId: ID,
+      inProcessEnvStepsPerSec: Math.round(envRate),
+      bridgeEnvStepsPerSec: bridge.bridgeEnvStepsPerSec,
+      inProcessVecEnvStepsPerSec: Math.round(vecRate),
+      bridgeVecEnvStepsPerSec: bridge.bridgeVecEnvStepsPerSec,
+      bridgeVecShare: Math.round((bridge.bridgeVecEnvStepsPerSec / vecRate) * 100) / 100,
+      bridgeRounds: ROUNDS,
+    },
+  };
+}

@@ -1,0 +1,318 @@
+"""The Python end of the bridge: starts the TypeScript engine in a Node child process and
+exchanges binary frames with it over pipes (protocol in docs/python.md).
+
+Every read waits in ``select()`` with a deadline, so a hung or dead engine raises an error
+instead of blocking forever. Closing the bridge closes the engine's stdin, which ends it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+import weakref
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PROTOCOL_VERSION = 1
+OP_OPEN, OP_RESET, OP_STEP, OP_RENDER = 1, 2, 3, 4
+_OP_NAMES = {OP_OPEN: "OPEN", OP_RESET: "RESET", OP_STEP: "STEP", OP_RENDER: "RENDER"}
+_STATUS_OK, _STATUS_USAGE = 0, 1
+_HEADER = struct.Struct("<IB3x")
+_REPLY = struct.Struct("<IBB2x")
+# The engine needs what package.json's "engines" field says: ^20.19.0 || ^22.13.0 || >=24.
+NODE_REQUIREMENT = "^20.19.0 || ^22.13.0 || >=24"
+# A pipe large enough for a whole VecEnv(64) reply spares the two processes many wake-ups.
+_PIPE_SIZE = 1 << 20
+
+
+class BridgeError(RuntimeError):
+    """The engine process could not be started, died, or stopped answering."""
+
+
+class NodeNotFoundError(BridgeError):
+    """No usable Node.js: missing, not runnable, or too old."""
+
+
+class EngineNotFoundError(BridgeError):
+    """No built penguin-gym package (dist/) or TypeScript clone (with tsx) was found."""
+
+
+class EngineDiedError(BridgeError):
+    """The engine process ended while the environment was using it."""
+
+
+class BridgeTimeoutError(BridgeError, TimeoutError):
+    """The engine did not answer in time; the process has been stopped."""
+
+
+def _node_ok(version: tuple[int, int, int]) -> bool:
+    major, minor, _ = version
+    return (major == 20 and minor >= 19) or (major == 22 and minor >= 13) or major >= 24
+
+
+_node_versions: dict[str, tuple[int, int, int]] = {}
+
+
+def find_node(node: str | os.PathLike[str] | None = None) -> str:
+    """The path of a Node.js that can run the engine: `node`, else $PENGUIN_NODE, else `node` on PATH."""
+    given = node if node is not None else os.environ.get("PENGUIN_NODE")
+    if given is not None:
+        path = shutil.which(str(given)) or (str(given) if os.path.isfile(given) else None)
+        if path is None:
+            raise NodeNotFoundError(
+                f"Node.js not found at {str(given)!r}; pass node= (or set PENGUIN_NODE) to the path "
+                f"of a node executable ({NODE_REQUIREMENT})"
+            )
+    else:
+        path = shutil.which("node")
+        if path is None:
+            raise NodeNotFoundError(
+                "Node.js not found: there is no `node` on PATH; install Node.js "
+                f"{NODE_REQUIREMENT} (https://nodejs.org) or pass node= (or set PENGUIN_NODE) "
+                "to its path"
+            )
+    if path not in _node_versions:
+        try:
+            out = subprocess.run(
+                [path, "--version"], capture_output=True, text=True, timeout=30, check=False
+            ).stdout.strip()
+        except (OSError, subprocess.SubprocessError) as e:
+            raise NodeNotFoundError(f"{path} does not run as Node.js: {e}") from None
+        m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", out)
+        if not m:
+            raise NodeNotFoundError(
+                f"{path} is not Node.js (`--version` printed {out!r}); install Node.js {NODE_REQUIREMENT}"
+            )
+        _node_versions[path] = (int(m[1]), int(m[2]), int(m[3]))
+    if not _node_ok(_node_versions[path]):
+        raise NodeNotFoundError(
+            f"Node.js {'.'.join(map(str, _node_versions[path]))} at {path} is too old: the engine "
+            f"needs {NODE_REQUIREMENT}; install a newer Node.js or pass node= (or set PENGUIN_NODE)"
+        )
+    return path
+
+
+def _is_engine_root(d: Path) -> bool:
+    try:
+        return json.loads((d / "package.json").read_text()).get("name") == "penguin-gym"
+    except (OSError, ValueError):
+        return False
+
+
+def _engine_roots() -> list[Path]:
+    """Where a penguin-gym package may be, in order of preference."""
+    roots: list[Path] = []
+    for start in (Path.cwd(), Path(__file__).resolve().parent):
+        for d in (start, *start.parents):
+            roots += [d, d / "node_modules" / "penguin-gym"]
+    cli = shutil.which("penguin")
+    if cli:
+        roots.append(Path(cli).resolve().parent.parent)
+    return roots
+
+
+def engine_command(engine: str | os.PathLike[str] | None = None) -> tuple[list[str], Path]:
+    """The arguments after `node` that start the engine, and the folder to start it in.
+
+    `engine` (else $PENGUIN_GYM_ENGINE) is a penguin-gym folder (a clone or the npm package) or
+    its bridge entry file; without one, the current folder and its parents, their node_modules,
+    this package's own folders and the `penguin` command on PATH are searched. A built package
+    (dist/src/bridge/main.js) is preferred; a clone without a build runs src/ through tsx.
+    """
+    given = engine if engine is not None else os.environ.get("PENGUIN_GYM_ENGINE")
+    if given is not None:
+        p = Path(given).resolve()
+        if p.is_file() and p.name in ("main.js", "main.ts"):
+            root = p.parents[3] if p.suffix == ".js" else p.parents[2]
+            return (["--import", "tsx", str(p)] if p.suffix == ".ts" else [str(p)]), root
+        candidates = [p]
+    else:
+        candidates = _engine_roots()
+    for root in candidates:
+        if not _is_engine_root(root):
+            continue
+        built = root / "dist" / "src" / "bridge" / "main.js"
+        if built.is_file():
+            return [str(built)], root
+        source = root / "src" / "bridge" / "main.ts"
+        if source.is_file() and (root / "node_modules" / "tsx").is_dir():
+            return ["--import", "tsx", str(source)], root
+        if given is not None:
+            break
+    where = f"in {given}" if given is not None else "near the current folder or on PATH"
+    raise EngineNotFoundError(
+        f"no penguin-gym engine found {where}: run `npm run build` in a clone (or `npm install "
+        "penguin-gym`), then pass engine= (or set PENGUIN_GYM_ENGINE) to that folder"
+    )
+
+
+def _stop(proc: subprocess.Popen[bytes], wait: float) -> None:
+    """Ends the engine: EOF on its stdin first (it exits by itself), a kill if it lingers."""
+    try:
+        if proc.stdin and not proc.stdin.closed:
+            proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if proc.stdout and not proc.stdout.closed:
+        proc.stdout.close()
+
+
+class Bridge:
+    """One engine process serving one environment (or one vector of them)."""
+
+    def __init__(
+        self,
+        env_id: str,
+        options: dict[str, Any],
+        num_envs: int,
+        *,
+        node: str | os.PathLike[str] | None = None,
+        engine: str | os.PathLike[str] | None = None,
+        timeout: float = 30.0,
+        startup_timeout: float = 60.0,
+    ) -> None:
+        self.timeout = float(timeout)
+        node_path = find_node(node)
+        args, root = engine_command(engine)
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(
+                [node_path, *args],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                cwd=root,
+                bufsize=0,
+            )
+        except OSError as e:
+            raise NodeNotFoundError(f"could not start {node_path}: {e}") from None
+        self._finalizer = weakref.finalize(self, _stop, self.proc, 2.0)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._out = self.proc.stdin.fileno()
+        self._in = self.proc.stdout.fileno()
+        for fd in (self._out, self._in):
+            try:
+                import fcntl
+
+                fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+            except (ImportError, AttributeError, OSError):
+                pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
+        os.set_blocking(self._out, False)
+        self.closed = False
+        request = {"protocol": PROTOCOL_VERSION, "id": env_id, "options": options, "numEnvs": num_envs}
+        reply = self.call(OP_OPEN, json.dumps(request).encode(), 1 << 16, startup_timeout)
+        self.about: dict[str, Any] = json.loads(bytes(reply).decode())
+
+    def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> memoryview:
+        """Sends one request and returns the reply payload (a fresh buffer, at least `capacity` bytes).
+
+        A usage error from the engine (bad option, illegal action) raises ValueError and leaves
+        the environment as it was; a dead or silent engine raises a BridgeError.
+        """
+        if self.closed:
+            raise BridgeError("the environment is closed; make a new one")
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
+        self._send(_HEADER.pack(len(payload), op) + payload, op, deadline, limit)
+        # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never reused.
+        buf = np.empty(capacity + _REPLY.size, np.uint8)
+        view = memoryview(buf)
+        have = 0
+        want = _REPLY.size
+        while have < want:
+            self._wait(op, deadline, limit)
+            got = os.readv(self._in, [view[have:]])
+            if got == 0:
+                self._died(op)
+            have += got
+            if want == _REPLY.size and have >= _REPLY.size:
+                length, status, _ = _REPLY.unpack_from(buf)
+                want = _REPLY.size + length
+                if want > len(buf):
+                    grown = np.empty(want, np.uint8)
+                    grown[:have] = buf[:have]
+                    buf, view = grown, memoryview(grown)
+        _, status, _ = _REPLY.unpack_from(buf)
+        if status != _STATUS_OK:
+            text = bytes(view[_REPLY.size : want]).decode(errors="replace")
+            if status == _STATUS_USAGE:
+                raise ValueError(text)
+            raise BridgeError(f"the engine failed on {_OP_NAMES.get(op, op)}: {text}")
+        return view[_REPLY.size : want]
+
+    def _send(self, data: bytes, op: int, deadline: float, limit: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self._out, view)
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not select.select([], [self._out], [], remaining)[1]:
+                    self._timed_out(op, limit)
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                self._died(op)
+            view = view[n:]
+
+    def _wait(self, op: int, deadline: float, limit: float) -> None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([self._in], [], [], remaining)[0]:
+            self._timed_out(op, limit)
+
+    def _stderr_tail(self) -> str:
+        try:
+            self._stderr.seek(0)
+            lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return ("; its last output: " + " | ".join(lines[-5:])) if lines else ""
+
+    def _died(self, op: int) -> None:
+        try:
+            code = self.proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        how = (
+            "did not exit"
+            if code is None
+            else f"was killed by signal {-code}"
+            if code < 0
+            else f"exited with code {code}"
+        )
+        tail = self._stderr_tail()
+        self.close()
+        raise EngineDiedError(
+            f"the engine process (node, pid {self.proc.pid}) {how} during "
+            f"{_OP_NAMES.get(op, op)}{tail}; this environment is closed: make a new one"
+        )
+
+    def _timed_out(self, op: int, limit: float) -> None:
+        self.proc.kill()
+        tail = self._stderr_tail()
+        self.close()
+        raise BridgeTimeoutError(
+            f"the engine (node, pid {self.proc.pid}) gave no reply to {_OP_NAMES.get(op, op)} within "
+            f"{limit:g} s and was stopped{tail}; raise timeout= if the machine is very busy"
+        )
+
+    def close(self) -> None:
+        """Ends the engine process (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._finalizer()
+        self._stderr.close()

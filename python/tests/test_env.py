@@ -1,0 +1,137 @@
+"""The single environment under Gymnasium: registration, spaces, check_env on every id, masks,
+render, options, illegal actions."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import penguin_gym
+from penguin_gym import ENV_IDS
+
+# Observation size and action count per id (docs/env.md's table).
+SHAPES = {
+    "Penguin-v2": (693, 126),
+    "PenguinRelaxed-v2": (693, 714),
+    "Opus-v2": (693, 108),
+    "PenguinBeakHome-v2": (693, 126),
+    "BakersGame-v2": (752, 888),
+    "KingsOnlyBakersGame-v2": (752, 120),
+    "FreeCell-v2": (752, 888),
+    "EightOff-v2": (752, 160),
+    "SeahavenTowers-v2": (870, 168),
+    "Stalactites-v2": (752, 130),
+}
+
+
+def test_every_engine_id_is_registered(engine):
+    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    try:
+        assert env.engine_ids == ENV_IDS  # the Python list is the engine's own
+    finally:
+        env.close()
+    for env_id in ENV_IDS:
+        spec = gym.spec(f"penguin_gym/{env_id}")
+        assert spec.kwargs == {"env_id": env_id}
+        assert spec.vector_entry_point == "penguin_gym.vector:PenguinVectorEnv"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_check_env_and_spaces(engine, env_id):
+    env = gym.make(f"penguin_gym/{env_id}", engine=engine)
+    try:
+        size, n = SHAPES[env_id]
+        space = env.observation_space
+        assert isinstance(space, gym.spaces.Box) and space.dtype == np.float32
+        assert space.shape == (size,) and (space.low == 0).all() and (space.high == 5).all()
+        assert env.action_space == gym.spaces.Discrete(n)
+        check_env(env.unwrapped)
+        obs, info = env.reset(seed=1_000_000)
+        assert obs.dtype == np.float32 and obs in space
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (n,)
+        assert int(mask.sum()) == info["legal_actions"]
+        assert (env.unwrapped.action_masks() == (mask == 1)).all()
+    finally:
+        env.close()
+
+
+def test_render_ansi_and_options(engine):
+    env = gym.make("penguin_gym/Penguin-v2", render_mode="ansi", max_steps=7, cells=5, engine=engine)
+    try:
+        obs, info = env.reset(seed=5)
+        text = env.render()
+        assert text.startswith("Penguin-v2 seed 5 step 0/7\n")
+        assert "flippers: a --  b --  c --  d --  e --\n" in text  # 5 flippers, not 7
+        rng = np.random.default_rng(3)
+        steps = 0
+        while True:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            obs, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                break
+        assert truncated or terminated
+        assert steps <= 7 and info["steps"] == steps
+        if truncated:
+            assert steps == 7
+    finally:
+        env.close()
+
+
+def test_bad_options_name_what_is_allowed(engine):
+    with pytest.raises(ValueError, match="cells must be an integer from 0 to 8, got 9"):
+        penguin_gym.PenguinEnv("Penguin-v2", cells=9, engine=engine)
+    with pytest.raises(ValueError, match="unknown reward \"score\"; allowed: cards, win"):
+        penguin_gym.PenguinEnv("Penguin-v2", reward="score", engine=engine)
+    with pytest.raises(ValueError, match="unknown env id 'Penguin-v0'; known: Penguin-v2"):
+        penguin_gym.PenguinEnv("Penguin-v0", engine=engine)
+    with pytest.raises(TypeError, match="flippers"):
+        gym.make("penguin_gym/Penguin-v2", flippers=3, engine=engine)
+
+
+def test_illegal_actions(engine):
+    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    strict = penguin_gym.PenguinEnv("Penguin-v2", illegal_action="raise", engine=engine)
+    try:
+        for e in (env, strict):
+            _, info = e.reset(seed=5)
+        illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+        before = strict.reset(seed=5)[0].copy()
+        with pytest.raises(ValueError, match=rf"action {illegal} \(\"[^\"]+\"\) is illegal here"):
+            strict.step(illegal)
+        legal = int(np.flatnonzero(strict._mask)[0])
+        obs, *_ = strict.step(legal)  # the refused action changed nothing
+        assert not np.array_equal(obs, before)
+        with pytest.raises(ValueError, match="out of range: allowed integers 0..125"):
+            strict.step(126)
+        obs, reward, terminated, truncated, info = env.step(illegal)
+        assert (terminated, truncated, reward, info["illegal_action"]) == (True, False, 0.0, True)
+        with pytest.raises(ValueError, match="the episode is over"):
+            env.step(legal)
+        _, info = env.reset()
+        assert info["seed"] == 6  # the next deal of the sequence, playable again
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert info["steps"] == 1 and "illegal_action" not in info
+    finally:
+        env.close()
+        strict.close()
+
+
+def test_unseeded_resets_follow_gymnasium(engine):
+    a = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    b = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    try:
+        _, ia = a.reset()
+        _, ib = b.reset()
+        # A first reset without a seed draws one (training range), so two envs differ...
+        assert 1_000_000 <= ia["seed"] < 2**31 and ia["seed"] != ib["seed"]
+        # ...and later unseeded resets continue the sequence, as in TypeScript.
+        assert a.reset()[1]["seed"] == ia["seed"] + 1
+        a.reset(seed=42)
+        assert a.reset()[1]["seed"] == 43
+    finally:
+        a.close()
+        b.close()
