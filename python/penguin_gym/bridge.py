@@ -184,6 +184,7 @@ class Bridge:
         engine: str | os.PathLike[str] | None = None,
         timeout: float = 30.0,
         startup_timeout: float = 60.0,
+        seed_stride: int = 1,
     ) -> None:
         self.timeout = float(timeout)
         node_path = find_node(node)
@@ -213,7 +214,13 @@ class Bridge:
                 pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
         os.set_blocking(self._out, False)
         self.closed = False
-        request = {"protocol": PROTOCOL_VERSION, "id": env_id, "options": options, "numEnvs": num_envs}
+        request = {
+            "protocol": PROTOCOL_VERSION,
+            "id": env_id,
+            "options": options,
+            "numEnvs": num_envs,
+            "seedStride": seed_stride,
+        }
         reply = self.call(OP_OPEN, json.dumps(request).encode(), 1 << 16, startup_timeout)
         self.about: dict[str, Any] = json.loads(bytes(reply).decode())
 

@@ -49,6 +49,9 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         illegal_action: what an action in the action space but illegal here does: ``"terminate"``
             (default) ends the episode with reward 0 and ``info["illegal_action"] = True``, the
             position unchanged; ``"raise"`` raises ValueError naming why, changing nothing.
+        seed_stride: an unseeded reset() plays the previous seed + seed_stride. With k copies
+            seeded s, s + 1, …, s + k - 1 (Stable-Baselines3's make_vec_env), seed_stride=k
+            makes them play every deal from s up once, as the vector env does.
         node, engine: paths of Node.js and of the penguin-gym package (found when omitted).
         timeout: seconds to wait for each reply of the engine.
     """
@@ -72,6 +75,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         truncate_on_repeat: bool | None = None,
         shuffle: str | None = None,
         illegal_action: str = "terminate",
+        seed_stride: int = 1,
         node: str | os.PathLike[str] | None = None,
         engine: str | os.PathLike[str] | None = None,
         timeout: float = 30.0,
@@ -99,7 +103,15 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
             )
         )
         self._bridge: Bridge | None = None
-        self._bridge = Bridge(env_id, options, 0, node=node, engine=engine, timeout=timeout)
+        self._bridge = Bridge(
+            env_id,
+            options,
+            0,
+            node=node,
+            engine=engine,
+            timeout=timeout,
+            seed_stride=action_int(seed_stride),
+        )
         about = self._bridge.about
         self.env_id = env_id
         self.render_mode = render_mode
@@ -129,7 +141,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deals `seed` (a non-negative integer). Without one, the next seed of the env's sequence
-        (previous + 1); the very first unseeded reset draws one from ``np_random``."""
+        (previous + seed_stride); the very first unseeded reset draws one from ``np_random``."""
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")

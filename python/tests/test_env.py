@@ -135,3 +135,11 @@ def test_unseeded_resets_follow_gymnasium(engine):
     finally:
         a.close()
         b.close()
+    c = penguin_gym.PenguinEnv("Penguin-v2", seed_stride=3, engine=engine)
+    try:
+        c.reset(seed=10)
+        assert [c.reset()[1]["seed"] for _ in range(2)] == [13, 16]
+    finally:
+        c.close()
+    with pytest.raises(ValueError, match="seed_stride must be an integer from 1 to 65536, got 0"):
+        penguin_gym.PenguinEnv("Penguin-v2", seed_stride=0, engine=engine)

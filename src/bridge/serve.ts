@@ -33,47 +33,70 @@ interface OpenRequest {
   id: string;
   options?: EnvOptions;
   numEnvs: number;
+  /** A lone env's step from one unseeded episode's seed to the next (default 1). */
+  seedStride?: number;
 }
 
 const bytes = (a: ArrayBufferView): Uint8Array =>
   new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** Reads exactly `n` bytes into `buf`; false on end of input before the first byte. */
-function readExactly(fd: number, buf: Uint8Array, n: number): boolean {
-  let got = 0;
-  while (got < n) {
-    let r: number;
-    try {
-      r = readSync(fd, buf, got, n - got, null);
-    } catch (e) {
-      // A non-blocking stdin (inherited that way) has nothing yet: wait a little, then retry.
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        continue;
-      }
-      if ((e as NodeJS.ErrnoException).code === "EOF") r = 0;
-      else throw e;
-    }
-    if (r === 0) {
-      if (got === 0) return false;
-      throw new Error(`input ended inside a frame (${got} of ${n} bytes)`);
-    }
-    got += r;
-  }
-  return true;
-}
-
-/** Reads what is there (at least one byte, blocking), or 0 at the end of input. */
-function readSome(fd: number, buf: Uint8Array): number {
+/** Reads what is there into buf[from…] (blocking until at least one byte), or 0 at the end. */
+function readSome(fd: number, buf: Uint8Array, from: number): number {
   for (;;) {
     try {
-      return readSync(fd, buf, 0, buf.length, null);
+      return readSync(fd, buf, from, buf.length - from, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EOF") return 0;
+      // A non-blocking stdin (inherited that way) has nothing yet: wait a little, then retry.
       if (code !== "EAGAIN") throw e;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
     }
+  }
+}
+
+/**
+ * Request frames from a file descriptor, read synchronously. The Python side sends one request
+ * and waits for its reply, so one read usually brings exactly one whole frame; more, or less, is
+ * handled too.
+ */
+class FrameReader {
+  buf = new Uint8Array(1 << 16);
+  start = 0;
+  end = 0;
+  constructor(readonly fd: number) {}
+
+  /** Makes n bytes available from `start`; false if the input ends first. */
+  #fill(n: number): boolean {
+    if (this.start + n > this.buf.length) {
+      const next = n > this.buf.length ? new Uint8Array(n) : this.buf;
+      next.set(this.buf.subarray(this.start, this.end));
+      this.end -= this.start;
+      this.start = 0;
+      this.buf = next;
+    }
+    while (this.end - this.start < n) {
+      const got = readSome(this.fd, this.buf, this.end);
+      if (got === 0) return false;
+      this.end += got;
+    }
+    return true;
+  }
+
+  /** The next frame (its payload is valid until the next call), or undefined at the end of input. */
+  next(): { op: number; at: number; len: number } | undefined {
+    if (!this.#fill(8)) {
+      if (this.end === this.start) return undefined;
+      throw new Error("input ended inside a frame header");
+    }
+    const len = new DataView(this.buf.buffer, this.start, 8).getUint32(0, true);
+    const op = this.buf[this.start + 4]!;
+    if (len > MAX_REQUEST) throw new Error(`bad request length ${len}`);
+    if (!this.#fill(8 + len)) throw new Error("input ended inside a frame");
+    const at = this.start + 8;
+    this.start += 8 + len;
+    if (this.start === this.end) this.start = this.end = 0;
+    return { op, at, len };
   }
 }
 
@@ -256,9 +279,13 @@ function open(text: string): Served {
   const n = req.numEnvs;
   if (!Number.isInteger(n) || n < 0 || n > 65536)
     throw new UsageError(`numEnvs must be an integer from 0 to 65536, got ${n}`);
-  return n === 0
-    ? serveOne(makeEnv(req.id, req.options ?? {}))
-    : serveVec(new VecEnv(n, req.id, req.options ?? {}));
+  if (n > 0) return serveVec(new VecEnv(n, req.id, req.options ?? {}));
+  const env = makeEnv(req.id, req.options ?? {});
+  const stride = req.seedStride ?? 1;
+  if (!Number.isInteger(stride) || stride < 1 || stride > 65536)
+    throw new UsageError(`seed_stride must be an integer from 1 to 65536, got ${stride}`);
+  env.seedStride = stride;
+  return serveOne(env);
 }
 
 /**
@@ -268,9 +295,9 @@ function open(text: string): Served {
 export function serve(input: number, output: number): void {
   const head = new Uint8Array(8);
   const headView = new DataView(head.buffer);
-  let req = new Uint8Array(1 << 16);
-  let actions = new Int32Array(0);
+  const frames = new FrameReader(input);
   let served: Served | undefined;
+  let actions = new Int32Array(0);
   const reply = (status: number, op: number, parts: Uint8Array[]): void => {
     let len = 0;
     for (const p of parts) len += p.length;
@@ -280,26 +307,11 @@ export function serve(input: number, output: number): void {
     writeAll(output, [head, ...parts]);
   };
   for (;;) {
-    // One read usually brings the whole request (header and payload): requests are small and
-    // the Python side sends the next one only after this reply.
-    const got = readSome(input, req);
-    if (got === 0) return;
-    if (got < 8 && !readExactly(input, req.subarray(got), 8 - got))
-      throw new Error("input ended inside a frame");
-    const len = new DataView(req.buffer).getUint32(0, true);
-    const op = req[4]!;
-    if (len > MAX_REQUEST) throw new Error(`bad request length ${len}`);
-    if (req.length < 8 + len) {
-      const grown = new Uint8Array(8 + len);
-      grown.set(req.subarray(0, Math.max(got, 8)));
-      req = grown;
-    }
-    if (
-      got < 8 + len &&
-      !readExactly(input, req.subarray(Math.max(got, 8)), 8 + len - Math.max(got, 8))
-    )
-      throw new Error("input ended inside a frame");
-    const payload = req.subarray(8, 8 + len);
+    const f = frames.next();
+    if (!f) return;
+    const { op, at, len } = f;
+    const req = frames.buf;
+    const payload = req.subarray(at, at + len);
     try {
       if (op === OP_OPEN) {
         served = open(new TextDecoder().decode(payload));
@@ -310,15 +322,21 @@ export function serve(input: number, output: number): void {
       if (!served) throw new UsageError("the first request must be OPEN");
       if (op === OP_RESET) {
         if (len !== 8) throw new UsageError("RESET takes an 8-byte seed (NaN for none)");
-        const seed = new DataView(req.buffer, 8, 8).getFloat64(0, true);
+        const seed = new DataView(req.buffer, at, 8).getFloat64(0, true);
         reply(OK, op, served.reset(Number.isNaN(seed) ? undefined : seed));
       } else if (op === OP_STEP) {
-        if (actions.buffer !== req.buffer || actions.length !== len >> 2)
-          actions = new Int32Array(req.buffer, 8, len >> 2);
+        // A view of the request buffer when aligned (the usual case), else a copy.
+        if (at % 4 !== 0) actions = new Int32Array(payload.slice().buffer, 0, len >> 2);
+        else if (
+          actions.buffer !== req.buffer ||
+          actions.byteOffset !== at ||
+          actions.length !== len >> 2
+        )
+          actions = new Int32Array(req.buffer, at, len >> 2);
         reply(OK, op, served.step(actions));
       } else if (op === OP_RENDER) {
         if (len !== 4) throw new UsageError("RENDER takes a 4-byte sub-env index");
-        const index = new DataView(req.buffer, 8, 4).getUint32(0, true);
+        const index = new DataView(req.buffer, at, 4).getUint32(0, true);
         reply(OK, op, [new TextEncoder().encode(served.render(index))]);
       } else throw new UsageError(`unknown op ${op}`);
     } catch (e) {

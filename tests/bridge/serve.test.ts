@@ -1,0 +1,115 @@
+// The bridge's frames, read back in TypeScript: requests from a file, replies to a file, compared
+// with the environment played directly (the Python package's own tests drive it over pipes).
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { OP_OPEN, OP_RENDER, OP_RESET, OP_STEP, serve } from "../../src/bridge/serve.js";
+import { makeEnv, VecEnv } from "../../src/env/index.js";
+
+function frame(op: number, payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + payload.length);
+  new DataView(out.buffer).setUint32(0, payload.length, true);
+  out[4] = op;
+  out.set(payload, 8);
+  return out;
+}
+const json = (o: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(o));
+const f64 = (x: number): Uint8Array => new Uint8Array(new Float64Array([x]).buffer);
+const i32 = (xs: number[]): Uint8Array => new Uint8Array(new Int32Array(xs).buffer);
+
+/** Serves `requests` and returns the replies as { status, op, payload }. */
+function exchange(requests: Uint8Array[]) {
+  const dir = mkdtempSync(join(tmpdir(), "bridge-"));
+  const total = requests.reduce((n, r) => n + r.length, 0);
+  const all = new Uint8Array(total);
+  requests.reduce((at, r) => (all.set(r, at), at + r.length), 0);
+  writeFileSync(join(dir, "in"), all);
+  const input = openSync(join(dir, "in"), "r");
+  const output = openSync(join(dir, "out"), "w");
+  serve(input, output);
+  closeSync(input);
+  closeSync(output);
+  const bytes = new Uint8Array(readFileSync(join(dir, "out")));
+  const view = new DataView(bytes.buffer);
+  const replies: { status: number; op: number; payload: Uint8Array }[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const len = view.getUint32(at, true);
+    replies.push({
+      status: bytes[at + 4]!,
+      op: bytes[at + 5]!,
+      payload: bytes.slice(at + 8, at + 8 + len),
+    });
+    at += 8 + len;
+  }
+  return replies;
+}
+
+describe("bridge frames", () => {
+  it("one env: OPEN, RESET, STEP, an illegal STEP, RENDER", () => {
+    const env = makeEnv("Penguin-v2", { maxSteps: 50 });
+    env.reset({ seed: 5 });
+    const legal = env.legalActions()[0]!;
+    const illegal = env.info.actionMask.indexOf(0);
+    const replies = exchange([
+      frame(
+        OP_OPEN,
+        json({ protocol: 1, id: "Penguin-v2", options: { maxSteps: 50 }, numEnvs: 0 }),
+      ),
+      frame(OP_RESET, f64(5)),
+      frame(OP_STEP, i32([legal])),
+      frame(OP_STEP, i32([illegal])),
+      frame(OP_RENDER, new Uint8Array(4)),
+    ]);
+    expect(replies.map((r) => [r.status, r.op])).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 3],
+      [0, 4],
+    ]);
+    const about = JSON.parse(new TextDecoder().decode(replies[0]!.payload));
+    expect(about).toMatchObject({ protocol: 1, obsSize: 693, numActions: 126, maxSteps: 50 });
+    const reset = replies[1]!.payload;
+    expect(new DataView(reset.buffer).getFloat64(8, true)).toBe(5); // the seed
+    expect(reset.slice(40, 40 + 693 * 4)).toEqual(new Uint8Array(env.observation.slice().buffer));
+    const r = env.step(legal);
+    const step = replies[2]!.payload;
+    expect(new DataView(step.buffer).getFloat64(0, true)).toBe(r.reward);
+    expect(new DataView(step.buffer).getInt32(24, true)).toBe(1); // steps
+    expect(step.slice(40, 40 + 693 * 4)).toEqual(new Uint8Array(env.observation.slice().buffer));
+    expect(step.slice(40 + 693 * 4)).toEqual(env.info.actionMask);
+    expect(new TextDecoder().decode(replies[3]!.payload)).toMatch(/is illegal here/);
+    expect(new TextDecoder().decode(replies[4]!.payload)).toBe(env.render());
+  });
+
+  it("a vector: the step reply carries the ended episodes after the rows", () => {
+    const vec = new VecEnv(3, "Penguin-v2", { maxSteps: 1 });
+    vec.reset({ seed: 7 });
+    const actions = [0, 1, 2].map((i) => vec.envs[i]!.legalActions()[0]!);
+    const replies = exchange([
+      frame(OP_OPEN, json({ protocol: 1, id: "Penguin-v2", options: { maxSteps: 1 }, numEnvs: 3 })),
+      frame(OP_RESET, f64(7)),
+      frame(OP_STEP, i32(actions)),
+    ]);
+    vec.step(actions);
+    const p = replies[2]!.payload;
+    const rows = 8 * 3 + 4 * 3 + 4 * 3 * 693 + 2 * 3 + 3 * 126;
+    const at = rows + ((8 - (rows % 8)) % 8);
+    const dv = new DataView(p.buffer);
+    expect(dv.getUint32(at, true)).toBe(3); // maxSteps 1: every sub-env ended
+    expect([0, 1, 2].map((k) => dv.getFloat64(at + 8 + 8 * k, true))).toEqual([7, 8, 9]);
+    expect(p.slice(24 + 12, 24 + 12 + 4 * 3 * 693)).toEqual(
+      new Uint8Array(vec.observations.slice().buffer),
+    );
+    expect([...vec.seeds]).toEqual([10, 11, 12]);
+  });
+
+  it("refuses a protocol it does not speak, and ends at the end of input", () => {
+    const replies = exchange([frame(OP_OPEN, json({ protocol: 9, id: "Penguin-v2", numEnvs: 0 }))]);
+    expect(replies[0]!.status).toBe(1);
+    expect(new TextDecoder().decode(replies[0]!.payload)).toMatch(
+      /protocol 9, this engine speaks 1/,
+    );
+  });
+});
