@@ -72,6 +72,10 @@ class Args:
     """evaluation deals"""
     eval_envs: int = 50
     """sub-environments while evaluating"""
+    eval_sample: bool = False
+    """evaluate by sampling from the policy (seeded) instead of taking its most probable action"""
+    load: str = ""
+    """start from these weights (an agent.pt); with --total-timesteps 0, only evaluate them"""
     threads: int = 1
     """torch CPU threads (one is fastest for this small network on a shared machine)"""
     out: str = ""
@@ -81,7 +85,11 @@ class Args:
 def parse_args() -> Args:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     for f in fields(Args):
-        p.add_argument(f"--{f.name.replace('_', '-')}", type=type(f.default), default=f.default)
+        flag = f"--{f.name.replace('_', '-')}"
+        if isinstance(f.default, bool):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        else:
+            p.add_argument(flag, type=type(f.default), default=f.default)
     return Args(**vars(p.parse_args()))
 
 
@@ -121,17 +129,23 @@ def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
 
 
 def evaluate(agent: Agent, args: Args) -> dict:
-    """Greedy play of deals eval_seed … eval_seed + eval_deals - 1, each once (move limit 1000)."""
+    """Plays deals eval_seed … eval_seed + eval_deals - 1, each once (move limit 1000): the most
+    probable legal action, or with eval_sample a sampled one (torch generator seeded by seed)."""
     n = min(args.eval_envs, args.eval_deals)
     envs = gym.make_vec(args.env_id, num_envs=n, max_steps=1000)
     last = args.eval_seed + args.eval_deals - 1
     results: dict[int, bool] = {}
     obs, info = envs.reset(seed=args.eval_seed)  # sub-env i plays seed + i, seed + i + n, ...
+    gen = torch.Generator().manual_seed(args.seed)
     with torch.no_grad():
         while len(results) < args.eval_deals:
             mask = torch.as_tensor(info["action_mask"] == 1)
             logits = agent.actor(torch.as_tensor(obs)).masked_fill(~mask, -1e8)
-            obs, _, term, trunc, info = envs.step(logits.argmax(-1).numpy())
+            if args.eval_sample:
+                action = torch.multinomial(torch.softmax(logits, -1), 1, generator=gen).squeeze(-1)
+            else:
+                action = logits.argmax(-1)
+            obs, _, term, trunc, info = envs.step(action.numpy())
             for i in np.flatnonzero(term | trunc):
                 seed = int(info["final_info"]["seed"][i])
                 if seed <= last:
@@ -139,8 +153,8 @@ def evaluate(agent: Agent, args: Args) -> dict:
     envs.close()
     wins = sum(results.values())
     low, high = wilson(wins, len(results))
-    return {"deals": f"{args.eval_seed}-{last}", "n": len(results), "wins": wins, "win_rate": wins / len(results),
-            "wilson95": [low, high]}
+    return {"deals": f"{args.eval_seed}-{last}", "policy": "sample" if args.eval_sample else "argmax",
+            "n": len(results), "wins": wins, "win_rate": wins / len(results), "wilson95": [low, high]}
 
 
 def main() -> None:
@@ -157,6 +171,8 @@ def main() -> None:
     obs_size = envs.single_observation_space.shape[0]
     n_actions = envs.single_action_space.n
     agent = Agent(obs_size, n_actions, args.hidden)
+    if args.load:
+        agent.load_state_dict(torch.load(args.load))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     N, T = args.num_envs, args.num_steps
@@ -245,12 +261,12 @@ def main() -> None:
     envs.close()
     result = evaluate(agent, args)
     print(
-        f"eval deals {result['deals']}: {result['wins']}/{result['n']} won, "
+        f"eval deals {result['deals']} ({result['policy']}): {result['wins']}/{result['n']} won, "
         f"{100 * result['win_rate']:.1f} % [{100 * result['wilson95'][0]:.1f}-{100 * result['wilson95'][1]:.1f}]"
     )
     if args.out:
         torch.save(agent.state_dict(), os.path.join(args.out, "agent.pt"))
-        with open(os.path.join(args.out, "eval.json"), "w") as f:
+        with open(os.path.join(args.out, f"eval-{result['policy']}.json"), "w") as f:
             json.dump(result, f, indent=1)
 
 
