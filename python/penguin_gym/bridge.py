@@ -221,7 +221,11 @@ class Bridge:
             "numEnvs": num_envs,
             "seedStride": seed_stride,
         }
-        reply = self.call(OP_OPEN, json.dumps(request).encode(), 1 << 16, startup_timeout)
+        try:
+            reply = self.call(OP_OPEN, json.dumps(request).encode(), 1 << 16, startup_timeout)
+        except ValueError:
+            self.close()  # a refused option: end the engine now, not at garbage collection
+            raise
         self.about: dict[str, Any] = json.loads(bytes(reply).decode())
 
     def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> memoryview:

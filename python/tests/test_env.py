@@ -3,6 +3,8 @@ render, options, illegal actions."""
 
 from __future__ import annotations
 
+import os
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -81,9 +83,27 @@ def test_render_ansi_and_options(engine):
         env.close()
 
 
+def live_children() -> list[int]:
+    """Pids of this process's children that have not exited (Linux /proc)."""
+    out = []
+    for d in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            out.append(int(d))
+    return out
+
+
 def test_bad_options_name_what_is_allowed(engine):
-    with pytest.raises(ValueError, match="cells must be an integer from 0 to 8, got 9"):
+    before = live_children()
+    with pytest.raises(ValueError, match="cells must be an integer from 0 to 8, got 9") as refused:
         penguin_gym.PenguinEnv("Penguin-v2", cells=9, engine=engine)
+    # The engine was ended at once, not left to the garbage collector (the traceback still
+    # holds the half-built environment).
+    assert refused.tb is not None and live_children() == before
     with pytest.raises(ValueError, match="unknown reward \"score\"; allowed: cards, win"):
         penguin_gym.PenguinEnv("Penguin-v2", reward="score", engine=engine)
     with pytest.raises(ValueError, match="unknown env id 'Penguin-v0'; known: Penguin-v2"):
