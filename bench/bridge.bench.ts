@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.js";
+import { BENCH_MAX_STEPS, envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.js";
 
 const SECONDS = Number(process.env.BRIDGE_BENCH_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 3);
@@ -45,6 +45,8 @@ export default async function bridgeBench(): Promise<
         ID,
         "--seconds",
         String(SECONDS),
+        "--max-steps",
+        String(BENCH_MAX_STEPS),
         "--engine",
         root,
       ],

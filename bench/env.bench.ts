@@ -9,7 +9,7 @@
 import { ENV_IDS, ENV_SPECS, makeEnv, VecEnv } from "../src/env/index.js";
 
 /** Episodes end here, so that rates stay comparable with earlier runs of this benchmark. */
-const BENCH_MAX_STEPS = 500;
+export const BENCH_MAX_STEPS = 500;
 import { mulberry32 } from "../src/engine/rng.js";
 
 const SECONDS = Number(process.env.ENV_BENCH_SECONDS ?? 1);

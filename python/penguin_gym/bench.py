@@ -102,13 +102,18 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure (default 2)")
     p.add_argument("--num-envs", type=int, default=64, help="vector size (default 64)")
     p.add_argument("--engine", default=None, help="penguin-gym folder (found when omitted)")
+    p.add_argument(
+        "--max-steps", type=int, default=500, help="move limit (default 500, the in-process bench's)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
     figures = {
         "envId": a.id,
-        "bridgeEnvStepsPerSec": round(env_steps_per_sec(a.id, a.seconds, engine=a.engine)),
+        "bridgeEnvStepsPerSec": round(
+            env_steps_per_sec(a.id, a.seconds, engine=a.engine, max_steps=a.max_steps)
+        ),
         "bridgeVecEnvStepsPerSec": round(
-            vec_steps_per_sec(a.id, a.seconds, a.num_envs, engine=a.engine)
+            vec_steps_per_sec(a.id, a.seconds, a.num_envs, engine=a.engine, max_steps=a.max_steps)
         ),
         "bridgeNumEnvs": a.num_envs,
     }

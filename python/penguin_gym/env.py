@@ -43,7 +43,8 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         env_id: a TypeScript id such as ``"Penguin-v2"`` (``penguin_gym.ENV_IDS``).
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the board as text).
         cells, empty_column, group_move, build, base, foundations, deal: rule overrides.
-        reward: ``"cards"`` (1/52 per card home) or ``"win"``; max_steps: truncation (default 500);
+        reward: ``"cards"`` (1/52 per card home) or ``"win"``; max_steps: truncation (default: the
+        id's registered limit, 1000);
         truncate_on_repeat: truncate when a position comes back; shuffle: ``"seedrandom"`` or
         ``"microsoft"`` (seed = MS deal number).
         illegal_action: what an action in the action space but illegal here does: ``"terminate"``

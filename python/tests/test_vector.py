@@ -85,7 +85,7 @@ def test_render_every_sub_env(engine):
     try:
         envs.reset(seed=1)
         first, second = envs.render()
-        assert first.startswith("FreeCell-v2 seed 1 step 0/500") and "JD 2D 9H JC 5D 7H 7C 5H" not in second
-        assert second.startswith("FreeCell-v2 seed 2 step 0/500")
+        assert first.startswith("FreeCell-v2 seed 1 step 0/1000") and "JD 2D 9H JC 5D 7H 7C 5H" not in second
+        assert second.startswith("FreeCell-v2 seed 2 step 0/1000")  # the id's registered limit
     finally:
         envs.close()
