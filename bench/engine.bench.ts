@@ -12,7 +12,7 @@
  * CPU seconds per loop (default 1).
  */
 import {
-  applyMove,
+  applyMoveUnchecked,
   deal,
   generateMoves,
   MAX_MOVES,
@@ -57,7 +57,7 @@ function measure(preset: string): Record<string, number> {
       for (let step = 0; step < PLAYOUT; step++) {
         const n = generateMoves(s, buf);
         if (n === 0) break;
-        applyMove(s, buf[next() % n]!);
+        applyMoveUnchecked(s, buf[next() % n]!);
         moves++;
       }
     }
@@ -69,7 +69,7 @@ function measure(preset: string): Record<string, number> {
         const n = generateMoves(s, buf);
         if (n === 0) break;
         if (step % 7 === 0) sample.push(s.clone());
-        applyMove(s, buf[next() % n]!);
+        applyMoveUnchecked(s, buf[next() % n]!);
       }
     }
   }
@@ -92,7 +92,7 @@ function measure(preset: string): Record<string, number> {
       const p = sample[i]!;
       const n = generateMoves(p, buf);
       for (let k = 0; k < n; k++) {
-        applyMove(p, buf[k]!);
+        applyMoveUnchecked(p, buf[k]!);
         undoMove(p, buf[k]!);
       }
       pairs += n;

@@ -5,7 +5,12 @@
  * (tests/api) holds the sorted list, so changing the API means changing that file too.
  */
 // the error classes every layer throws
-export { UsageError, IllegalMoveError } from "./errors.js";
+export {
+  UsageError,
+  IllegalMoveError,
+  InvalidArgumentError,
+  InvalidStateError,
+} from "./errors.js";
 // the rules engine
 export {
   type Card,
@@ -57,6 +62,7 @@ export {
   makeMove,
   generateMoves,
   applyMove,
+  applyMoveUnchecked,
   undoMove,
   isLegal,
   legalMoves,

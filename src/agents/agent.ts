@@ -49,6 +49,17 @@ export interface Agent {
 }
 
 export type AgentOptions = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/**
+ * An agent option's value from text (`--agent-opt k=v`, an agent label): true/false are
+ * booleans, a decimal number is a number (agents refuse numeric options given as text), and
+ * the rest, and any model folder, stays text.
+ */
+export function optionValue(key: string, text: string): string | number | boolean {
+  if (text === "true" || text === "false") return text === "true";
+  if (key !== "model" && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  return text;
+}
 export type AgentFactory = (options: AgentOptions, rules: Rules) => Agent | Promise<Agent>;
 
 /** The action id of a legal engine move in `input`'s position. */

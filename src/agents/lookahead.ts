@@ -6,7 +6,7 @@
  * through a position twice on one path.
  */
 import { applyMove, generateMoves, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
-import { UsageError } from "../errors.js";
+import { describeValue, InvalidArgumentError } from "../errors.js";
 import { copyInto, type State } from "../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
 import { actEach, actionOf } from "./agent.js";
@@ -22,9 +22,12 @@ export const LOOKAHEAD_HEURISTIC = "tuned";
 
 function intOption(v: unknown, name: string, dflt: number, max: number): number {
   if (v === undefined) return dflt;
-  const n = Number(v);
+  // A number, not text: the command line and agent labels turn "3" into 3 before this.
+  const n = typeof v === "number" ? v : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${String(v)}`);
+    throw new InvalidArgumentError(
+      `--${name} must be an integer from 1 to ${max}, got ${describeValue(v)}`,
+    );
   return n;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Argv, CommandModule, Options } from "yargs";
 import { UsageError } from "../errors.js";
+import { optionValue } from "../agents/agent.js";
 import { agentEntries, agentNames } from "../agents/registry.js";
 import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";
@@ -139,7 +140,7 @@ export function agentOptionsFrom(a: AgentArgs): AgentOptions {
     const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
     if (!m) throw new UsageError(`bad --agent-opt "${item}": expected key=value`);
     // true/false are booleans; an agent that takes a yes/no option refuses any other text.
-    o[m[1]!] = m[2] === "true" ? true : m[2] === "false" ? false : m[2]!;
+    o[m[1]!] = optionValue(m[1]!, m[2]!);
   }
   if (a.heuristic !== undefined) o.heuristic = a.heuristic;
   if (a.without?.length) o.without = listOption(a.without).join(",");

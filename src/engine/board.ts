@@ -45,19 +45,26 @@ import {
   type Card,
 } from "./card.js";
 import type { Rules } from "./rules.js";
-import { UsageError } from "../errors.js";
+import { describeValue, InvalidArgumentError, UsageError } from "../errors.js";
 import { State } from "./state.js";
 import { columnChar } from "./notation.js";
 
 const BOARD_MAGIC = "penguin-board 1";
 
-interface Layout {
+/** A position's parts, as a board file or a saved env gives them (checked by buildPosition). */
+export interface Layout {
   base: number;
   found: number[];
   /** Rank foundations: each pile's cards. */
   piles?: Card[][];
   cells: Card[];
   columns: Card[][];
+}
+
+/** A board is text: anything else is a caller's mistake, named as such. */
+function checkText(text: unknown): void {
+  if (typeof text !== "string")
+    throw new InvalidArgumentError(`a board is text (a string), got ${describeValue(text)}`);
 }
 
 function bad(line: number, why: string): never {
@@ -74,31 +81,47 @@ function card(text: string, line: number): Card {
 
 /** Checks the layout against the rules (sizes, every card once) and builds the position. */
 function build(rules: Rules, l: Layout): State {
+  return buildPosition(rules, l, (why) => bad(0, why));
+}
+
+/**
+ * The position `l` describes, after checking it against the rules: the base rank, the column
+ * and flipper counts, foundation counts of 0..13, and each of the 52 cards exactly once.
+ * `fail` throws the caller's error for a reason (a board file's line, a saved env's field).
+ */
+export function buildPosition(rules: Rules, l: Layout, fail: (why: string) => never): State {
+  if (!Number.isInteger(l.base) || l.base < 0 || l.base > 12)
+    fail(`base must be a rank index 0..12, got ${l.base}`);
+  if (
+    !l.piles &&
+    (l.found.length !== 4 || l.found.some((n) => !Number.isInteger(n) || n < 0 || n > 13))
+  )
+    fail(`foundations must be 4 counts of 0..13 cards, got ${JSON.stringify(l.found)}`);
+  if (l.piles && l.piles.length !== 4) fail(`there are 4 foundations, got ${l.piles.length}`);
   if (rules.base === "ace" && l.base !== 0)
-    bad(0, `these rules build foundations from the ace, but the board's base is ${RANKS[l.base]}`);
+    fail(`these rules build foundations from the ace, but the board's base is ${RANKS[l.base]}`);
   if (l.columns.length !== rules.columns)
-    bad(0, `these rules have ${rules.columns} columns, the board has ${l.columns.length}`);
+    fail(`these rules have ${rules.columns} columns, the board has ${l.columns.length}`);
   if (l.cells.length > rules.cells)
-    bad(0, `these rules have ${rules.cells} flippers, the board has ${l.cells.length}`);
+    fail(`these rules have ${rules.cells} flippers, the board has ${l.cells.length}`);
   const seen = new Map<Card, string>();
   const note = (c: Card, where: string): void => {
     const before = seen.get(c);
-    if (before) bad(0, `${cardToString(c)} appears twice (${before} and ${where})`);
+    if (before) fail(`${cardToString(c)} appears twice (${before} and ${where})`);
     seen.set(c, where);
   };
   if (rules.foundations === "rank") {
     if (!l.piles)
-      bad(0, "these rules build foundations by rank: give each foundation's cards (e.g. 5C,6D,7H)");
+      fail("these rules build foundations by rank: give each foundation's cards (e.g. 5C,6D,7H)");
     l.piles.forEach((pile, f) => {
       pile.forEach((c, k) => {
         if (k > 0 && rankOf(c) !== (rankOf(pile[0]!) + k) % 13)
-          bad(
-            0,
+          fail(
             `foundation ${f + 1} must rise by one rank per card, got ${pile.map(cardToString).join(",")}`,
           );
         note(c, `foundation ${f + 1}`);
       });
-      if (pile.length > 13) bad(0, `foundation ${f + 1} holds more than 13 cards`);
+      if (pile.length > 13) fail(`foundation ${f + 1} holds more than 13 cards`);
     });
   } else
     for (let su = 0; su < 4; su++)
@@ -109,8 +132,7 @@ function build(rules: Rules, l: Layout): State {
   if (seen.size !== 52) {
     const missing: string[] = [];
     for (let c = 0; c < 52; c++) if (!seen.has(c)) missing.push(cardToString(c));
-    bad(
-      0,
+    fail(
       `${missing.length} card(s) missing: ${missing.slice(0, 8).join(" ")}${missing.length > 8 ? " …" : ""}`,
     );
   }
@@ -159,6 +181,7 @@ function lines(text: string): { n: number; text: string }[] {
 }
 
 export function parseBoard(text: string, rules: Rules): State {
+  checkText(text);
   const ls = lines(text);
   if (ls[0]?.text !== BOARD_MAGIC)
     bad(ls[0]?.n ?? 0, `expected "${BOARD_MAGIC}" as the first line`);
@@ -241,6 +264,7 @@ export function formatFcsBoard(s: State): string {
 }
 
 export function parseFcsBoard(text: string, rules: Rules): State {
+  checkText(text);
   if (rules.foundations === "rank")
     bad(0, "Freecell Solver's format has no rank foundations; use the penguin-board format");
   if (rules.base !== "ace")
@@ -285,6 +309,7 @@ export function parseFcsBoard(text: string, rules: Rules): State {
  * Solver's). Throws UsageError with a one-line reason on bad input.
  */
 export function readBoardFile(text: string, rules: Rules): State {
+  checkText(text);
   const first = lines(text)[0];
   if (!first) bad(0, "the board is empty");
   return first.text.startsWith("penguin-board")

@@ -8,7 +8,7 @@
 import seedrandom from "seedrandom";
 import { NO_CARD, rankOf, suitOf, type Card } from "./card.js";
 import type { Rules } from "./rules.js";
-import { UsageError } from "../errors.js";
+import { describeValue, InvalidArgumentError, UsageError } from "../errors.js";
 import { State } from "./state.js";
 
 export const MS_MAX = 2 ** 31 - 1;
@@ -32,6 +32,11 @@ export function msDeck(n: number): Card[] {
 export type Seed = number | string;
 
 export function seededDeck(seed: Seed): Card[] {
+  // String(seed) would turn NaN, 1.5, {} or an array into some seed text: refuse them instead.
+  if (!(typeof seed === "string" || (typeof seed === "number" && Number.isSafeInteger(seed))))
+    throw new InvalidArgumentError(
+      `a seed is an integer (within ±2^53−1) or a string, got ${describeValue(seed)}`,
+    );
   const rng = seedrandom(String(seed));
   const deck = Array.from({ length: 52 }, (_, i) => i);
   for (let i = 51; i > 0; i--) {

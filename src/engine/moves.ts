@@ -25,7 +25,8 @@
  * the environment, the solver and undo alike.
  */
 import { NO_CARD } from "./card.js";
-import { COLUMN_CAP, type State } from "./state.js";
+import { COLUMN_CAP, State } from "./state.js";
+import { describeValue, IllegalMoveError, InvalidArgumentError } from "../errors.js";
 
 export type Move = number;
 export const CELL0 = 10;
@@ -242,16 +243,21 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
     let h = 0;
     // Never the whole column: that would only swap two column labels. Any card fills an empty
     // column: groups of max cards down to 1; kings-only: ranks in a run rise by one per card
-    // going down, so the one head of rank base − 1 (rel 12) sits 12 − rel(top) cards under the top.
+    // going down, so a head of rank base − 1 (rel 12) sits 13 − rel(top) cards under the top,
+    // and again every 13 cards below that (a wrapping run of alternating colours can be longer
+    // than 13 cards).
     const max = fillEmpty ? Math.min(run, capEmpty, len - 1) : 0;
     const low = emptyMode === 1 ? 1 : 13 - rel[top]!;
-    if (low <= max)
+    if (low <= max) {
+      const step = emptyMode === 1 ? 1 : 13;
+      const high = emptyMode === 1 ? max : max - ((max - low) % 13);
       for (let e = emptyBits; e !== 0; e &= e - 1) {
         const dst = 31 - Math.clz32(e & -e);
         while (h < hits && hitDst[h]! < dst) out[n++] = hitMove[h++]!;
-        for (let k = emptyMode === 1 ? max : low; k >= low; k--)
+        for (let k = high; k >= low; k -= step)
           out[n++] = makeMove(src, dst, k, cards[b + len - k]!, true);
       }
+    }
     while (h < hits) out[n++] = hitMove[h++]!;
     if (firstFree >= 0) out[n++] = makeMove(src, CELL0 + firstFree, 1, top);
   }
@@ -289,7 +295,11 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
   return n;
 }
 
-/** Plays a move produced by `generateMoves` for this position. No legality check: see isLegal. */
+/**
+ * Plays a move produced by `generateMoves` for this position, with no legality check: the
+ * search loops' version, exported to users as `applyMoveUnchecked`. A move that is not legal
+ * here corrupts the position (a card twice); `applyLegalMove` (the public `applyMove`) checks.
+ */
 export function applyMove(s: State, m: Move): void {
   // A solver's copy (no hash, suit foundations, no base cards carried home) takes a short way
   // on its arrays alone: small enough for V8 to inline it into a search's loops.
@@ -440,13 +450,33 @@ function listed(s: State, m: Move): boolean {
     if (t.buildOn[s.cards[b + i]! * 52 + s.cards[b + i - 1]!] !== 1) return false;
   if (k > groupCap(s, to)) return false;
   if (dstLen > 0) return onTop;
-  // Into an empty column: never the whole column; kings-only, just the run from the card of the last rank.
+  // Into an empty column: never the whole column; kings-only, a run headed by a card of the last
+  // rank (13 − rel(top) cards, or 13 more for each wrap of a run longer than 13 cards).
   if (!fills || k === len) return false;
-  return t.emptyMode === 1 || k === 13 - t.rel[s.cards[b + len - 1]!]!;
+  return t.emptyMode === 1 || (k + t.rel[s.cards[b + len - 1]!]!) % 13 === 0;
 }
 
 /** All legal moves as a fresh array (convenience; hot paths use generateMoves). */
 export function legalMoves(s: State): Move[] {
   const n = generateMoves(s, scratch);
   return Array.from(scratch.subarray(0, n));
+}
+
+/**
+ * applyMove for callers outside the engine's loops (the public `applyMove`): refuses anything
+ * but a legal move of this position with IllegalMoveError, leaving the position unchanged.
+ */
+export function applyLegalMove(s: State, m: Move): void {
+  if (!(s instanceof State))
+    throw new InvalidArgumentError(`applyMove needs a State, got ${describeValue(s)}`);
+  if (typeof m !== "number" || !Number.isInteger(m) || m < -(2 ** 31) || m >= 2 ** 32)
+    throw new InvalidArgumentError(
+      `a move is a 32-bit integer from generateMoves or parseMove, got ${describeValue(m)}`,
+    );
+  if (!isLegal(s, m | 0))
+    throw new IllegalMoveError(
+      `illegal move ${m}: not one of this position's legal moves (see legalMoves, parseMove)`,
+      "not one of this position's legal moves",
+    );
+  applyMove(s, m | 0);
 }

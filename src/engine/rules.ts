@@ -3,7 +3,7 @@
  * named presets are plain objects. `resolveRules("penguin", { cells: 3 })` is how every entry
  * point (CLI, env, experiments) builds one, so validation lives in exactly one place.
  */
-import { UsageError } from "../errors.js";
+import { describeValue, InvalidArgumentError, UsageError } from "../errors.js";
 export type EmptyColumnRule = "below-base" | "any" | "none";
 export type GroupMoveRule = "unlimited" | "supermove" | "free-cells" | "single";
 export type BuildRule = "suit" | "alternate-color" | "none";
@@ -166,12 +166,22 @@ export function isPresetName(name: string): name is PresetName {
 
 /** Builds and validates a rule set; every error is one line naming what is allowed. */
 export function resolveRules(name: string = "penguin", overrides: RuleOverrides = {}): Rules {
-  if (!isPresetName(name))
+  if (typeof name !== "string" || !isPresetName(name))
     throw new UsageError(
       `unknown rules ${JSON.stringify(name)}; known: ${PRESET_NAMES.join(", ")}`,
     );
+  if (typeof overrides !== "object" || overrides === null || Array.isArray(overrides))
+    throw new InvalidArgumentError(
+      `rule overrides must be an object such as { cells: 3 }, got ${describeValue(overrides)}`,
+    );
   const merged: Record<string, unknown> = { ...PRESETS[name] };
-  for (const [k, v] of Object.entries(overrides)) if (v !== undefined) merged[k] = v;
+  for (const [k, v] of Object.entries(overrides)) {
+    if (!(RULE_OPTION_KEYS as readonly string[]).includes(k) && k !== "columns")
+      throw new InvalidArgumentError(
+        `unknown rule option ${JSON.stringify(k)}; allowed: ${RULE_OPTION_KEYS.join(", ")}`,
+      );
+    if (v !== undefined) merged[k] = v;
+  }
   const deal = oneOf("deal layout", merged.deal, DEAL_LAYOUTS);
   // A layout change moves the column count with it unless the caller set columns explicitly.
   if (overrides.deal !== undefined && overrides.columns === undefined)

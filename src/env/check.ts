@@ -117,7 +117,8 @@ function intOption(name: string, v: unknown, dflt: number, min: number, max: num
 }
 
 /** A legal action, chosen at random but preferring foundation and column moves so games go deep. */
-function pick(env: CheckableEnv, rnd: () => number): number {
+/** A legal action (mostly a move to a column or home), or undefined when the mask is empty. */
+function pick(env: CheckableEnv, rnd: () => number): number | undefined {
   const mask = env.actionMask;
   const legal: number[] = [];
   const good: number[] = [];
@@ -128,7 +129,7 @@ function pick(env: CheckableEnv, rnd: () => number): number {
     if (to === FOUNDATION || to < CELL0) good.push(a);
   }
   const from = good.length && rnd() < 0.85 ? good : legal;
-  return from[Math.floor(rnd() * from.length)]!;
+  return from[Math.floor(rnd() * from.length)];
 }
 
 export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): CheckEnvReport {
@@ -205,7 +206,18 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
     for (let t = 1; ; t++) {
       if (t % 23 === 7) roundTrips(rnd);
       const a = pick(env, rnd);
-      const r = env.step(a);
+      if (a === undefined)
+        return fail(
+          "no action is legal (the mask is all zeros) but the last step set neither terminated nor truncated: an episode with no legal move must end",
+        );
+      let r: StepResult;
+      try {
+        r = env.step(a);
+      } catch (e) {
+        return fail(
+          `step(${a}) of an action the mask allows threw: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
       where = `seed ${seed} step ${t}`;
       if (!(r.reward >= rLow && r.reward <= rHigh))
         fail(`reward ${r.reward} outside rewardRange [${rLow}, ${rHigh}]`);
@@ -245,6 +257,7 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
         fail(`the ${name} env has another mask`);
     }
     const a = pick(env, rnd);
+    if (a === undefined) return;
     const before = env.serialize();
     const r1 = twin.step(a);
     const r1s = `${r1.reward} ${r1.terminated} ${r1.truncated} ${observationHash(r1.observation)}`;

@@ -76,11 +76,18 @@
  * Buffers are reused: `observation`, `info` and `info.actionMask` are overwritten by the next
  * step or reset (copy with `.slice()` to keep one); so is the object step() returns.
  */
-import { NO_CARD, cardToString, parseCard } from "../engine/card.js";
+import { NO_CARD, cardToString, parseCard, type Card } from "../engine/card.js";
+import { buildPosition } from "../engine/board.js";
 import { deal, dealMs, MS_MAX } from "../engine/deal.js";
 import { applyMove, MAX_MOVES } from "../engine/moves.js";
 import { parseMove } from "../engine/notation.js";
-import { IllegalMoveError, UsageError } from "../errors.js";
+import {
+  describeValue,
+  IllegalMoveError,
+  InvalidArgumentError,
+  InvalidStateError,
+  UsageError,
+} from "../errors.js";
 import { RULE_OPTION_KEYS, type Rules } from "../engine/rules.js";
 import { State } from "../engine/state.js";
 import { ActionCodec } from "./actions.js";
@@ -236,6 +243,23 @@ export class PenguinEnv {
   }
 
   reset(options: ResetOptions = {}): ResetResult {
+    if (typeof options !== "object" || options === null || Array.isArray(options))
+      throw new InvalidArgumentError(
+        `reset takes an options object such as { seed: 7 }, got ${describeValue(options)}`,
+      );
+    for (const k of Object.keys(options))
+      if (k !== "seed" && k !== "state")
+        throw new InvalidArgumentError(
+          `unknown reset option ${JSON.stringify(k)}; allowed: seed, state`,
+        );
+    if (options.seed === null)
+      throw new InvalidArgumentError(
+        "seed must be an integer, got null (leave it out for the next seed)",
+      );
+    if (options.state !== undefined && !(options.state instanceof State))
+      throw new InvalidArgumentError(
+        `reset's state must be a State (env.state, parseBoard, deal), got ${describeValue(options.state)}`,
+      );
     const seed = options.seed ?? this.#nextSeed;
     const ms = this.settings.shuffle === "microsoft";
     if (
@@ -244,8 +268,8 @@ export class PenguinEnv {
       seed < (ms ? 1 : 0) ||
       (ms && seed > MS_MAX)
     )
-      throw new UsageError(
-        `seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${JSON.stringify(seed)}`,
+      throw new InvalidArgumentError(
+        `seed must be an integer from ${ms ? `1 to ${MS_MAX} (Microsoft deal number)` : "0 to 2^53−1"}, got ${describeValue(seed)}`,
       );
     if (options.state) {
       const r = options.state.rules;
@@ -282,6 +306,10 @@ export class PenguinEnv {
         `action ${a}: the episode is over (${this.info.won ? "won" : "terminated or truncated"}); call reset()`,
       );
     const n = this.codec.n;
+    if (typeof a !== "number")
+      throw new InvalidActionError(
+        `action must be a number (an integer 0..${n - 1}), got ${describeValue(a)}`,
+      );
     if (!Number.isInteger(a) || a < 0 || a >= n)
       throw new InvalidActionError(`action ${a} out of range: allowed integers 0..${n - 1}`);
     if (this.info.actionMask[a] !== 1)
@@ -398,23 +426,13 @@ export class PenguinEnv {
     } satisfies SerializedEnv);
   }
 
-  /** Restores a serialized episode (JSON.parse of serialize()) into this env, keeping its buffers. */
+  /**
+   * Restores a serialized episode (JSON.parse of serialize()) into this env, keeping its buffers.
+   * Every field is checked first (types, ranges, each of the 52 cards exactly once, the rules'
+   * base): a state that cannot arise in play is refused with InvalidStateError, the env unchanged.
+   */
   restore(d: SerializedEnv): void {
-    if (
-      d.id !== this.spec.id ||
-      d.columns.length !== this.rules.columns ||
-      d.cells.length !== this.rules.cells
-    )
-      throw new UsageError(
-        `cannot restore a ${d.id} episode with ${d.columns.length} columns and ${d.cells.length} flippers into ${this.spec.id} (${this.rules.columns} columns, ${this.rules.cells} flippers)`,
-      );
-    const s = new State(this.rules, d.base);
-    d.columns.forEach((col, c) => col.forEach((t) => s.push(c, parseCard(t))));
-    d.cells.forEach((t, i) => s.setCell(i, t === null ? NO_CARD : parseCard(t)));
-    if (s.tables.rankHome)
-      d.piles.forEach((pile, f) => pile.forEach((t) => s.putHome(f, parseCard(t))));
-    else d.found.forEach((n, i) => (s.found[i] = n));
-    s.rehash();
+    const s = checkSerialized(d, this);
     this.#s = s;
     this.info.seed = d.seed;
     this.#nextSeed = d.nextSeed;
@@ -430,6 +448,83 @@ export class PenguinEnv {
     this.#result.truncated = d.truncated;
     this.#over = d.over;
   }
+}
+
+/** The position of a serialized env after checking every field against `env`; else throws. */
+function checkSerialized(d: SerializedEnv, env: PenguinEnv): State {
+  const bad = (why: string): never => {
+    throw new InvalidStateError(`serialized env: ${why}`);
+  };
+  if (typeof d !== "object" || d === null || Array.isArray(d)) bad("expected a JSON object");
+  const rules = env.rules;
+  if (d.id !== env.spec.id)
+    bad(`a ${describeValue(d.id)} episode cannot be restored into ${env.spec.id}`);
+  const isInt = (v: unknown, lo: number, hi = Number.MAX_SAFE_INTEGER): boolean =>
+    typeof v === "number" && Number.isSafeInteger(v) && v >= lo && v <= hi;
+  const cardList = (v: unknown, what: string): Card[] => {
+    if (!Array.isArray(v) || v.some((t) => typeof t !== "string"))
+      return bad(`${what} must be a list of cards such as "TH", got ${describeValue(v)}`);
+    return v.map((t: string) => {
+      try {
+        return parseCard(t);
+      } catch (e) {
+        return bad(`${what}: ${(e as Error).message}`);
+      }
+    });
+  };
+  if (!Array.isArray(d.columns) || d.columns.length !== rules.columns)
+    bad(
+      `columns must be a list of ${rules.columns} columns (${env.spec.id}), got ${Array.isArray(d.columns) ? d.columns.length : describeValue(d.columns)}`,
+    );
+  const columns = d.columns.map((col, c) => cardList(col, `column ${c + 1}`));
+  if (!Array.isArray(d.cells) || d.cells.length !== rules.cells)
+    bad(
+      `cells must be a list of ${rules.cells} flippers (a card or null each), got ${Array.isArray(d.cells) ? `${d.cells.length} entries` : describeValue(d.cells)}`,
+    );
+  const cells = d.cells.map((t, i) =>
+    t === null ? NO_CARD : cardList([t], `flipper ${i + 1} (a card or null)`)[0]!,
+  );
+  if (!Array.isArray(d.found) || d.found.length !== 4 || !d.found.every((n) => isInt(n, 0, 13)))
+    bad(`found must be 4 counts of 0..13 cards, got ${JSON.stringify(d.found) ?? "nothing"}`);
+  let piles: Card[][] | undefined;
+  if (rules.foundations === "rank") {
+    if (!Array.isArray(d.piles) || d.piles.length !== 4)
+      bad("piles must hold the 4 rank foundations' cards");
+    piles = d.piles.map((p, f) => cardList(p, `pile ${f + 1}`));
+    if (piles.some((p, f) => p.length !== d.found[f])) bad("found must count each pile's cards");
+  }
+  if (!isInt(d.base, 0, 12)) bad(`base must be a rank index 0..12, got ${describeValue(d.base)}`);
+  if (!isInt(d.seed, 0)) bad(`seed must be a non-negative integer, got ${describeValue(d.seed)}`);
+  if (!isInt(d.nextSeed, 0))
+    bad(`nextSeed must be a non-negative integer, got ${describeValue(d.nextSeed)}`);
+  if (!isInt(d.seedStride, 1))
+    bad(`seedStride must be a positive integer, got ${describeValue(d.seedStride)}`);
+  if (!isInt(d.steps, 0, env.settings.maxSteps))
+    bad(
+      `steps must be an integer from 0 to maxSteps (${env.settings.maxSteps}), got ${describeValue(d.steps)}`,
+    );
+  // Rewards are non-negative and an episode's sum is at most 1 (every card, or the win).
+  for (const k of ["episodeReturn", "reward"] as const)
+    if (typeof d[k] !== "number" || !(d[k] >= 0 && d[k] <= 1 + 1e-9))
+      bad(`${k} must be a number from 0 to 1, got ${describeValue(d[k])}`);
+  for (const k of ["over", "repeated", "terminated", "truncated"] as const)
+    if (typeof d[k] !== "boolean") bad(`${k} must be true or false, got ${describeValue(d[k])}`);
+  if (d.over !== (d.terminated || d.truncated))
+    bad("over must be true exactly when terminated or truncated is");
+  if (
+    !Array.isArray(d.seen) ||
+    !d.seen.every(
+      (p) =>
+        Array.isArray(p) &&
+        p.length === 2 &&
+        isInt(p[0], 0, 2 ** 32 - 1) &&
+        isInt(p[1], 0, 2 ** 32 - 1),
+    )
+  )
+    bad("seen must be a list of [lo, hi] position hashes (32-bit integers)");
+  const found = piles ? piles.map((p) => p.length) : d.found;
+  const s = buildPosition(rules, { base: d.base, found, piles, cells, columns }, bad);
+  return s;
 }
 
 export interface SerializedEnv {
@@ -468,10 +563,13 @@ export function deserializeEnv(text: string): PenguinEnv {
   try {
     d = JSON.parse(text) as SerializedEnv;
   } catch (e) {
-    throw new UsageError(`not a serialized env: ${(e as Error).message}`);
+    throw new InvalidStateError(`not a serialized env: ${(e as Error).message}`);
   }
-  if (d?.format !== "penguin-gym/env" || d.version !== 2)
-    throw new UsageError(`not a serialized env (format penguin-gym/env version 2)`);
+  if (typeof d !== "object" || d === null || d.format !== "penguin-gym/env" || d.version !== 2)
+    throw new InvalidStateError(`not a serialized env (format penguin-gym/env version 2)`);
+  if (typeof d.id !== "string") throw new InvalidStateError("serialized env: id must be an env id");
+  if (typeof d.options !== "object" || d.options === null || Array.isArray(d.options))
+    throw new InvalidStateError("serialized env: options must be an object");
   const env = makeEnv(d.id, d.options);
   env.restore(d);
   return env;

@@ -1,5 +1,6 @@
 /** Summary statistics of an evaluation: win rate with its 95% Wilson score interval. */
 
+import { describeValue, InvalidArgumentError } from "../errors.js";
 import { wilson, type Interval } from "../util/wilson.js";
 
 export { wilson, type Interval };
@@ -12,6 +13,14 @@ export { wilson, type Interval };
  * separate Wilson intervals cannot.
  */
 export function mcnemarExact(aOnly: number, bOnly: number): number {
+  for (const [name, v] of [
+    ["aOnly", aOnly],
+    ["bOnly", bOnly],
+  ] as const)
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
+      throw new InvalidArgumentError(
+        `mcnemarExact: ${name} must be a count of deals (an integer ≥ 0), got ${describeValue(v)}`,
+      );
   const n = aOnly + bOnly;
   if (n === 0) return 1;
   const k = Math.min(aOnly, bOnly);

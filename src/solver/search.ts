@@ -15,7 +15,8 @@
  */
 import { applyMove, isLegal, type Move } from "../engine/moves.js";
 import { moveToString } from "../engine/notation.js";
-import type { State } from "../engine/state.js";
+import { State } from "../engine/state.js";
+import { describeValue, InvalidArgumentError } from "../errors.js";
 import { BestFirst } from "./best-first.js";
 import { DepthFirst } from "./depth-first.js";
 import { checkPlan, defaultPlan, type PlanStep, type SolvePlan } from "./plan.js";
@@ -30,6 +31,8 @@ export interface SolveOptions {
   /** The search plan (plan.ts); default `defaultPlan(rules)`. */
   readonly plan?: SolvePlan;
 }
+
+const SOLVE_OPTION_KEYS: readonly string[] = ["maxStates", "timeoutMs", "plan"];
 
 export const DEFAULT_MAX_STATES = 2_000_000;
 /** Largest budget accepted: its table (2^29 slots, 4 GB) is the most typed arrays allow here. */
@@ -237,10 +240,28 @@ function race(
  * are the position's own.
  */
 export function solve(position: State, options: SolveOptions = {}): SolveResult {
+  if (!(position instanceof State))
+    throw new InvalidArgumentError(
+      `solve needs a position (a State from deal, dealMs, parseBoard or env.state), got ${describeValue(position)}`,
+    );
+  if (typeof options !== "object" || options === null || Array.isArray(options))
+    throw new InvalidArgumentError(
+      `solve's options must be an object such as { maxStates: 100000 }, got ${describeValue(options)}`,
+    );
+  for (const k of Object.keys(options))
+    if (!SOLVE_OPTION_KEYS.includes(k))
+      throw new InvalidArgumentError(
+        `unknown solve option ${JSON.stringify(k)}; allowed: ${SOLVE_OPTION_KEYS.join(", ")}`,
+      );
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   if (!Number.isInteger(maxStates) || maxStates < 1 || maxStates > MAX_STATES_LIMIT)
-    throw new RangeError(
-      `maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${maxStates}`,
+    throw new InvalidArgumentError(
+      `maxStates must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${describeValue(maxStates)}`,
+    );
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0))
+    throw new InvalidArgumentError(
+      `timeoutMs must be a number of milliseconds ≥ 0 (Infinity for none), got ${describeValue(timeoutMs)}`,
     );
   const plan = options.plan ?? defaultPlan(position.rules);
   // (The default plans pass; checking them costs about 1 % of a FreeCell solve.)

@@ -4,6 +4,7 @@
  * (`greedy(tuned,-mobility,build-in-suit=2)`, `lookahead(tuned,depth=3,width=3)`,
  * `random(agent-seed=5)`, `solver(max-states=100000)`, `…,max-steps=500)`), so a CSV row replays.
  */
+import { optionValue } from "../agents/agent.js";
 import { FEATURE_NAMES } from "../agents/move-features.js";
 import { UsageError } from "../errors.js";
 import { resolveRules, type RuleOverrides, type Rules } from "../engine/rules.js";
@@ -30,7 +31,7 @@ export function parseRulesLabel(label: string): Rules {
 
 export interface AgentSpec {
   readonly agent: string;
-  readonly options: Record<string, string>;
+  readonly options: Record<string, string | number | boolean>;
   /** The label's max-steps; absent when the game had its rules' default limit. */
   readonly maxSteps?: number;
 }
@@ -41,7 +42,7 @@ export function parseAgentLabel(label: string): AgentSpec {
   if (!m) throw new UsageError(`cannot read the agent label "${label}"`);
   const agent = m[1]!;
   const parts = m[2] ? m[2].split(",") : [];
-  const options: Record<string, string> = {};
+  const options: Record<string, string | number | boolean> = {};
   const without: string[] = [];
   const weight: string[] = [];
   let maxSteps: number | undefined;
@@ -52,7 +53,7 @@ export function parseAgentLabel(label: string): AgentSpec {
       if (i === 0 && !kv) options.heuristic = p;
       else if (p.startsWith("-")) without.push(p.slice(1));
       else if (kv && FEATURE_NAMES.includes(kv[1]!)) weight.push(p);
-      else if (kv) options[kv[1]!] = kv[2]!;
+      else if (kv) options[kv[1]!] = optionValue(kv[1]!, kv[2]!);
       else throw new UsageError(`cannot read "${p}" in the agent label "${label}"`);
     } else if (agent === "policy" && i === 0 && !kv) options.model = p;
     else if (agent === "policy" && p === "sample") options.sample = "true";

@@ -1,6 +1,6 @@
 /** Perft (number of legal move sequences of a given length), by the engine's generate/apply/undo. */
 import {
-  applyMove,
+  applyMoveUnchecked,
   generateMoves,
   MAX_MOVES,
   undoMove,
@@ -16,7 +16,7 @@ export function perft(s: State, depth: number): number {
   if (depth === 1) return n;
   let total = 0;
   for (let i = 0; i < n; i++) {
-    applyMove(s, buf[i]!);
+    applyMoveUnchecked(s, buf[i]!);
     total += perft(s, depth - 1);
     undoMove(s, buf[i]!);
   }

@@ -8,6 +8,7 @@ import {
   applyMove,
   cardToString,
   dealMs,
+  isLegal,
   moveAutoHome,
   moveFoundation,
   moveCard,
@@ -113,6 +114,35 @@ describe("empty columns", () => {
     expect(t).toEqual(expect.arrayContaining(["15", "a5"]));
     expect(t).not.toContain("b5");
     expect(t).not.toContain("35");
+  });
+  it("below-base: a wrapping alternate-colour run longer than 13 cards has a second base−1 head", () => {
+    // Base 5, colours alternate and ranks wrap A→K and 5→4, so column 1 ends in the 15-card run
+    // 4C…3S whose cards 2 and 15 from the top are 4s: both runs they head may fill column 2.
+    const rules = resolveRules("penguin", { build: "alternate-color" });
+    const text = [
+      "penguin-board 1",
+      "base: 5",
+      "foundations: - - - -",
+      "flippers: - - - - - - -",
+      "1: KS 4C 3H 2S AD KC QH JS TD 9C 8H 7S 6D 5C 4D 3S",
+      "2:",
+      "3: AC AH AS 2C 2D 2H 3C 3D 4H",
+      "4: 4S 5D 5H 5S 6C 6H 6S 7C 7D",
+      "5: 7H 8C 8D 8S 9D 9H 9S TC TH",
+      "6: TS JC JD JH QC",
+      "7: QD QS KD KH",
+    ].join("\n");
+    const s = parseBoard(text, rules);
+    expect(sizes(s, 1, 2)).toEqual([15, 2]);
+    const ref = refLegalMoves(refRules(rules), toRef(s)).map(refMoveKey);
+    expect(ref).toContain(`0>1x15:${parseCard("4C")}e`);
+    const long = parseMove("12", s);
+    expect(moveCount(long)).toBe(15);
+    expect(isLegal(s, long)).toBe(true);
+    expect(moveToString(long, s)).toBe("12");
+    expect(moveCount(parseMove("12/2", s))).toBe(2);
+    // Not a run headed by a 4: refused by the check that reads the position without listing.
+    expect(isLegal(s, (long & ~(63 << 10)) | (14 << 10))).toBe(false);
   });
   it("a whole column never moves into an empty column (it would only swap labels)", () => {
     const s = position(resolveRules("penguin-relaxed"), "5", ["4S 3S", "4H"]);

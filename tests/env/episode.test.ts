@@ -4,6 +4,7 @@ import { resolveRules } from "../../src/engine/rules.js";
 import { makeEnv } from "../../src/env/index.js";
 import { DEFAULT_SETTINGS, ENV_IDS, defaultMaxSteps, envSpec } from "../../src/env/registry.js";
 import { position } from "./helpers.js";
+import { position as fullPosition } from "../engine/position.js";
 
 const penguin = resolveRules("penguin");
 
@@ -105,8 +106,8 @@ describe("rewards and episode end", () => {
     env.reset({ state: s });
     for (const a of ["1a", "2a", "a1", "1a"]) r = env.step(env.codec.parseAction(a));
     expect([r.truncated, r.info.steps]).toEqual([true, 4]);
-    // The record survives serialization.
-    env.reset({ state: s });
+    // The record survives serialization (of a position with all 52 cards: restore checks that).
+    env.reset({ state: fullPosition(penguin, "A", ["9S 8S", "TS", "JS", "QS", "KS"]) });
     env.step(env.codec.parseAction("1a"));
     const back = makeEnv("Penguin-v2", { truncateOnRepeat: true });
     back.restore(JSON.parse(env.serialize()));

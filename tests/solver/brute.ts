@@ -3,7 +3,7 @@
  * safe foundation moves, no canonical columns, no pruning). Slow, but it shares nothing with the
  * solver except the engine's move generator, so agreeing verdicts check the solver's shortcuts.
  */
-import { applyMove, legalMoves, NO_CARD, type State } from "../../src/engine/index.js";
+import { applyMoveUnchecked, legalMoves, NO_CARD, type State } from "../../src/engine/index.js";
 
 function key(s: State): string {
   const cols: string[] = [];
@@ -24,7 +24,7 @@ export function bruteForce(start: State, limit: number): "solved" | "unsolvable"
       if (s.isWon()) return "solved";
       for (const m of legalMoves(s)) {
         const t = s.clone();
-        applyMove(t, m);
+        applyMoveUnchecked(t, m);
         const k = key(t);
         if (seen.has(k)) continue;
         if (seen.size >= limit) return "unknown";
