@@ -28,6 +28,7 @@ import {
   type DealArgs,
   type RuleArgs,
 } from "./common.js";
+import { boundedLines } from "../util/read.js";
 
 const HELP = [
   "moves: <from><to>, from a column (1-9, 0 = 10) or flipper (a-h), to a column, h (foundation) or a (a free flipper)",
@@ -127,6 +128,9 @@ export async function playSession(
   return { end: "eof" };
 }
 
+/** Longest input line read: a line of moves is a few hundred characters at most. */
+const MAX_LINE = 10_000;
+
 interface Args extends RuleArgs, DealArgs {
   color?: boolean;
 }
@@ -144,12 +148,14 @@ export const playCommand: CommandModule<object, Args> = {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;
     const tty = process.stdin.isTTY === true;
-    const rl = createInterface({ input: process.stdin, terminal: tty });
+    // Piped input is read with a bound on each line's length (a terminal's lines are typed).
+    const rl = tty ? createInterface({ input: process.stdin, terminal: true }) : undefined;
+    const lines = rl ?? boundedLines(process.stdin, { maxChars: MAX_LINE, what: "input" });
     const color = useColor(a.color);
     // Ctrl-C at the prompt ends the session like Ctrl-D (but exits 130, as an interrupted command
     // does); either way the shell prompt starts on a new line.
     let interrupted = false;
-    rl.on("SIGINT", () => {
+    rl?.on("SIGINT", () => {
       interrupted = true;
       rl.close();
     });
@@ -157,7 +163,7 @@ export const playCommand: CommandModule<object, Args> = {
     try {
       outcome = await playSession(
         s,
-        rl,
+        lines,
         (text) => process.stdout.write(`${text}\n`),
         color,
         tty ? () => process.stdout.write("> ") : undefined,
@@ -167,7 +173,7 @@ export const playCommand: CommandModule<object, Args> = {
         },
       );
     } finally {
-      rl.close();
+      rl?.close();
     }
     if (tty && outcome.end === "eof") process.stdout.write("\n");
     if (outcome.end === "error") process.exitCode = 2;

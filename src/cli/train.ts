@@ -3,7 +3,7 @@
  * continues one. Every algorithm's flags, help and checks come from its one options spec
  * (src/train/algos.ts). See docs/train.md.
  */
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
@@ -15,6 +15,7 @@ import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { defaultMaxSteps } from "../env/registry.js";
 import { stopOnSignals, stopRequested } from "../train/stop.js";
 import { safetyOptions } from "../train/safety/options.js";
+import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -61,12 +62,9 @@ function namedAlgo(): AlgoSpec | undefined {
 /** The algorithm a run folder was started with (config.json), or undefined. */
 function runAlgo(dir: string): string | undefined {
   const file = join(dir, "config.json");
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  if (!existsSync(file)) return undefined;
+  // Never a FIFO (it would block) nor a device or huge file (read whole): refused, named.
+  const text = readTextFile(file, { maxBytes: MAX_RUN_FILE_BYTES, what: "run config" });
   try {
     return (JSON.parse(text) as { algo?: string }).algo;
   } catch {

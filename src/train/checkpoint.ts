@@ -9,10 +9,15 @@
  * the old or the new checkpoint. Loading checks every hash and refuses a damaged checkpoint with
  * one line saying which file is wrong.
  */
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../util/read.js";
+import {
+  MAX_CHECKPOINT_BYTES,
+  MAX_RUN_FILE_BYTES,
+  readBytesFile,
+  readTextFile,
+} from "../util/read.js";
 import { tf } from "./backend.js";
 import type { Adam } from "./adam.js";
 import { sha256, writeAtomic } from "./files.js";
@@ -191,11 +196,17 @@ export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint
   const dir = checkpointPath(dirArg);
   if (!dir) throw new CheckpointError(`no checkpoint in ${dirArg} (state.json missing)`);
   let state: StateFile<T>;
-  const stateText = readFileSync(join(dir, "state.json"), "utf8");
+  const stateText = readTextFile(join(dir, "state.json"), {
+    maxBytes: MAX_RUN_FILE_BYTES,
+    what: "checkpoint state",
+  });
   const stateHash = join(dir, "state.sha256");
   if (!existsSync(stateHash))
     throw new CheckpointError(`damaged checkpoint ${dir}: state.sha256 is missing`);
-  if (readFileSync(stateHash, "utf8").trim() !== sha256(stateText))
+  if (
+    readTextFile(stateHash, { maxBytes: 1024, what: "checkpoint hash" }).trim() !==
+    sha256(stateText)
+  )
     throw new CheckpointError(
       `damaged checkpoint ${dir}: state.json does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`,
     );

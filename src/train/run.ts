@@ -6,7 +6,7 @@
  * temporary name and renamed, so a kill never leaves half a file.
  */
 import { UsageError } from "../errors.js";
-import { existsSync, readFileSync, appendFileSync, mkdirSync } from "node:fs";
+import { existsSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
 import { rulesLabel, type Rules } from "../engine/rules.js";
@@ -14,6 +14,11 @@ import { provenance } from "../env/provenance.js";
 import { backendInfo } from "./backend.js";
 import { renderSvg } from "./curve.js";
 import { sha256, writeAtomic } from "./files.js";
+import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
+
+/** A run's own file, refused when it is not a regular file or is implausibly large. */
+const readRunFile = (p: string, what: string): string =>
+  readTextFile(p, { maxBytes: MAX_RUN_FILE_BYTES, what });
 
 export const METRIC_COLUMNS = [
   "phase",
@@ -90,8 +95,9 @@ export class RunFolder<C extends string = MetricName> {
     if (!existsSync(p)) return undefined;
     let parsed: { sha256?: unknown; state?: unknown };
     try {
-      parsed = JSON.parse(readFileSync(p, "utf8")) as typeof parsed;
-    } catch {
+      parsed = JSON.parse(readRunFile(p, name)) as typeof parsed;
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw new UsageError(
         `damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`,
       );
@@ -109,7 +115,7 @@ export class RunFolder<C extends string = MetricName> {
   readMetrics(): Partial<Record<C, number>>[] {
     const p = join(this.dir, "metrics.csv");
     if (!existsSync(p)) return [];
-    const [head, ...lines] = readFileSync(p, "utf8").trim().split("\n");
+    const [head, ...lines] = readRunFile(p, "metrics file").trim().split("\n");
     const cols = (head ?? "").split(",");
     return lines.map((line) => {
       const cells = line.split(",");
@@ -139,8 +145,9 @@ export class RunFolder<C extends string = MetricName> {
     const p = join(this.dir, name);
     if (!existsSync(p)) return undefined;
     try {
-      return JSON.parse(readFileSync(p, "utf8")) as T;
-    } catch {
+      return JSON.parse(readRunFile(p, name)) as T;
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw new UsageError(`${p} is damaged (not valid JSON); restore it or start a new run`);
     }
   }

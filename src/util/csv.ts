@@ -29,6 +29,8 @@ const MAX_CSV_LINE = MiB;
 /** Fields of each line (no line endings in `lines`); throws Error with csv-parse's reason. */
 function parseLines(lines: readonly string[]): string[][] {
   if (lines.length === 0) return [];
+  // Without a quote, a CSV line is its text split at commas (csv-parse agrees, and is ~10× slower).
+  if (!lines.some((l) => l.includes('"'))) return lines.map((l) => l.split(","));
   const records = parse(lines.join("\n"), OPTIONS) as string[][];
   // An empty line is one record of one empty field; a quoted line break would merge two lines.
   if (records.length !== lines.length) throw new Error("a quoted field holds a line break");

@@ -65,6 +65,12 @@ export function readTextFile(path: string, o: { maxBytes: number; what: string }
   return readBytesFile(path, o).toString("utf8");
 }
 
+/**
+ * A run's or a dataset's JSON and CSV bookkeeping (config.json, index.json, state files,
+ * metrics.csv): far above what any run writes, far below the memory a runaway file would take.
+ */
+export const MAX_RUN_FILE_BYTES = 64 * MiB;
+
 /** Checkpoints (network weights, optimiser state): far above any network here, far below the memory. */
 export const MAX_CHECKPOINT_BYTES = 512 * MiB;
 
@@ -99,4 +105,33 @@ export function readBytesFile(path: string, o: { maxBytes: number; what: string 
 /** Throws the UsageError openRegularFile would (missing, directory, device, FIFO); else nothing. */
 export function checkRegularFile(path: string, what: string): void {
   closeSync(openRegularFile(path, what).fd);
+}
+
+/**
+ * The lines of a stream (without their ends, a final unterminated line included), each at most
+ * `maxChars` long: a longer line (say from /dev/zero, which has none) is a UsageError quoting
+ * only its first few characters, thrown as soon as the limit is passed, so memory stays small.
+ */
+export async function* boundedLines(
+  input: AsyncIterable<Buffer | string>,
+  o: { maxChars: number; what: string },
+): AsyncGenerator<string> {
+  let pending = "";
+  let n = 0;
+  const tooLong = (text: string): UsageError =>
+    new UsageError(
+      `${o.what} line ${n + 1} is longer than ${o.maxChars} characters (it starts "${printable(text.slice(0, 20))}…")`,
+    );
+  for await (const chunk of input) {
+    pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    for (let i = pending.indexOf("\n"); i >= 0; i = pending.indexOf("\n")) {
+      const line = pending.slice(0, i).replace(/\r$/, "");
+      pending = pending.slice(i + 1);
+      if (line.length > o.maxChars) throw tooLong(line);
+      n++;
+      yield line;
+    }
+    if (pending.length > o.maxChars) throw tooLong(pending);
+  }
+  if (pending !== "") yield pending;
 }

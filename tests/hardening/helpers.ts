@@ -30,6 +30,8 @@ export function run(
     p.stdout.on("data", (d) => (stdout += d));
     p.stderr.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => p.kill("SIGKILL"), o.timeoutMs ?? 60_000);
+    // A child that stops reading (exits on a bad line) must not fail the test with EPIPE.
+    p.stdin.on("error", () => {});
     if (o.input !== undefined) p.stdin.end(o.input);
     else p.stdin.end();
     p.on("close", (code, signal) => {

@@ -5,15 +5,7 @@
  * and the index lists the finished ones, so a killed run continues at the first missing shard
  * and the files are the same for any number of workers.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
@@ -25,6 +17,7 @@ import { TaskPool, workerModule } from "../../util/pool.js";
 import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
+import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
 
 const FORMAT = "penguin-move-safety";
 const FORMAT_VERSION = 1;
@@ -214,8 +207,11 @@ export function readIndex(dir: string): DatasetIndex {
   const file = join(dir, "index.json");
   let idx: DatasetIndex;
   try {
-    idx = JSON.parse(readFileSync(file, "utf8")) as DatasetIndex;
+    idx = JSON.parse(
+      readTextFile(file, { maxBytes: MAX_RUN_FILE_BYTES, what: "dataset index" }),
+    ) as DatasetIndex;
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new UsageError(
       `${file} is missing or damaged (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
     );

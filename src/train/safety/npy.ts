@@ -3,7 +3,10 @@
  * `numpy.load(path)`: a magic string, a little-endian header length, a Python-literal header
  * dict padded to 64 bytes, then the raw C-order data.
  */
-import { readFileSync } from "node:fs";
+import { MiB, readBytesFile } from "../../util/read.js";
+
+/** One shard's array: far above a shard this project writes, within what a Buffer holds. */
+const MAX_NPY_BYTES = 1024 * MiB;
 import { UsageError } from "../../errors.js";
 import { writeAtomic } from "../files.js";
 
@@ -92,5 +95,5 @@ export function decodeNpy(bytes: Uint8Array, label = "npy file"): Npy {
 }
 
 export function readNpy(path: string): Npy {
-  return decodeNpy(readFileSync(path), path);
+  return decodeNpy(readBytesFile(path, { maxBytes: MAX_NPY_BYTES, what: "dataset array" }), path);
 }
