@@ -84,7 +84,7 @@ describe("penguin play bounds its input lines", () => {
     // Ordinary piped play is unchanged.
     const ok = await penguin(["play", "--seed", "1"], { input: "?\nq\n" });
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/legal moves: .*\n[^]*bye/);
+    expect(ok.stdout).toMatch(/legal moves: .*\n[\s\S]*bye/);
   });
 });
 
