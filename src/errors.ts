@@ -51,3 +51,29 @@ export function describeValue(value: unknown): string {
   if (typeof value === "object") return "an object";
   return String(value);
 }
+
+/**
+ * A write that failed for a reason outside the input: a full disk, an I/O error. The message
+ * names the file and says what was kept; the command exits with code 1.
+ */
+export class OutputError extends Error {
+  override name = "OutputError";
+}
+
+/** An fs error's code with its meaning: "ENOSPC (no space left on device)". */
+export function describeCode(e: unknown): string {
+  const code = (e as { code?: string }).code;
+  if (!code) return e instanceof Error ? e.message : String(e);
+  const meaning: Record<string, string> = {
+    ENOSPC: "no space left on device",
+    EDQUOT: "disk quota exceeded",
+    EROFS: "read-only file system",
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+    EIO: "input/output error",
+    ENOTDIR: "a part of the path is not a folder",
+    EEXIST: "it already exists",
+    ENOENT: "no such file or folder",
+  };
+  return meaning[code] ? `${code} (${meaning[code]})` : code;
+}

@@ -7,6 +7,9 @@
  */
 import { resolveRules, rulesLabel, type Rules } from "../../src/engine/rules.js";
 import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { UsageError } from "../../src/errors.js";
+import { printable } from "../../src/util/text.js";
 import { writeOutput } from "../../src/util/output.js";
 import { exitWithWrappers } from "../../src/util/parent.js";
 import { writeSidecar } from "../../src/env/provenance.js";
@@ -114,6 +117,11 @@ export async function runExperiment<S extends OptionSpecs>(
   };
   const groupBy = def.groupBy ?? [...def.labelColumns, "player"];
   const summarizer = new Summarizer(header, groupBy);
+  // --report reads a study that exists: a missing file is a mistake, and nothing is created.
+  if (o.report && !existsSync(out))
+    throw new UsageError(
+      `--report summarizes an existing CSV, and ${printable(out)} does not exist: run the study first (without --report), or name its file with --out`,
+    );
   const store = openStore(
     out,
     header,

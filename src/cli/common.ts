@@ -165,6 +165,13 @@ export function checkRawArgs(raw: readonly string[], kinds: OptionKinds): void {
     if (value === undefined || value === "") throw new UsageError(`--${name} needs a value`);
     if (kinds.number.includes(name) && !NUMBER.test(value.trim()))
       throw new UsageError(`--${name} must be a number, got ${JSON.stringify(printable(value))}`);
+    // Past 2^53 a number no longer holds every integer: refuse it quoting the text as typed,
+    // since the parsed value (2^53+1 → 2^53) would name another number.
+    if (kinds.number.includes(name) && /^[+-]?\d+$/.test(value.trim()))
+      if (!Number.isSafeInteger(Number(value.trim())))
+        throw new UsageError(
+          `--${name} ${value.trim()} is beyond the integers a number holds exactly (±2^53−1); see --help for its range`,
+        );
     if (kinds.array.includes(name))
       while (raw[i + 1] !== undefined && !raw[i + 1]!.startsWith("--")) i++;
   }

@@ -77,9 +77,12 @@ export const datasetCommand: CommandModule<object, Args> = {
     const { parsePlayers, runDataset } = await import("../train/safety/dataset.js");
     const players = parsePlayers(String(a.players));
     let stopping = false;
-    const onSignal = (): void => {
-      if (stopping) process.exit(130);
+    // Interrupted runs exit 130 (SIGINT) or 143 (SIGTERM), like every other command.
+    let stopCode = 130;
+    const onSignal = (sig: NodeJS.Signals): void => {
+      if (stopping) process.exit(sig === "SIGINT" ? 130 : 143);
       stopping = true;
+      stopCode = sig === "SIGINT" ? 130 : 143;
       process.stderr.write(
         "penguin dataset: stopping after the shards in flight (again to quit at once)\n",
       );
@@ -113,5 +116,6 @@ export const datasetCommand: CommandModule<object, Args> = {
     process.stdout.write(
       `${a.out}: ${idx.shards.length}/${total} shards, ${moves} labelled moves (${lost} lost)${stopping ? "; stopped, run the same command to continue" : ""}\n`,
     );
+    if (stopping) process.exitCode = stopCode;
   },
 };

@@ -16,6 +16,19 @@ function die(message: string, code: number): never {
   process.exit(code);
 }
 
+/**
+ * A reader that closed our output early (`penguin solve | head -c1`) ends the command quietly,
+ * with the exit code a process stopped by SIGPIPE has (128 + 13), as other Unix tools do; any
+ * resumable output it was writing keeps its complete rows and its lock goes with the exit.
+ */
+const EPIPE_EXIT = 141;
+const isEpipe = (e: unknown): boolean => (e as { code?: string } | null)?.code === "EPIPE";
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (e) => {
+    if (isEpipe(e)) process.exit(EPIPE_EXIT);
+    throw e;
+  });
+
 export async function main(argv: string[]): Promise<void> {
   // yargs hands middleware the parser of the command being run as a second argument.
   const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void =>
@@ -38,6 +51,7 @@ export async function main(argv: string[]): Promise<void> {
       })
       .parseAsync();
   } catch (e) {
+    if (isEpipe(e)) process.exit(EPIPE_EXIT);
     if (e instanceof UsageError || e instanceof IllegalMoveError) die(e.message, 2);
     if (e instanceof Error) die(e.message, 1);
     die(String(e), 1);

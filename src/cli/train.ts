@@ -3,7 +3,7 @@
  * continues one. Every algorithm's flags, help and checks come from its one options spec
  * (src/train/algos.ts). See docs/train.md.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
@@ -13,9 +13,12 @@ import { optionsFrom, yargsOption, type OptionSpecs } from "../train/options.js"
 import type { EsOptions } from "../train/es/options.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { defaultMaxSteps } from "../env/registry.js";
-import { stopOnSignals, stopRequested } from "../train/stop.js";
+import { stopOnSignals, stoppedExitCode, stopRequested } from "../train/stop.js";
 import { safetyOptions } from "../train/safety/options.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
+import { lockFolder } from "../util/lock.js";
+import { makeFolder, removeStaleTemps } from "../util/output.js";
+import { printable } from "../util/text.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -97,6 +100,7 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   if (!a.out)
     throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
   const out = a.out;
+  claimRunFolder(out, "new");
   if (spec.name === "safety") {
     const { trainSafety } = await import("../train/safety/train.js");
     const r = await trainSafety(safetyOptions(o, out));
@@ -139,6 +143,33 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
 }
 
+/**
+ * Checks, creates and locks a run folder before any algorithm touches it: `--out` must be a new
+ * folder, an empty one or a run (the algorithm refuses a run it would overwrite), never a
+ * file, a device or a folder of other files; `--resume` a folder. The lock keeps a second
+ * run off the folder until this process exits; temp files of killed runs are removed.
+ */
+function claimRunFolder(dir: string, kind: "new" | "resume"): void {
+  const what = kind === "new" ? "--out" : "--resume";
+  let st: Stats | undefined;
+  try {
+    st = statSync(dir);
+  } catch {}
+  if (kind === "resume" && !st)
+    throw new UsageError(`--resume ${printable(dir)} does not exist: name a run folder`);
+  if (st?.isDirectory() && kind === "new") {
+    const own = readdirSync(dir).filter((n) => n !== ".lock");
+    if (own.length > 0 && !own.includes("config.json"))
+      throw new UsageError(
+        `--out ${printable(dir)} exists and is not a run folder (no config.json; it holds ${printable(own.slice(0, 3).join(", "))}${own.length > 3 ? ", …" : ""}): name a new or empty folder`,
+      );
+  }
+  makeFolder(dir, what);
+  lockFolder(dir);
+  removeStaleTemps(dir);
+  removeStaleTemps(join(dir, "checkpoint"));
+}
+
 async function resume(dir: string, a: TrainArgs): Promise<void> {
   if (givenFlags().includes("algo") || a.algo !== undefined)
     throw new UsageError(
@@ -150,6 +181,7 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
     throw new UsageError(
       `${dir} is not a run folder of penguin train (no config.json naming its algorithm)`,
     );
+  claimRunFolder(dir, "resume");
   const extra = givenFlags().filter((f) => f !== "resume" && !spec.resumable.includes(f));
   if (extra.length)
     throw new UsageError(
@@ -194,7 +226,23 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
   if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
 }
 
+/** `train ppo --algo bc` names two algorithms: refused rather than one silently winning. */
+function checkOneAlgo(): void {
+  const args = process.argv.slice(process.argv.indexOf("train") + 1);
+  const names: string[] = [];
+  if (args[0] !== undefined && !args[0].startsWith("-")) names.push(args[0]);
+  args.forEach((x, i) => {
+    if (x === "--algo" && args[i + 1] !== undefined) names.push(args[i + 1]!);
+    else if (x.startsWith("--algo=")) names.push(x.slice("--algo=".length));
+  });
+  if (new Set(names).size > 1)
+    throw new UsageError(
+      `the algorithm is named twice (${names.map((n) => printable(n)).join(" and ")}): name one, either as \`train <algo>\` or with --algo`,
+    );
+}
+
 async function handler(a: TrainArgs): Promise<void> {
+  checkOneAlgo();
   const dir = a.resume ?? a.out;
   const spec = a.resume === undefined ? algoSpec(a.algo ?? "ppo") : undefined;
   if (a.resume === undefined && !spec)
@@ -207,8 +255,10 @@ async function handler(a: TrainArgs): Promise<void> {
   } finally {
     off();
   }
-  if (stopRequested() && dir !== undefined)
+  if (stopRequested() && dir !== undefined) {
     process.stderr.write(`penguin train: stopped; \`penguin train --resume ${dir}\` continues\n`);
+    process.exitCode = stoppedExitCode() ?? 130;
+  }
 }
 
 export const trainCommand: CommandModule<object, TrainArgs> = {

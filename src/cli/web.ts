@@ -57,6 +57,10 @@ export const webCommand: CommandModule<object, WebArgs> = {
     if (a.ms !== undefined) first.ms = String(a.ms);
     else first.seed = a.seed ?? "1";
     const web = await startWebServer({ host: a.host, port: a.port, first });
+    if (!["127.0.0.1", "localhost", "::1"].includes(a.host))
+      process.stderr.write(
+        `penguin web: warning: --host ${a.host} serves the page to other machines and turns off the check that requests name this machine; use 127.0.0.1 to keep it local\n`,
+      );
     process.stdout.write(`penguin web: open ${web.url}  (Ctrl-C stops)\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {

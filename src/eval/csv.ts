@@ -21,7 +21,7 @@ import { stringify } from "csv-stringify/sync";
 import { UsageError } from "../errors.js";
 import { forEachCsvRecord } from "../util/csv.js";
 import { lockFile, type Lock } from "../util/lock.js";
-import { resumableTarget, writeFileAtomic } from "../util/output.js";
+import { resumableTarget, writeFailure, writeFileAtomic } from "../util/output.js";
 import { openRegularFile } from "../util/read.js";
 import { printable } from "../util/text.js";
 
@@ -150,7 +150,20 @@ export class ResumableCsv {
     }
     const buf = Buffer.from(text);
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off, this.end + off);
+    try {
+      while (off < buf.length)
+        off += writeSync(this.fd, buf, off, buf.length - off, this.end + off);
+    } catch (e) {
+      // A full disk: cut what this write left back to whole rows, so a rerun resumes cleanly.
+      try {
+        ftruncateSync(this.fd, this.end);
+      } catch {}
+      throw writeFailure(
+        this.path,
+        e,
+        "the complete rows written before are kept; rerun the same command to resume",
+      );
+    }
     this.end += buf.length;
   }
 

@@ -4,9 +4,20 @@
  * gone (same host, no such pid) is stale, left by a killed run, and is taken over; a lock held
  * by a live process, or by another host (which cannot be checked from here), is a UsageError.
  */
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
-import { UsageError } from "../errors.js";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { describeCode, OutputError, UsageError } from "../errors.js";
+import { removeStaleTemps } from "./output.js";
 import { isAlive } from "./parent.js";
 import { printable } from "./text.js";
 
@@ -44,9 +55,47 @@ function isStale(path: string): { stale: boolean; holder: string } {
 const held = new Set<string>();
 let exitHook = false;
 
-/** Takes the lock of `file` (an output path with links resolved), or throws UsageError. */
+/**
+ * Takes the lock of `file` (an output path with links resolved), or throws UsageError. An
+ * existing file is also locked by its inode (device and inode number, in the system's temp
+ * folder), so two paths of one file (hard links) cannot be written at once either.
+ */
 export function lockFile(file: string): Lock {
-  const path = `${file}.lock`;
+  const own = lockPath(`${file}.lock`, file);
+  // This run is now the file's one writer: temp files of killed writers (file.PID.N.tmp) go.
+  removeStaleTemps(dirname(file), `${basename(file)}.`);
+  let st: Stats | undefined;
+  try {
+    st = statSync(file);
+  } catch {
+    return own;
+  }
+  try {
+    mkdirSync(INODE_LOCKS, { recursive: true });
+    const inode = lockPath(join(INODE_LOCKS, `${st.dev}-${st.ino}.lock`), file);
+    return {
+      path: own.path,
+      release() {
+        inode.release();
+        own.release();
+      },
+    };
+  } catch (e) {
+    own.release();
+    throw e;
+  }
+}
+
+/** Folder of the inode locks (see lockFile). */
+const INODE_LOCKS = join(tmpdir(), "penguin-gym-locks");
+
+/** Takes the lock of a whole output folder (a dataset, a training run): `dir/.lock`. */
+export function lockFolder(dir: string): Lock {
+  return lockPath(join(dir, ".lock"), dir);
+}
+
+/** Takes the lock file at `path` for the output `file`, or throws UsageError. */
+function lockPath(path: string, file: string): Lock {
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
@@ -75,9 +124,13 @@ export function lockFile(file: string): Lock {
     }
     try {
       writeSync(fd, `${process.pid} ${hostname()}\n`);
-    } finally {
+    } catch (e) {
+      // A full disk: an empty lock left here would block the next run for nothing.
       closeSync(fd);
+      rmSync(path, { force: true });
+      throw new OutputError(`cannot write the lock ${printable(path)}: ${describeCode(e)}`);
     }
+    closeSync(fd);
     held.add(path);
     if (!exitHook) {
       exitHook = true;

@@ -15,7 +15,9 @@ import {
   constants,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -24,8 +26,9 @@ import {
   writeSync,
   type Stats,
 } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { UsageError } from "../errors.js";
+import { dirname, join, resolve } from "node:path";
+import { describeCode, OutputError, UsageError } from "../errors.js";
+import { isAlive } from "./parent.js";
 import { printable } from "./text.js";
 
 export type OutputTarget =
@@ -196,8 +199,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
-    if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot write ${printable(path)}: ${errCode(e)}`);
+    throw writeFailure(path, e, "the file is as it was");
   }
 }
 
@@ -225,14 +227,22 @@ export class OutputWriter {
   }
 
   write(data: string | Uint8Array): void {
-    writeAll(this.#fd, typeof data === "string" ? Buffer.from(data) : data);
+    try {
+      writeAll(this.#fd, typeof data === "string" ? Buffer.from(data) : data);
+    } catch (e) {
+      throw writeFailure(this.target.path, e, this.#tmp ? "nothing was replaced" : undefined);
+    }
   }
 
   commit(): void {
-    if (this.#tmp) fsyncSync(this.#fd);
-    if (this.#own) closeSync(this.#fd);
-    this.#fd = -1;
-    if (this.#tmp) renameSync(this.#tmp, this.target.path);
+    try {
+      if (this.#tmp) fsyncSync(this.#fd);
+      if (this.#own) closeSync(this.#fd);
+      this.#fd = -1;
+      if (this.#tmp) renameSync(this.#tmp, this.target.path);
+    } catch (e) {
+      throw writeFailure(this.target.path, e, this.#tmp ? "nothing was replaced" : undefined);
+    }
   }
 
   /** Drops what was written (nothing appears at the path). */
@@ -251,4 +261,67 @@ export function resumableTarget(
   const t = outputTarget(path, { stream: false, what });
   if (t.kind !== "file") throw new Error("unreachable: stream targets are refused above");
   return t;
+}
+
+/**
+ * The error for a write to `path` that failed: a full disk or an I/O error is an OutputError
+ * (exit 1) saying what was `kept`; a folder the user may not write is a UsageError (exit 2).
+ */
+export function writeFailure(path: string, e: unknown, kept?: string): Error {
+  if (e instanceof UsageError || e instanceof OutputError) return e;
+  const code = (e as { code?: string }).code;
+  const what = `cannot write ${printable(path)}: ${describeCode(e)}`;
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+    return new UsageError(`${what}; name a folder this user may write`);
+  if (code === "EPIPE") return e as Error;
+  return new OutputError(kept ? `${what}; ${kept}` : what);
+}
+
+/**
+ * Creates the output folder `dir` (and its parents). A path that is a file, a FIFO or a
+ * device, or a folder that cannot be created, is a UsageError naming it and why.
+ */
+export function makeFolder(dir: string, what = "--out"): void {
+  const label = `${what} ${printable(dir)}`;
+  let st: Stats | undefined;
+  try {
+    st = statSync(dir);
+  } catch {}
+  if (st && !st.isDirectory())
+    throw new UsageError(
+      `${label} is ${kindOf(st) === "file" ? "a file" : kindOf(st)}: name a folder`,
+    );
+  if (st) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOSPC" || code === "EIO") throw writeFailure(dir, e);
+    throw new UsageError(`cannot create ${label}: ${describeCode(e)}`);
+  }
+}
+
+/**
+ * Removes temporary files and folders a killed run left in `dir`: names `prefix` + `.PID.N.tmp`
+ * (writeFileAtomic, OutputWriter) or `prefix` + `.tmp-PID` (a checkpoint's or a shard's folder)
+ * whose process is gone. A live process's temp files are left alone.
+ */
+export function removeStaleTemps(dir: string, prefix = ""): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /\.(\d+)\.\d+\.tmp$/.exec(name) ?? /\.tmp-(\d+)$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }

@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker, parentPort } from "node:worker_threads";
 import { UsageError } from "../errors.js";
+import { availableParallelism } from "node:os";
 
 /**
  * The worker module `file` ("./worker.js") beside the module `caller` (its import.meta.url), in the
@@ -49,6 +50,23 @@ export type FromTaskWorker<R> =
   | { type: "done"; id: number; result: R }
   | { type: "error"; message: string; usage?: boolean };
 
+/**
+ * The most worker threads a pool starts: twice the CPUs. More only add memory and switching
+ * (results never depend on the count), so a larger --workers is capped with a warning.
+ */
+export function maxWorkers(): number {
+  return 2 * Math.max(1, availableParallelism());
+}
+
+function workerCount(asked: number, label: string): number {
+  const most = maxWorkers();
+  if (asked <= most) return asked;
+  process.stderr.write(
+    `${label}: warning: ${asked} workers asked on ${availableParallelism()} CPUs; using ${most} (at most twice the CPUs)\n`,
+  );
+  return most;
+}
+
 export class TaskPool<I, T, R> {
   readonly #workers: Worker[] = [];
   #broken: Error | undefined;
@@ -62,7 +80,7 @@ export class TaskPool<I, T, R> {
     size: number,
     readonly label: string,
   ) {
-    for (let i = 0; i < size; i++) {
+    for (let i = 0, n = workerCount(size, label); i < n; i++) {
       const w = startWorker(module);
       w.on("message", (m: FromTaskWorker<R>) => {
         if (m.type === "done") this.#onResult?.(m.id, m.result);

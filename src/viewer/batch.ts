@@ -6,7 +6,11 @@ import { join } from "node:path";
 import type { AgentOptions } from "../agents/agent.js";
 import type { Rules } from "../engine/rules.js";
 import { parseDealLabel } from "../eval/deals.js";
-import { replayHtml } from "./html.js";
+import { REPLAY_MARK, replayHtml } from "./html.js";
+import { closeSync, lstatSync, readSync, type Stats } from "node:fs";
+import { UsageError } from "../errors.js";
+import { openRegularFile } from "../util/read.js";
+import { printable } from "../util/text.js";
 import { checkOutputDir, makeOutputDir, writeOutput } from "./output.js";
 import { buildReplay } from "./record.js";
 
@@ -36,6 +40,8 @@ export async function writeReplays(
 ): Promise<number> {
   let n = 0;
   if (deals.some((d) => b.all || !d.won)) makeOutputDir(b.dir);
+  // Before any work: a file of the same name that this tool did not write is the user's.
+  for (const d of deals) if (b.all || !d.won) checkOwnReplay(join(b.dir, replayFileName(d.deal)));
   for (const d of deals) {
     if (d.won && !b.all) continue;
     const data = await buildReplay({
@@ -54,4 +60,30 @@ export async function writeReplays(
     n++;
   }
   return n;
+}
+
+/** Refuses to replace `path` when it exists and is not a replay page written here. */
+function checkOwnReplay(path: string): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  const refuse = (why: string): never => {
+    throw new UsageError(
+      `--html: ${printable(path)} ${why}, so it is not replaced; move it or name another folder`,
+    );
+  };
+  if (!st.isFile()) refuse("exists and is not a regular file");
+  const { fd } = openRegularFile(path, "replay page");
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const text = head.subarray(0, got).toString("utf8");
+    if (!text.includes(REPLAY_MARK) && !text.includes("<h1>Penguin replay</h1>"))
+      refuse("exists and was not written by penguin eval --html");
+  } finally {
+    closeSync(fd);
+  }
 }

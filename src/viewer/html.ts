@@ -44,6 +44,9 @@ ol#moves li.loss.current::after { color: #fff; }
 #message { min-height: 1.4em; }
 `;
 
+/** In every replay page's head: how `eval --html` tells its own files from a user's. */
+export const REPLAY_MARK = '<meta name="generator" content="penguin-gym replay">';
+
 export async function replayHtml(d: ReplayData): Promise<string> {
   const script = await pageScript("replay");
   const title = `${d.deal} · ${d.rulesLabel} · ${d.player}`;
@@ -53,6 +56,7 @@ export async function replayHtml(d: ReplayData): Promise<string> {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+${REPLAY_MARK}
 <title>${escapeHtml(title)}</title>
 <style>${PAGE_CSS}${BOARD_CSS}</style></head>
 <body>

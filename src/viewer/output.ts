@@ -3,10 +3,10 @@
  * files by temp file and rename, links followed, devices streamed, directories refused), and a
  * reader for one row of a results CSV that stops at that row.
  */
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { readCsvFile } from "../util/csv.js";
-import { outputTarget, writeOutput as writeWhole } from "../util/output.js";
+import { makeFolder, outputTarget, writeOutput as writeWhole } from "../util/output.js";
 import { printable } from "../util/text.js";
 
 /** Refuses, before any work is done, a path that cannot take a whole-file output. */
@@ -33,13 +33,7 @@ export function checkOutputDir(dir: string): void {
 /** Makes DIR when it is missing. */
 export function makeOutputDir(dir: string): void {
   checkOutputDir(dir);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw new UsageError(
-      `cannot make ${printable(dir)}: ${(e as { code?: string }).code ?? (e as Error).message}`,
-    );
-  }
+  makeFolder(dir, "--html");
 }
 
 /** Thrown inside the reader's callback to stop at the wanted row. */

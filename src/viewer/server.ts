@@ -19,6 +19,7 @@ import { dealFromArgs, rulesFromArgs, type DealArgs, type RuleArgs } from "../en
 import { playHtml } from "./html.js";
 import type { DealData, HintAnswer, RuleQuery } from "./page/play-data.js";
 import { beakOf, dealName } from "./record.js";
+import { printable } from "../util/text.js";
 
 /** Largest request body read (a board is about 300 bytes). */
 const MAX_BODY = 16 * 1024;
@@ -131,6 +132,19 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The query's parameters, each given once: `seed=1&seed=2` is refused, not read as the last. */
+function singleParams(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of params) {
+    if (Object.hasOwn(out, k))
+      throw new UsageError(
+        `query parameter ${JSON.stringify(printable(k))} is given more than once`,
+      );
+    out[k] = v;
+  }
+  return out;
+}
+
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"]);
 function isLoopback(host: string): boolean {
   return host === "127.0.0.1" || host === "::1" || host === "localhost";
@@ -162,7 +176,7 @@ export async function startWebServer(o: {
           return send(res, 200, "text/html; charset=utf-8", page);
         }
         if (url.pathname === "/api/deal" && req.method === "GET")
-          return sendJson(res, 200, dealFor(Object.fromEntries(url.searchParams)));
+          return sendJson(res, 200, dealFor(singleParams(url.searchParams)));
         if (url.pathname === "/api/hint" && req.method === "POST") {
           let body: unknown;
           try {
@@ -188,7 +202,15 @@ export async function startWebServer(o: {
           ? new UsageError(`port ${o.port} on ${o.host} is in use; pick another with --port`)
           : e.code === "EADDRNOTAVAIL"
             ? new UsageError(`cannot bind to ${o.host}: no such local address`)
-            : e,
+            : e.code === "ENOTFOUND" || e.code === "EAI_AGAIN" || e.code === "EAI_FAIL"
+              ? new UsageError(
+                  `--host ${printable(o.host)} is not a name or address this machine can resolve (${e.code}); use an address such as 127.0.0.1`,
+                )
+              : e.code === "EACCES"
+                ? new UsageError(
+                    `port ${o.port} on ${o.host} needs privileges this user lacks; pick a port above 1023`,
+                  )
+                : e,
       ),
     );
     server.listen(o.port, o.host, () => resolve());

@@ -95,7 +95,7 @@ describe("penguin train: numbers, resume and signals", () => {
       p.on("close", (c) => resolve(c ?? -1));
     });
     expect(sent).toBe(true);
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(stderr).toContain(`stopped; \`penguin train --resume ${run}\` continues`);
     expect(existsSync(join(run, "checkpoint", "state.json"))).toBe(true);
     const state = JSON.parse(readFileSync(join(run, "checkpoint", "state.json"), "utf8"));

@@ -18,6 +18,8 @@ import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
+import { lockFolder } from "../../util/lock.js";
+import { makeFolder, removeStaleTemps } from "../../util/output.js";
 
 const FORMAT = "penguin-move-safety";
 const FORMAT_VERSION = 1;
@@ -291,6 +293,8 @@ export async function runDataset(
   let idx = fresh;
   if (existsSync(o.out) && !statSync(o.out).isDirectory())
     throw new UsageError(`--out ${o.out} is not a directory`);
+  // Shard folders and index temp files of killed runs (their process gone) go first.
+  removeStaleTemps(o.out);
   if (existsSync(join(o.out, "index.json"))) {
     const old = readIndex(o.out);
     for (const k of ["rulesLabel", "dealStart", "shardDeals", "maxStates", "maxSteps"] as const)
@@ -303,72 +307,80 @@ export async function runDataset(
         `${o.out} was made with --players ${old.players.join(",")}; use another --out or the same players`,
       );
     idx = { ...old, deals: Math.max(old.deals, o.deals) };
-  } else if (existsSync(o.out) && readdirSync(o.out).length > 0)
+  } else if (existsSync(o.out) && readdirSync(o.out).some((n) => n !== ".lock"))
     throw new UsageError(
       `--out ${o.out} exists and holds no ${FORMAT} index; name a new or empty directory`,
     );
-  mkdirSync(o.out, { recursive: true });
-  const done = new Set(idx.shards.map((s) => s.name));
-  const nShards = Math.ceil(o.deals / o.shardDeals);
-  const tasks: (ShardTask & { first: number })[] = [];
-  for (let k = 0; k < nShards; k++) {
-    if (done.has(shardName(k))) continue;
-    const first = o.dealStart + k * o.shardDeals;
-    const n = Math.min(o.shardDeals, o.deals - k * o.shardDeals);
-    const seeds = Array.from({ length: n }, (_, i) => first + i);
-    tasks.push({
-      shard: k,
-      seeds,
-      players: seeds.map((_, i) => (k * o.shardDeals + i) % players.length),
-      first,
-    });
-  }
-  log(
-    `dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`,
-  );
-  const init: ShardInit = {
-    rules: o.rules,
-    players: o.players,
-    maxStates: o.maxStates,
-    maxSteps: o.maxSteps,
-  };
-  const cpu0 = process.cpuUsage();
-  let labels = 0;
-  const save = (r: ShardArrays): void => {
-    const t = tasks.find((x) => x.shard === r.shard)!;
-    const e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
-    idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
-      a.name.localeCompare(b.name),
-    );
+  makeFolder(o.out);
+  // One run per folder; the lock goes when this process exits, however it ends.
+  const lock = lockFolder(o.out);
+  try {
+    // The index is there from the start, so a run killed in its first shard can be resumed.
     writeAtomic(join(o.out, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
-    labels += e.moves;
-    const c = process.cpuUsage(cpu0);
-    const cpuS = (c.user + c.system) / 1e6;
+    const done = new Set(idx.shards.map((s) => s.name));
+    const nShards = Math.ceil(o.deals / o.shardDeals);
+    const tasks: (ShardTask & { first: number })[] = [];
+    for (let k = 0; k < nShards; k++) {
+      if (done.has(shardName(k))) continue;
+      const first = o.dealStart + k * o.shardDeals;
+      const n = Math.min(o.shardDeals, o.deals - k * o.shardDeals);
+      const seeds = Array.from({ length: n }, (_, i) => first + i);
+      tasks.push({
+        shard: k,
+        seeds,
+        players: seeds.map((_, i) => (k * o.shardDeals + i) % players.length),
+        first,
+      });
+    }
     log(
-      `${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`,
+      `dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`,
     );
-  };
-  if (o.workers <= 1) {
-    const ctx = await setupPlayers(init);
-    for (const t of tasks) {
-      if (stop()) break;
-      save(labelShard(ctx, t));
-      await new Promise((r) => setImmediate(r));
+    const init: ShardInit = {
+      rules: o.rules,
+      players: o.players,
+      maxStates: o.maxStates,
+      maxSteps: o.maxSteps,
+    };
+    const cpu0 = process.cpuUsage();
+    let labels = 0;
+    const save = (r: ShardArrays): void => {
+      const t = tasks.find((x) => x.shard === r.shard)!;
+      const e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
+      idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
+        a.name.localeCompare(b.name),
+      );
+      writeAtomic(join(o.out, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
+      labels += e.moves;
+      const c = process.cpuUsage(cpu0);
+      const cpuS = (c.user + c.system) / 1e6;
+      log(
+        `${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`,
+      );
+    };
+    if (o.workers <= 1) {
+      const ctx = await setupPlayers(init);
+      for (const t of tasks) {
+        if (stop()) break;
+        save(labelShard(ctx, t));
+        await new Promise((r) => setImmediate(r));
+      }
+    } else {
+      const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
+        workerModule("./worker.js", import.meta.url),
+        init,
+        o.workers,
+        "dataset",
+      );
+      try {
+        await pool.run(tasks, (_, r) => save(r), stop);
+      } finally {
+        await pool.close();
+      }
     }
-  } else {
-    const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
-      workerModule("./worker.js", import.meta.url),
-      init,
-      o.workers,
-      "dataset",
-    );
-    try {
-      await pool.run(tasks, (_, r) => save(r), stop);
-    } finally {
-      await pool.close();
-    }
+    return idx;
+  } finally {
+    lock.release();
   }
-  return idx;
 }
 
 /** Every shard's arrays concatenated (decision indices made global), for training. */
