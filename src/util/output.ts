@@ -13,6 +13,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -294,7 +295,17 @@ export function makeFolder(dir: string, what = "--out"): void {
   if (st) return;
   try {
     mkdirSync(dir, { recursive: true });
-  } catch (e) {
+  } catch (e0) {
+    // A recursive mkdir reports ENOENT for a read-only parent: the first missing folder, made
+    // alone, gives the real reason.
+    let e = e0;
+    let first = resolve(dir);
+    while (!existsSync(dirname(first)) && dirname(first) !== first) first = dirname(first);
+    try {
+      mkdirSync(first);
+    } catch (e1) {
+      e = e1;
+    }
     const code = (e as { code?: string }).code;
     if (code === "ENOSPC" || code === "EIO") throw writeFailure(dir, e);
     throw new UsageError(`cannot create ${label}: ${describeCode(e)}`);
