@@ -17,7 +17,7 @@ import { stopOnSignals, stoppedExitCode, stopRequested } from "../train/stop.js"
 import { safetyOptions } from "../train/safety/options.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { lockFolder } from "../util/lock.js";
-import { makeFolder, removeStaleTemps } from "../util/output.js";
+import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
 import { printable } from "../util/text.js";
 
 type TrainArgs = RuleArgs &
@@ -164,6 +164,9 @@ function claimRunFolder(dir: string, kind: "new" | "resume"): void {
         `--out ${printable(dir)} exists and is not a run folder (no config.json; it holds ${printable(own.slice(0, 3).join(", "))}${own.length > 3 ? ", …" : ""}): name a new or empty folder`,
       );
   }
+  // A new folder is made by the algorithm once its options pass (bad input leaves no folder);
+  // here it is only checked that it can be.
+  if (!st) return checkCreatable(dir, what);
   makeFolder(dir, what);
   lockFolder(dir);
   removeStaleTemps(dir);

@@ -15,6 +15,7 @@ import { backendInfo } from "./backend.js";
 import { renderSvg } from "./curve.js";
 import { sha256, writeAtomic } from "./files.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
+import { writeFailure } from "../util/output.js";
 
 /** A run's own file, refused when it is not a regular file or is implausibly large. */
 const readRunFile = (p: string, what: string): string =>
@@ -134,7 +135,11 @@ export class RunFolder<C extends string = MetricName> {
   log(line: string): void {
     const text = `${new Date().toISOString().slice(11, 19)} ${line}`;
     if (!this.quiet) console.log(text);
-    appendFileSync(join(this.dir, "train.log"), `${text}\n`);
+    try {
+      appendFileSync(join(this.dir, "train.log"), `${text}\n`);
+    } catch (e) {
+      throw writeFailure(join(this.dir, "train.log"), e, "the last checkpoint is kept");
+    }
   }
 
   writeJson(name: string, value: unknown): void {

@@ -11,6 +11,7 @@
  *   which must be read back, refuses it. A FIFO with no reader is refused instead of waiting.
  */
 import {
+  accessSync,
   closeSync,
   constants,
   existsSync,
@@ -309,6 +310,30 @@ export function makeFolder(dir: string, what = "--out"): void {
     const code = (e as { code?: string }).code;
     if (code === "ENOSPC" || code === "EIO") throw writeFailure(dir, e);
     throw new UsageError(`cannot create ${label}: ${describeCode(e)}`);
+  }
+}
+
+/**
+ * Checks, without creating anything, that the folder `dir` could be created: its nearest
+ * existing ancestor is a folder this user may write (else a UsageError naming why).
+ */
+export function checkCreatable(dir: string, what = "--out"): void {
+  let p = resolve(dir);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  const fail = (why: string): never => {
+    throw new UsageError(`cannot create ${what} ${printable(dir)}: ${why}`);
+  };
+  let st: Stats;
+  try {
+    st = statSync(p);
+  } catch (e) {
+    return fail(describeCode(e));
+  }
+  if (!st.isDirectory()) fail(`${printable(p)} is not a folder`);
+  try {
+    accessSync(p, constants.W_OK);
+  } catch (e) {
+    fail(describeCode(e));
   }
 }
 

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { removeStaleTemps } from "../../src/util/output.js";
 import { oneLine, penguin, root, sleep, tempDir, waitFor } from "./helpers.js";
@@ -72,6 +73,22 @@ describe("datasets", () => {
     expect(await closed).toBe(130);
     expect(stdout).toMatch(/stopped, run the same command to continue/);
     expect(existsSync(join(out, ".lock"))).toBe(false);
+  });
+});
+
+describe("one run per training folder", () => {
+  it("train --resume on a run another live process holds is refused, the folder untouched", async () => {
+    const run = join(dir, "held-run");
+    mkdirSync(run);
+    writeFileSync(join(run, "config.json"), '{"algo":"ppo"}\n');
+    // This test's own process plays the live holder.
+    writeFileSync(join(run, ".lock"), `${process.pid} ${hostname()}\n`);
+    const r = await penguin(["train", "--resume", run]);
+    expect(r.code).toBe(2);
+    expect(oneLine(r)).toMatch(
+      /held-run is being written by process \d+ on .*wait for it to finish/,
+    );
+    expect(readdirSync(run).sort()).toEqual([".lock", "config.json"]);
   });
 });
 

@@ -19,7 +19,7 @@ import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
 import { lockFolder } from "../../util/lock.js";
-import { makeFolder, removeStaleTemps } from "../../util/output.js";
+import { makeFolder, removeStaleTemps, writeFailure } from "../../util/output.js";
 
 const FORMAT = "penguin-move-safety";
 const FORMAT_VERSION = 1;
@@ -345,7 +345,21 @@ export async function runDataset(
     let labels = 0;
     const save = (r: ShardArrays): void => {
       const t = tasks.find((x) => x.shard === r.shard)!;
-      const e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
+      let e: ShardEntry;
+      try {
+        e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
+      } catch (err) {
+        // A full disk: the shard's temp folder goes, the finished shards and index stay.
+        rmSync(join(o.out, `${shardName(r.shard)}.tmp-${process.pid}`), {
+          recursive: true,
+          force: true,
+        });
+        throw writeFailure(
+          join(o.out, shardName(r.shard)),
+          err,
+          "the shards before it are kept; rerun the same command to resume",
+        );
+      }
       idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
         a.name.localeCompare(b.name),
       );
