@@ -166,7 +166,10 @@ function claimRunFolder(dir: string, kind: "new" | "resume"): void {
   }
   // A new folder is made by the algorithm once its options pass (bad input leaves no folder);
   // here it is only checked that it can be.
-  if (!st) return checkCreatable(dir, what);
+  if (!st) {
+    checkCreatable(dir, what);
+    return;
+  }
   makeFolder(dir, what);
   lockFolder(dir);
   removeStaleTemps(dir);

@@ -323,13 +323,13 @@ export function checkCreatable(dir: string, what = "--out"): void {
   const fail = (why: string): never => {
     throw new UsageError(`cannot create ${what} ${printable(dir)}: ${why}`);
   };
-  let st: Stats;
+  let st: Stats | undefined;
   try {
     st = statSync(p);
   } catch (e) {
-    return fail(describeCode(e));
+    fail(describeCode(e));
   }
-  if (!st.isDirectory()) fail(`${printable(p)} is not a folder`);
+  if (!st?.isDirectory()) fail(`${printable(p)} is not a folder`);
   try {
     accessSync(p, constants.W_OK);
   } catch (e) {
