@@ -11,9 +11,6 @@ import {
   createAgent,
   deal,
   deserializeEnv,
-  IllegalMoveError,
-  InvalidArgumentError,
-  InvalidStateError,
   isLegal,
   legalMoves,
   makeEnv,
@@ -22,9 +19,14 @@ import {
   resolveRules,
   solve,
   type StepResult,
-  UsageError,
   wilson,
 } from "../../src/index.js";
+import {
+  IllegalMoveError,
+  InvalidArgumentError,
+  InvalidStateError,
+  UsageError,
+} from "../../src/errors.js";
 
 const penguin = resolveRules("penguin");
 
