@@ -63,6 +63,23 @@ describe("run and dataset bookkeeping files are checked before they are read", (
   });
 });
 
+describe("a network folder is checked the same way", () => {
+  it("model.json as a FIFO for the safety and scorer agents: one line, exit 2, no hang", async () => {
+    const d = folderWith("model", "model.json", "fifo");
+    const runs = await Promise.all(
+      ["safety", "scorer"].map((agent) =>
+        penguin(["eval", "--agent", agent, "--agent-opt", `model=${d}`, "--deals", "1"], {
+          timeoutMs: 30_000,
+        }),
+      ),
+    );
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(oneLine(r)).toMatch(/network description .*model\.json is a FIFO/);
+    }
+  });
+});
+
 describe("penguin play bounds its input lines", () => {
   it("/dev/zero and a 1 MB line: one short line, exit 2, in small memory", async () => {
     const zero = spawnSync(

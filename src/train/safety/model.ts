@@ -5,7 +5,13 @@
  * runs them as tf variables (train.ts), play runs the same numbers in plain JavaScript (tfjs's
  * per-call overhead dwarfs this arithmetic at a dozen candidates per move).
  */
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import {
+  MAX_CHECKPOINT_BYTES,
+  MAX_RUN_FILE_BYTES,
+  readBytesFile,
+  readTextFile,
+} from "../../util/read.js";
 import { join } from "node:path";
 import { UsageError } from "../../errors.js";
 import { sha256, writeAtomic } from "../files.js";
@@ -354,19 +360,16 @@ export function loadSafety(path: string): {
   meta: Record<string, unknown>;
 } {
   let dir = path;
-  let text: string;
-  try {
-    text = readFileSync(join(dir, "model.json"), "utf8");
-  } catch {
-    dir = join(path, "checkpoint");
-    try {
-      text = readFileSync(join(dir, "model.json"), "utf8");
-    } catch {
-      throw new UsageError(
-        `no safety network at ${path} (expected model.json there or in ${path}/checkpoint)`,
-      );
-    }
-  }
+  if (!existsSync(join(dir, "model.json"))) dir = join(path, "checkpoint");
+  if (!existsSync(join(dir, "model.json")))
+    throw new UsageError(
+      `no safety network at ${path} (expected model.json there or in ${path}/checkpoint)`,
+    );
+  // Bounded and type-checked: a FIFO or device named model.json is refused, not waited on.
+  const text = readTextFile(join(dir, "model.json"), {
+    maxBytes: MAX_RUN_FILE_BYTES,
+    what: "network description",
+  });
   let file: ModelFile;
   try {
     file = JSON.parse(text) as ModelFile;
@@ -396,7 +399,10 @@ export function loadSafety(path: string): {
     throw new UsageError(
       `${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`,
     );
-  const bytes = readFileSync(join(dir, "weights.bin"));
+  const bytes = readBytesFile(join(dir, "weights.bin"), {
+    maxBytes: MAX_CHECKPOINT_BYTES,
+    what: "network weights",
+  });
   if (sha256(bytes) !== file.weightsSha256)
     throw new UsageError(
       `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`,

@@ -9,7 +9,8 @@
  * records the SHA-256 of weights.bin, each file is written to a temporary name and renamed, and a
  * damaged checkpoint is refused with one line.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
 import { join } from "node:path";
 import { UsageError } from "../../errors.js";
 import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../../util/read.js";
@@ -181,8 +182,11 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
     userDefinedMetadata?: { penguinScorer?: ScorerConfig; weightsSha256?: string };
   };
   try {
-    parsed = JSON.parse(readFileSync(mj, "utf8"));
-  } catch {
+    parsed = JSON.parse(
+      readTextFile(mj, { maxBytes: MAX_RUN_FILE_BYTES, what: "network description" }),
+    );
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
   }
   const config = parsed.userDefinedMetadata?.penguinScorer;
