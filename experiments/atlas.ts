@@ -160,18 +160,15 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
         closing = () => file.close();
         try {
           const blocks: BlockTask[] = [];
-          // Blocks start at the shard's first deal, so a resumed run cuts them as the first did.
-          for (
-            let a = start + Math.floor((done - start) / row.block) * row.block;
-            a < end;
-            a += row.block
-          )
-            blocks.push({
-              row: row.name,
-              player: spec,
-              from: Math.max(a, done),
-              to: Math.min(a + row.block, end),
-            });
+          // Blocks are cut from the shard's first deal, so a resumed run cuts them as the first did.
+          for (let from = done; from < end; ) {
+            const to = Math.min(
+              start + (Math.floor((from - start) / row.block) + 1) * row.block,
+              end,
+            );
+            blocks.push({ row: row.name, player: spec, from, to });
+            from = to;
+          }
           if (blocks.length === 0) {
             log(`${row.name} ${key.player}: deals ${start}-${end - 1} already played`);
             continue;
