@@ -10,6 +10,7 @@ const SLOW = [
   "tests/train/scorer.test.ts",
   "tests/train/algos-cli.test.ts",
   "tests/experiments/merge-resume.test.ts",
+  "tests/experiments/atlas-slurm.test.ts",
   "tests/engine/property-family.test.ts",
 ];
 const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" as const };
