@@ -142,11 +142,20 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
         const spec = playerSpec(p, o["max-states"]);
         const cap = p === "solver" ? Number.POSITIVE_INFINITY : AGENT_DEALS[p];
         const deals = Math.min(o.deals || row.target, cap);
+        let player: string;
+        try {
+          player = await describe(condition(row.name, spec));
+        } catch (e) {
+          // The shipped network plays the rules it was trained for (7 columns): other rows go without.
+          if (p !== "safety" || !(e instanceof UsageError)) throw e;
+          log(`${row.name}: no safety network row (${e.message})`);
+          continue;
+        }
         const key: ShardKey = {
           row: row.name,
           rules,
           deck: row.deck,
-          player: await describe(condition(row.name, spec)),
+          player,
           maxStates: p === "solver" ? String(o["max-states"]) : "",
           version: codeVersion(p === "solver" ? "solver" : "agent"),
           first: o.seed,
