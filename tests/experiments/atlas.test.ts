@@ -50,6 +50,22 @@ describe("the atlas", () => {
     );
   });
 
+  it("proves Microsoft FreeCell deal 11982 lost and its neighbours solvable", async () => {
+    const dir = join(tmp, "ms");
+    const r = await atlas([
+      "--rows",
+      "freecell-ms",
+      "--seed",
+      "11980",
+      "--deals",
+      "5",
+      "--out",
+      dir,
+    ]);
+    const t = r!.totals![0]!;
+    expect([t.rules, t.deck, t.won, t.lost, t.unknown]).toEqual(["freecell", "ms", 4, [11982], []]);
+  });
+
   it("ranges round-trip", () => {
     const deals = [1, 2, 3, 7, 9, 10, 20];
     expect(rangesText(deals)).toBe("1-3 7 9-10 20");
