@@ -14,8 +14,7 @@
  */
 import { join } from "node:path";
 import { UsageError } from "../src/errors.js";
-import { builtModuleUrl } from "../src/eval/worker-url.js";
-import { TaskPool } from "../src/util/pool.js";
+import { TaskPool, workerModule } from "../src/util/pool.js";
 import { exitWithWrappers } from "../src/util/parent.js";
 import { mkdirSync } from "node:fs";
 import { resolveRules, rulesLabel } from "../src/engine/rules.js";
@@ -31,7 +30,7 @@ import {
 } from "./lib/atlas-shard.js";
 import { writeAtlas, type PlayerTotals } from "./lib/atlas-merge.js";
 import type { BlockResult, BlockTask } from "./lib/atlas-play.js";
-import { describe } from "./lib/play.js";
+import { describe } from "./lib/play-condition.js";
 import { condition } from "./lib/atlas-play.js";
 import type { PlayerSpec } from "./lib/types.js";
 
@@ -183,7 +182,7 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
             continue;
           }
           pool ??= new TaskPool(
-            builtModuleUrl(new URL("./lib/atlas-worker.js", import.meta.url)),
+            workerModule("./lib/atlas-worker.js", import.meta.url),
             null,
             o.workers,
             "atlas",

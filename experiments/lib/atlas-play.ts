@@ -1,10 +1,10 @@
 /**
  * One block of atlas deals: deals from … to−1 of a row, played by the solver (solvable, proved
- * lost or unknown) or by an agent (won or not), through the experiments' task module (play.ts),
+ * lost or unknown) or by an agent (won or not), through the experiments' task module (play-condition.ts),
  * so a verdict here is the one every other experiment gives for the same deal.
  */
 import { atlasRow } from "./atlas-rows.js";
-import { play } from "./play.js";
+import { play } from "./play-condition.js";
 import type { Condition, PlayerSpec } from "./types.js";
 
 export interface BlockTask {
