@@ -4,21 +4,20 @@
  * free late. Deals are ordinary random deals grouped by their beak, so each rank gets about 1/13
  * of them; `--deals 2600` gives ≈ 200 per rank.
  *
- *   npx tsx experiments/base-rank.ts [--deals 1300] [--rules penguin] [--players greedy,solver]
+ *   npx tsx experiments/base-rank.ts [--deals 1300] [--rules penguin] [--agent greedy,solver]
  */
 import { RANKS } from "../src/engine/card.js";
-import { exitOnUsageError, isMain } from "./lib/options.js";
+import { exitOnUsageError, isMain, shared } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: {
-    type: "choice",
+  rules: shared("rules", {
     default: "penguin",
     choices: ["penguin", "penguin-relaxed", "opus", "penguin-beak-home"],
-    help: "rule set (a beak-based one)",
-  },
+    detail: "a beak-based one",
+  }),
   ...playerOptions(["greedy", "solver"]),
 } as const;
 
@@ -29,7 +28,7 @@ export const baseRank: Experiment<typeof options> = {
   options,
   labelColumns: [],
   conditions: (o) =>
-    o.players.map((p) => ({
+    o.agent.map((p) => ({
       labels: {},
       preset: o.rules,
       overrides: {},

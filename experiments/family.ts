@@ -6,9 +6,9 @@
  * (74.3 % of MS deals 1–10M; 75.0 % of random deals), FreeCell nearly always (all of MS 1–32000
  * but #11982).
  *
- *   npx tsx experiments/family.ts [--deals 200] [--rules penguin,...] [--players greedy,solver]
+ *   npx tsx experiments/family.ts [--deals 200] [--rules penguin,...] [--agent greedy,solver]
  */
-import { exitOnUsageError, isMain } from "./lib/options.js";
+import { exitOnUsageError, isMain, shared } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
@@ -37,7 +37,12 @@ const DEFAULT_FAMILY = [
 ] as const;
 
 const options = {
-  rules: { type: "list", default: DEFAULT_FAMILY, choices: FAMILY, help: "rule presets" },
+  rules: shared("rules", {
+    default: DEFAULT_FAMILY,
+    list: true,
+    choices: FAMILY,
+    detail: "a comma list, each a condition",
+  }),
   ...playerOptions(["greedy", "solver"]),
 } as const;
 
@@ -47,7 +52,7 @@ export const family: Experiment<typeof options> = {
   labelColumns: ["family"],
   conditions: (o) =>
     o.rules.flatMap((preset) =>
-      o.players.map((p) => ({
+      o.agent.map((p) => ({
         labels: { family: preset },
         preset,
         overrides: {},

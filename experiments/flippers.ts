@@ -5,34 +5,27 @@
  * FreeCell, no flippers below 40 %, relaxed (any card in an empty column) easier.
  *
  *   npx tsx experiments/flippers.ts [--deals 200] [--cells 0-7] [--empty below-base,any,none]
- *                                   [--players random,greedy,solver] [--workers 2] [--shard i/n]
+ *                                   [--agent random,greedy,solver] [--workers 2] [--shard i/n]
  */
 import { EMPTY_COLUMN_RULES } from "../src/engine/rules.js";
-import { exitOnUsageError, isMain } from "./lib/options.js";
+import { exitOnUsageError, isMain, shared } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: {
-    type: "choice",
-    default: "penguin",
-    choices: ["penguin", "penguin-beak-home"],
-    help: "base rule set",
-  },
-  cells: {
-    type: "int-list",
+  rules: shared("rules", { default: "penguin", choices: ["penguin", "penguin-beak-home"] }),
+  cells: shared("cells", {
     default: [0, 1, 2, 3, 4, 5, 6, 7],
-    min: 0,
-    max: 8,
-    help: "flipper counts, e.g. 0-7 or 3,5,7",
-  },
-  empty: {
-    type: "list",
+    list: true,
+    detail: "a sweep: 0-7 or 3,5,7",
+  }),
+  empty: shared("empty", {
     default: EMPTY_COLUMN_RULES,
+    list: true,
     choices: EMPTY_COLUMN_RULES,
-    help: "empty-column rules",
-  },
+    detail: "a sweep: a comma list",
+  }),
   ...playerOptions(["random", "greedy", "solver"]),
 } as const;
 
@@ -43,7 +36,7 @@ export const flippers: Experiment<typeof options> = {
   conditions: (o) =>
     o.empty.flatMap((empty) =>
       o.cells.flatMap((cells) =>
-        o.players.map((p) => ({
+        o.agent.map((p) => ({
           labels: { flippers: cells, empty },
           preset: o.rules,
           overrides: { cells, emptyColumn: empty },

@@ -5,34 +5,27 @@
  * this measures how much the reading matters.
  *
  *   npx tsx experiments/group-move.ts [--deals 200] [--cells 0-7] [--group unlimited,supermove,single]
- *                                     [--players greedy,solver] [--workers 2] [--shard i/n]
+ *                                     [--agent greedy,solver] [--workers 2] [--shard i/n]
  */
 import { GROUP_MOVE_RULES } from "../src/engine/rules.js";
-import { exitOnUsageError, isMain } from "./lib/options.js";
+import { exitOnUsageError, isMain, shared } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { playerOptions, playerSpec } from "./lib/players.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: {
-    type: "choice",
-    default: "penguin",
-    choices: ["penguin", "penguin-relaxed"],
-    help: "base rule set",
-  },
-  cells: {
-    type: "int-list",
+  rules: shared("rules", { default: "penguin", choices: ["penguin", "penguin-relaxed"] }),
+  cells: shared("cells", {
     default: [0, 1, 2, 3, 4, 5, 6, 7],
-    min: 0,
-    max: 8,
-    help: "flipper counts, e.g. 0-7 or 3,5,7",
-  },
-  group: {
-    type: "list",
+    list: true,
+    detail: "a sweep: 0-7 or 3,5,7",
+  }),
+  "group-move": shared("group-move", {
     default: GROUP_MOVE_RULES,
+    list: true,
     choices: GROUP_MOVE_RULES,
-    help: "group-move rules",
-  },
+    detail: "a sweep: a comma list",
+  }),
   ...playerOptions(["greedy", "solver"]),
 } as const;
 
@@ -41,9 +34,9 @@ export const groupMove: Experiment<typeof options> = {
   options,
   labelColumns: ["flippers", "group_move"],
   conditions: (o) =>
-    o.group.flatMap((groupMove) =>
+    o["group-move"].flatMap((groupMove) =>
       o.cells.flatMap((cells) =>
-        o.players.map((p) => ({
+        o.agent.map((p) => ({
           labels: { flippers: cells, group_move: groupMove },
           preset: o.rules,
           overrides: { cells, groupMove },

@@ -9,19 +9,18 @@
  */
 import { HEURISTIC_NAMES, HEURISTIC_PRESETS } from "../src/agents/heuristic.js";
 import { PRESET_NAMES } from "../src/engine/rules.js";
-import { exitOnUsageError, isMain } from "./lib/options.js";
+import { exitOnUsageError, isMain, shared } from "./lib/options.js";
 import { runExperiment, type Experiment } from "./lib/runner.js";
 import { plotData, rateChart } from "./lib/plot.js";
 
 const options = {
-  rules: { type: "choice", default: "penguin", choices: PRESET_NAMES, help: "rule preset" },
-  heuristic: {
-    type: "choice",
+  rules: shared("rules", { default: "penguin", choices: PRESET_NAMES }),
+  heuristic: shared("heuristic", {
     default: "parlett",
     choices: HEURISTIC_NAMES,
-    help: "greedy preset whose features are switched off in turn",
-  },
-  agent: { type: "choice", default: "greedy", choices: ["greedy", "lookahead"], help: "agent" },
+    detail: "the preset whose features are switched off in turn",
+  }),
+  agent: shared("agent", { default: "greedy", choices: ["greedy", "lookahead"] }),
 } as const;
 
 export const ALL_ON = "(none: full preset)";

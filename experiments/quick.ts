@@ -6,7 +6,7 @@
  * player, resumable) and results/quick.svg. The other scripts in experiments/ ask one question
  * each at larger scale; see docs/experiments.md.
  *
- *   npx tsx experiments/quick.ts [--deals 200] [--seed 1] [--workers 1] [--players random,greedy,solver]
+ *   npx tsx experiments/quick.ts [--deals 200] [--seed 1] [--workers 1] [--agent random,greedy,solver]
  */
 import type { RuleOverrides } from "../src/engine/rules.js";
 import { COMMON_OPTIONS, exitOnUsageError, isMain } from "./lib/options.js";
@@ -36,7 +36,7 @@ export const quick: Experiment<typeof options> = {
   labelColumns: ["variant"],
   conditions: (o) =>
     NAMES.filter((n) => o.variants.includes(n)).flatMap((name) =>
-      o.players.map((p) => ({
+      o.agent.map((p) => ({
         labels: { variant: name },
         preset: VARIANTS[name]!.preset,
         overrides: VARIANTS[name]!.overrides,

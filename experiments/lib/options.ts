@@ -1,13 +1,25 @@
 /**
  * Typed experiment options in the CleanRL manner: each script declares its options once (type,
- * default, help) and gets back a typed object. Bad input is a `UsageError` whose message is one
- * line naming what is allowed; `exitOnUsageError` turns it into stderr + exit code 2.
+ * default, help) and gets back a typed object. Every idea the `penguin` command also has (deals,
+ * seed, workers, out, agent, max-states, cells, …) comes from the one options registry
+ * (src/options/registry.ts) through `shared`, with its meaning and allowed values; only a
+ * script's own options (shard, report, sweeps) are declared here. Bad input is a `UsageError`
+ * whose message is one line naming what is allowed; `exitOnUsageError` turns it into stderr +
+ * exit code 2.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../../src/errors.js";
 import { messageLine, printable } from "../../src/util/text.js";
 import { parseShard, type Shard } from "./shard.js";
+import {
+  CONCEPTS,
+  RENAMED,
+  renameFlags,
+  spec,
+  type Concept,
+  type Use,
+} from "../../src/options/registry.js";
 
 interface IntSpec {
   type: "int";
@@ -78,25 +90,68 @@ type ValueOf<S> = S extends IntSpec
               : never;
 export type Parsed<S extends OptionSpecs> = { -readonly [K in keyof S]: ValueOf<S[K]> };
 
+/**
+ * A registry idea as a script option: its meaning (and this use's detail), allowed values and
+ * this use's default. `list`: a sweep takes several values (one condition each), "0-7" or "3,5".
+ */
+export function shared(
+  name: "seed" | "deals" | "workers" | "max-states",
+  u: Use & { default: number },
+): IntSpec;
+export function shared(
+  name: "cells",
+  u: Use & { default: readonly number[]; list: true },
+): IntListSpec;
+export function shared<T extends string>(
+  name: Concept,
+  u: Use & { default: readonly T[]; list: true; choices: readonly T[] },
+): ListSpec<T>;
+export function shared<T extends string>(
+  name: Concept,
+  u: Use & { default: T; choices: readonly T[] },
+): ChoiceSpec<T>;
+export function shared(name: "out", u: Use & { default: string }): StringSpec;
+export function shared(name: "quiet"): FlagSpec;
+export function shared(
+  name: Concept,
+  u: Use & { list?: boolean; choices?: readonly string[] } = {},
+): OptionSpec {
+  const s = spec(name, u);
+  const help = s.describe;
+  switch (s.type) {
+    case undefined:
+    case "number":
+    case "seed":
+      return u.list
+        ? { type: "int-list", default: u.default as number[], min: s.min, max: s.max, help }
+        : { type: "int", default: u.default as number, min: s.min, max: s.max, help };
+    case "boolean":
+      return { type: "flag", help };
+    default:
+      if (u.choices)
+        return u.list
+          ? { type: "list", default: u.default as string[], choices: u.choices, help }
+          : { type: "choice", default: u.default as string, choices: u.choices, help };
+      return { type: "string", default: String(u.default ?? ""), help };
+  }
+}
+
+/** The registry idea a script option's flag names, if any (for the registry test). */
+export const isShared = (flag: string): flag is Concept => flag in CONCEPTS;
+
 /** Options every experiment takes (deal range, sharding, workers, output). */
 export const COMMON_OPTIONS = {
-  deals: {
-    type: "int",
-    default: 200,
-    min: 1,
-    max: 100_000_000,
-    help: "deals per condition (deal seeds seed … seed+deals−1)",
-  },
-  seed: { type: "int", default: 1, min: 0, max: 2 ** 31 - 1, help: "first deal seed" },
+  deals: shared("deals", { default: 200, detail: "per condition, seeds S … S+N−1 from --seed" }),
+  seed: shared("seed", { default: 1 }),
   shard: { type: "shard", help: "i/n: play only the i-th of n disjoint deal ranges (0 ≤ i < n)" },
-  workers: { type: "int", default: 1, min: 1, max: 256, help: "worker threads" },
-  out: {
-    type: "string",
+  workers: shared("workers", { default: 1 }),
+  out: shared("out", {
     default: "",
-    help: "per-deal CSV (default results/<name>.csv, or results/<name>.shard-i-of-n.csv)",
-  },
+    detail:
+      "the per-deal CSV; default runs/<name>/<name>.csv (outside the tracked results), with --shard i/n X.shard-i-of-n.csv",
+  }),
   report: { type: "flag", help: "play nothing: summarize and plot the existing CSV" },
-  quiet: { type: "flag", help: "no progress line" },
+  quiet: shared("quiet"),
 } as const satisfies OptionSpecs;
 
 function parseInt10(name: string, text: string, min: number, max: number): number {
@@ -205,6 +260,9 @@ export function parseOptions<S extends OptionSpecs>(
   specs: S,
   argv: readonly string[],
 ): Parsed<S> & { help: boolean } {
+  argv = renameFlags(argv, RENAMED.experiments, (line) =>
+    process.stderr.write(`${script}: note: ${line}\n`),
+  );
   const out: Record<string, unknown> = { help: false };
   for (const [k, s] of Object.entries(specs)) out[k] = defaultOf(s);
   const known = Object.keys(specs)

@@ -1,6 +1,7 @@
 /** The players an experiment can compare, and the options that choose them. */
 import { HEURISTIC_NAMES } from "../../src/agents/heuristic.js";
 import type { PlayerSpec } from "./types.js";
+import { shared } from "./options.js";
 
 export const PLAYERS = ["random", "greedy", "lookahead", "solver"] as const;
 export type PlayerName = (typeof PLAYERS)[number];
@@ -14,27 +15,17 @@ export const BEST_GREEDY = "tuned";
 /** Solver budget: Penguin deals need ~1k positions, FreeCell ~10k; 200k leaves few unknowns. */
 export const DEFAULT_MAX_STATES = 200_000;
 
+/** The players options of every experiment, from the options registry (--agent, --heuristic, --max-states). */
 export function playerOptions(defaultPlayers: readonly PlayerName[]) {
   return {
-    players: {
-      type: "list",
+    agent: shared("agent", {
       default: defaultPlayers,
+      list: true,
       choices: PLAYERS,
-      help: "players: agents, and the exact solver (solvability)",
-    },
-    heuristic: {
-      type: "choice",
-      default: BEST_GREEDY,
-      choices: HEURISTIC_NAMES,
-      help: "greedy/lookahead weight preset",
-    },
-    "max-states": {
-      type: "int",
-      default: DEFAULT_MAX_STATES,
-      min: 1000,
-      max: 100_000_000,
-      help: "solver budget in positions (beyond it a deal is 'unknown')",
-    },
+      detail: "a comma list: each plays every deal (solver: the solvable share)",
+    }),
+    heuristic: shared("heuristic", { default: BEST_GREEDY, choices: HEURISTIC_NAMES }),
+    "max-states": shared("max-states", { default: DEFAULT_MAX_STATES, detail: "per deal" }),
   } as const;
 }
 

@@ -21,7 +21,7 @@ import {
   type OptionSpecs,
   type Parsed,
 } from "./options.js";
-import { shardLabel, shardRange } from "./shard.js";
+import { shardLabel, shardRange, type Shard } from "./shard.js";
 import { csvLine } from "../../src/eval/csv.js";
 import { TaskPool, workerModule } from "../../src/util/pool.js";
 import { openStore } from "./store.js";
@@ -103,7 +103,7 @@ export async function runExperiment<S extends OptionSpecs>(
     condition: i % C,
   });
   const deck = "seed" as const;
-  const out = o.out || `results/${def.name}${o.shard ? `.${shardLabel(o.shard)}` : ""}.csv`;
+  const out = outFile(def.name, o.out, o.shard);
   const header = ["deal", "deck", ...def.labelColumns, "rules", "player", ...OUTCOME_COLUMNS];
   const keyOf = (t: Task): string[] => {
     const c = conditions[t.condition]!;
@@ -268,6 +268,19 @@ async function* playInOrder(
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * The per-deal CSV of a run: `--out X.csv`, by default runs/<name>.csv (untracked, so a small
+ * exploratory run never meets the tracked results/ files). A shard writes X.shard-i-of-n.csv beside
+ * it, so one `--out` serves every task of a job array; a name that already says its shard is kept.
+ */
+export function outFile(name: string, given: string, shard?: Shard): string {
+  const base = given || `runs/${name}.csv`;
+  if (!shard) return base;
+  const label = shardLabel(shard);
+  if (base.includes(`.${label}.`) || base.endsWith(`.${label}`)) return base;
+  return base.endsWith(".csv") ? `${base.slice(0, -4)}.${label}.csv` : `${base}.${label}`;
 }
 
 /**

@@ -3,17 +3,9 @@
  * means the same thing to deal, play, solve, eval, train and the experiments.
  */
 import type { Argv, Options } from "yargs";
-import {
-  BASE_RULES,
-  BUILD_RULES,
-  DEAL_LAYOUTS,
-  EMPTY_COLUMN_RULES,
-  FOUNDATION_RULES,
-  GROUP_MOVE_RULES,
-  PRESET_NAMES,
-} from "../engine/rules.js";
 import { UsageError } from "../errors.js";
-import { checkRange, type NumberRange } from "../util/range.js";
+import { checkRange, rangeText, type NumberRange } from "../util/range.js";
+import { flag, specOf } from "../options/registry.js";
 export { checkRange, type NumberRange };
 import { printable } from "../util/text.js";
 import { MS_MAX } from "../engine/deal.js";
@@ -28,74 +20,63 @@ export {
 } from "../engine/from-args.js";
 
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
-  return y
-    .option("rules", {
-      type: "string",
-      default: "penguin",
-      describe: `preset: ${PRESET_NAMES.join(", ")}`,
-    })
-    .option("cells", rangedNumber("flippers / free cells", { min: 0, max: 8, integer: true }))
-    .option("empty", {
-      type: "string",
-      describe: `empty-column rule: ${EMPTY_COLUMN_RULES.join(" | ")}`,
-    })
-    .option("group-move", {
-      type: "string",
-      describe: `group moves: ${GROUP_MOVE_RULES.join(" | ")}`,
-    })
-    .option("build", { type: "string", describe: `tableau build: ${BUILD_RULES.join(" | ")}` })
-    .option("base", { type: "string", describe: `foundation base: ${BASE_RULES.join(" | ")}` })
-    .option("foundations", {
-      type: "string",
-      describe: `foundations: ${FOUNDATION_RULES.join(" | ")} (build in suit, or by rank in any suit)`,
-    })
-    .option("deal", {
-      type: "string",
-      describe: `layout: ${DEAL_LAYOUTS.join(" | ")}`,
-    }) as unknown as Argv<T & RuleArgs>;
+  return withOptions(y, {
+    rules: flag("rules", { default: "penguin" }),
+    cells: flag("cells"),
+    empty: flag("empty"),
+    "group-move": flag("group-move"),
+    build: flag("build"),
+    base: flag("base"),
+    foundations: flag("foundations"),
+    deal: flag("deal"),
+  }) as unknown as Argv<T & RuleArgs>;
 }
 
 export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {
-  return y
-    .option("seed", { type: "string", describe: "deal seed (integer or string, via seedrandom)" })
-    .option(
-      "ms",
-      rangedNumber("Microsoft deal number", { min: 1, max: MS_MAX, integer: true }),
-    ) as unknown as Argv<T & DealArgs>;
+  return withOptions(y, {
+    seed: flag("seed"),
+    ms: flag("ms"),
+  }) as unknown as Argv<T & DealArgs>;
 }
 
 const RANGES = new WeakMap<object, NumberRange>();
 
 /**
- * A numeric yargs option that carries its allowed range: the range is shown in --help and
- * checked (withRangeChecks) before the command's handler runs, so before any file is touched.
+ * A numeric yargs option that carries its allowed range, for a flag of one command only (shared
+ * ideas come from the options registry, src/options/registry.ts): the range is shown in --help
+ * and checked (withOptions) before the command's handler runs, so before any file is touched.
  */
 export function rangedNumber(
   describe: string,
   range: NumberRange,
   extra: Omit<Options, "type" | "describe"> = {},
 ): Options {
-  const opt: Options = {
-    ...extra,
-    type: "number",
-    describe: `${describe} (${range.integer ? "integer " : ""}${range.min}..${range.max})`,
-  };
+  const opt: Options = { ...extra, type: "number", describe: `${describe} (${rangeText(range)})` };
   RANGES.set(opt, range);
   return opt;
 }
 
 /**
- * Declares `options` (name → yargs option, ranged ones from rangedNumber) and checks every
- * ranged one after parsing. Train and the other commands share this one spec format.
+ * Declares `options` (name → yargs option: registry flags, or rangedNumber for a command's own)
+ * and checks every ranged one after parsing.
  */
 export function withOptions<T>(y: Argv<T>, options: Readonly<Record<string, Options>>): Argv<T> {
   let out = y;
   for (const [name, opt] of Object.entries(options)) out = out.option(name, opt) as Argv<T>;
   return out.check((a) => {
     for (const [name, opt] of Object.entries(options)) {
-      const r = RANGES.get(opt);
       const v = (a as Record<string, unknown>)[name];
-      if (r && v !== undefined) checkRange(name, v, r);
+      if (v === undefined) continue;
+      const r = RANGES.get(opt);
+      if (r) checkRange(name, v, r);
+      const s = specOf(opt)?.spec;
+      if (s && (s.type === undefined || s.type === "number"))
+        checkRange(name, v, {
+          min: s.min,
+          max: s.max,
+          integer: s.int,
+          minExclusive: s.minExclusive,
+        });
     }
     return true;
   });

@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import { mcnemarExact } from "../eval/stats.js";
 import { wilson } from "../util/wilson.js";
 import { readCsvFile } from "../util/csv.js";
+import { flag } from "../options/registry.js";
 
 interface CompareArgs {
   a: string;
@@ -199,11 +200,7 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
         demandOption: true,
         describe: "CSV of penguin eval --out, same deals",
       })
-      .option("json", {
-        type: "boolean",
-        default: false,
-        describe: "print one JSON object",
-      }) as unknown as Argv<CompareArgs>,
+      .option("json", flag("json", { default: false })) as unknown as Argv<CompareArgs>,
   handler: (a: CompareArgs) => {
     const c = compareFiles(a.a, a.b);
     if (a.json) {

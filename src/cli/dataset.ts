@@ -1,21 +1,28 @@
 /**
  * `penguin dataset`: exact move-safety labels for training (docs/train-safety.md).
  *
- *   penguin dataset --rules penguin --players safe,greedy:heuristic=tuned --deals 2000 --out data/labels
+ *   penguin dataset --rules penguin --agent safe,greedy:heuristic=tuned --deals 2000 --out data/labels
  *
  * Resumable: run the same command again and it continues at the first missing shard.
  */
 import type { CommandModule } from "yargs";
-import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
-import { checkAll, yargsNumber, type NumberSpec } from "../train/options.js";
+import type { Options } from "yargs";
+import {
+  rangedNumber,
+  rulesFromArgs,
+  withOptions,
+  withRuleOptions,
+  type RuleArgs,
+} from "./common.js";
+import { optionsFrom } from "../options/spec.js";
+import { flag, spec } from "../options/registry.js";
 import { TRAIN_DEAL_START } from "../train/splits.js";
-import { MAX_STATES_LIMIT } from "../solver/index.js";
 import { defaultMaxSteps } from "../env/registry.js";
 
 interface Args extends RuleArgs {
-  players: string;
+  agent: string;
   deals: number;
-  "deal-start": number;
+  seed: string;
   "shard-deals": number;
   "max-states": number;
   "max-steps"?: number;
@@ -24,58 +31,45 @@ interface Args extends RuleArgs {
   quiet: boolean;
 }
 
-const DATASET_NUMBERS: Readonly<Record<string, NumberSpec>> = {
-  deals: { describe: "training deals to label", default: 1000, min: 1, max: 10_000_000, int: true },
-  "deal-start": {
-    describe: "first training deal seed (held-out seeds 1–10000 are refused)",
-    default: TRAIN_DEAL_START,
-    min: 10_001,
-    max: 2 ** 31 - 1,
-    int: true,
+/** Labelling deals are training deals: never the held-out seeds 1–10000. */
+const SEED = spec("seed", { min: 10_001, max: 2 ** 31 - 1 });
+
+const OPTIONS = {
+  agent: flag("agent", {
+    default: "safe",
+    detail:
+      "a comma list of players: safe[:shuffle=P] (greedy among solver-safe moves), or agents such as greedy:heuristic=tuned, safety:model=DIR",
+  }),
+  deals: flag("deals", { default: 1000, detail: "training deals to label" }),
+  seed: flag("seed", {
+    default: String(TRAIN_DEAL_START),
+    detail: "training deals, 10001 and above (held-out seeds 1–10000 are refused)",
+  }),
+  "shard-deals": rangedNumber(
+    "deals per shard",
+    { min: 1, max: 100_000, integer: true },
+    { default: 20 },
+  ),
+  "max-states": flag("max-states", { default: 20_000, detail: "per labelled move" }),
+  "max-steps": flag("max-steps", { detail: "default: the game's registered move limit" }),
+  workers: flag("workers", { default: 1 }),
+  out: {
+    ...flag("out", { detail: "dataset directory (index.json + shard-NNNNN/*.npy)" }),
+    demandOption: true,
   },
-  "shard-deals": { describe: "deals per shard", default: 20, min: 1, max: 100_000, int: true },
-  "max-states": {
-    describe: "solver budget per labelled move (positions)",
-    default: 20_000,
-    min: 1,
-    max: MAX_STATES_LIMIT,
-    int: true,
-  },
-  "max-steps": {
-    describe: "move limit per game (default: the game's registered move limit)",
-    min: 1,
-    max: 100_000,
-    int: true,
-  },
-  workers: { describe: "worker threads", default: 1, min: 1, max: 64, int: true },
-};
+  quiet: flag("quiet", { default: false }),
+} as const satisfies Record<string, Options>;
 
 export const datasetCommand: CommandModule<object, Args> = {
   command: "dataset",
   describe:
     "label every legal move of played training positions with the exact solver (winnable / lost / unknown) into .npy shards",
-  builder: (y) => {
-    let b = withRuleOptions(y)
-      .option("players", {
-        type: "string",
-        default: "safe",
-        describe:
-          "comma list: safe[:shuffle=P] (greedy among solver-safe moves), or agents such as greedy:heuristic=tuned, safety:model=DIR",
-      })
-      .option("out", {
-        type: "string",
-        demandOption: true,
-        describe: "dataset directory (index.json + shard-NNNNN/*.npy)",
-      })
-      .option("quiet", { type: "boolean", default: false, describe: "no progress lines" });
-    for (const [k, s] of Object.entries(DATASET_NUMBERS)) b = b.option(k, yargsNumber(s));
-    return b as never;
-  },
+  builder: (y) => withOptions(withRuleOptions(y), OPTIONS) as never,
   handler: async (a) => {
-    checkAll(DATASET_NUMBERS, a as unknown as Record<string, unknown>);
+    const { seed } = optionsFrom({ seed: SEED }, a) as { seed: number };
     const rules = rulesFromArgs(a);
     const { parsePlayers, runDataset } = await import("../train/safety/dataset.js");
-    const players = parsePlayers(String(a.players));
+    const players = parsePlayers(String(a.agent));
     let stopping = false;
     // Interrupted runs exit 130 (SIGINT) or 143 (SIGTERM), like every other command.
     let stopCode = 130;
@@ -98,7 +92,7 @@ export const datasetCommand: CommandModule<object, Args> = {
         rules,
         players,
         deals: a.deals,
-        dealStart: a["deal-start"],
+        dealStart: seed,
         shardDeals: a["shard-deals"],
         maxStates: a["max-states"],
         maxSteps: a["max-steps"] ?? defaultMaxSteps(rules),

@@ -13,6 +13,7 @@ import type { CommandModule } from "yargs";
 import { cardToString, NO_CARD, RANKS, SUITS } from "../engine/card.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import type { State } from "../engine/state.js";
+import { flag } from "../options/registry.js";
 import {
   dealFromArgs,
   rulesFromArgs,
@@ -66,16 +67,8 @@ export const dealCommand: CommandModule<object, Args> = {
   describe: "show a deal (--seed S or --ms N) as a board or as JSON",
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
-      .option("json", {
-        type: "boolean",
-        default: false,
-        describe: "print the deal as one JSON object",
-      })
-      .option("color", {
-        type: "boolean",
-        describe:
-          "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off",
-      }) as never,
+      .option("json", flag("json", { default: false, detail: "the deal as one object" }))
+      .option("color", flag("color")) as never,
   handler: (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;

@@ -6,10 +6,12 @@
 import type { Argv, CommandModule, Options } from "yargs";
 import { UsageError } from "../errors.js";
 import { optionValue } from "../agents/agent.js";
-import { agentEntries, agentNames } from "../agents/registry.js";
-import { DEFAULT_HEURISTIC, HEURISTIC_NAMES, listOption } from "../agents/heuristic.js";
+import { agentEntries } from "../agents/registry.js";
+import { DEFAULT_HEURISTIC, listOption } from "../agents/heuristic.js";
 import type { AgentOptions } from "../agents/agent.js";
-import { MAX_DEALS, msRange, seedRange, type DealList } from "../eval/deals.js";
+import { flag } from "../options/registry.js";
+import { DEFAULT_MAX_STATES } from "../solver/search.js";
+import { msRange, seedRange, type DealList } from "../eval/deals.js";
 import { MS_MAX } from "../engine/deal.js";
 import { runEval } from "../eval/run.js";
 import { formatSummary } from "../eval/stats.js";
@@ -43,6 +45,7 @@ interface EvalArgs extends RuleArgs, AgentArgs {
   seed: string;
   "ms-from"?: number;
   "ms-to"?: number;
+  "max-states"?: number;
   workers: number;
   out?: string;
   "max-steps"?: number;
@@ -52,40 +55,23 @@ interface EvalArgs extends RuleArgs, AgentArgs {
   "html-all": boolean;
 }
 
-/** The agent and its options, shared with `penguin replay`, with the range of each number. */
+/** The agent and its options, shared with `penguin replay`. */
 const AGENT_OPTIONS = {
-  agent: { type: "string", default: "greedy", describe: `agent: ${agentNames().join(", ")}` },
-  heuristic: {
-    type: "string",
-    describe: `greedy/lookahead weight preset (${HEURISTIC_NAMES.join(", ")}; default ${DEFAULT_HEURISTIC})`,
-  },
-  without: { type: "string", array: true, describe: "switch features off (repeat or comma list)" },
-  weight: { type: "string", array: true, describe: "feature=weight (repeat or comma list)" },
-  depth: rangedNumber("lookahead: moves searched ahead", { min: 1, max: 20, integer: true }),
-  width: rangedNumber("lookahead: moves followed per level", { min: 1, max: 1000, integer: true }),
-  "agent-seed": rangedNumber("random: mixed with each deal's seed", {
-    min: -(2 ** 31),
-    max: 2 ** 32 - 1,
-    integer: true,
-  }),
-  model: { type: "string", describe: "policy: the trained model (run folder of penguin train)" },
-  sample: { type: "boolean", describe: "policy: sample from the network instead of argmax" },
-  "agent-opt": {
-    type: "string",
-    array: true,
-    describe:
-      "any other agent option as key=value, e.g. max-states=100000 (solver), sample=true (policy)",
-  },
+  heuristic: flag("heuristic", { detail: `default ${DEFAULT_HEURISTIC}` }),
+  without: flag("without"),
+  weight: flag("weight"),
+  depth: flag("depth"),
+  width: flag("width"),
+  "agent-seed": flag("agent-seed"),
+  model: flag("model", { detail: "policy, scorer, safety and guided read it" }),
+  sample: flag("sample"),
+  "agent-opt": flag("agent-opt"),
 } as const satisfies Record<string, Options>;
 
 /** Every other option of `penguin eval`. */
 const OPTIONS = {
-  deals: rangedNumber("number of seeded deals: seeds S .. S+N-1", {
-    min: 1,
-    max: MAX_DEALS,
-    integer: true,
-  }),
-  seed: { type: "string", default: "1", describe: "first deal seed (integer)" },
+  deals: flag("deals", { detail: "seeds S … S+N−1 from --seed" }),
+  seed: flag("seed", { default: "1" }),
   "ms-from": rangedNumber("first Microsoft deal number (instead of seeds)", {
     min: 1,
     max: MS_MAX,
@@ -96,21 +82,18 @@ const OPTIONS = {
     max: MS_MAX,
     integer: true,
   }),
-  workers: rangedNumber("worker threads", { min: 1, max: 256, integer: true }, { default: 1 }),
-  out: {
-    type: "string",
-    describe: "CSV file (resumed when it exists; a symlink writes its target)",
-  },
-  "max-steps": rangedNumber(
-    "moves before a game counts as lost (default: the game's registered move limit)",
-    { min: 1, max: 1_000_000, integer: true },
-  ),
+  "max-states": flag("max-states", {
+    detail: `the solver agent's budget per deal (default ${DEFAULT_MAX_STATES.toLocaleString("en")})`,
+  }),
+  workers: flag("workers", { default: 1 }),
+  out: flag("out", { detail: "a CSV file, resumed when it exists (a symlink writes its target)" }),
+  "max-steps": flag("max-steps", { detail: "default: the game's registered move limit" }),
   timing: {
     type: "boolean",
     default: true,
     describe: "--no-timing writes ms as 0 (byte-identical reruns)",
   },
-  json: { type: "boolean", default: false, describe: "print the summary as JSON" },
+  json: flag("json", { default: false }),
   html: {
     type: "string",
     describe: "write an HTML replay of each lost deal into this folder (penguin replay's page)",
@@ -122,8 +105,13 @@ const OPTIONS = {
   },
 } as const satisfies Record<string, Options>;
 
-export function withAgentOptions<T>(y: Argv<T>): Argv<T> {
-  return withOptions(y, AGENT_OPTIONS).epilog(
+/** `agentDefault`: the agent played when --agent is not given (replay leaves it unset: --from names it). */
+export function withAgentOptions<T>(y: Argv<T>, agentDefault?: string): Argv<T> {
+  const agent =
+    agentDefault === undefined
+      ? flag("agent", { detail: "default greedy" })
+      : flag("agent", { default: agentDefault });
+  return withOptions(y, { ...AGENT_OPTIONS, agent }).epilog(
     agentEntries()
       .map((e) => `${e.name}: ${e.describe}. Options: ${e.options}`)
       .join("\n"),
@@ -131,10 +119,13 @@ export function withAgentOptions<T>(y: Argv<T>): Argv<T> {
 }
 
 function builder(y: Argv): Argv<EvalArgs> {
-  return withOptions(withAgentOptions(withRuleOptions(y)), OPTIONS) as unknown as Argv<EvalArgs>;
+  return withOptions(
+    withAgentOptions(withRuleOptions(y), "greedy"),
+    OPTIONS,
+  ) as unknown as Argv<EvalArgs>;
 }
 
-export function agentOptionsFrom(a: AgentArgs): AgentOptions {
+export function agentOptionsFrom(a: Omit<AgentArgs, "agent">): AgentOptions {
   const o: Record<string, string | number | boolean | undefined> = {};
   for (const item of listOption(a["agent-opt"])) {
     const m = /^([A-Za-z][\w-]*)=(.*)$/.exec(item);
@@ -177,6 +168,10 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
   handler: async (a) => {
     const rules = rulesFromArgs(a);
     const deals = dealsFrom(a);
+    const agentOptions: AgentOptions = {
+      ...agentOptionsFrom(a),
+      ...(a["max-states"] !== undefined ? { "max-states": a["max-states"] } : {}),
+    };
     if (a["html-all"] && a.html === undefined) throw new UsageError("--html-all needs --html DIR");
     const html = a.html;
     if (html !== undefined) prepareReplayDir(html);
@@ -200,7 +195,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     try {
       const res = await runEval({
         agent: a.agent,
-        agentOptions: agentOptionsFrom(a),
+        agentOptions,
         rules,
         deals,
         workers: a.workers,
@@ -236,7 +231,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
             all: a["html-all"],
             rules,
             agent: a.agent,
-            agentOptions: agentOptionsFrom(a),
+            agentOptions,
             maxSteps: a["max-steps"],
           },
           played,

@@ -9,6 +9,7 @@ import { IllegalMoveError } from "../errors.js";
 import { commands } from "./commands.js";
 import { checkRawArgs, type OptionKinds } from "./common.js";
 import { messageLine } from "../util/text.js";
+import { RENAMED, renameFlags } from "../options/registry.js";
 
 function die(message: string, code: number): never {
   // Messages may quote file contents or arguments: control characters are escaped.
@@ -29,7 +30,43 @@ for (const stream of [process.stdout, process.stderr])
     throw e;
   });
 
-export async function main(argv: string[]): Promise<void> {
+/** The RENAMED entry of the command line's command ("train <algo>" per algorithm). */
+function renamesOf(argv: readonly string[]): Readonly<Record<string, string>> | undefined {
+  const cmd = argv.find((t) => !t.startsWith("-"));
+  if (cmd !== "train") return cmd === undefined ? undefined : RENAMED[cmd];
+  const rest = argv.slice(argv.indexOf("train") + 1);
+  const flagAt = rest.findIndex((x) => x === "--algo" || x.startsWith("--algo="));
+  const algo =
+    flagAt >= 0
+      ? rest[flagAt]!.includes("=")
+        ? rest[flagAt]!.split("=")[1]
+        : rest[flagAt + 1]
+      : rest[0] !== undefined && !rest[0].startsWith("-")
+        ? rest[0]
+        : rest.some((x) => x === "--resume" || x.startsWith("--resume="))
+          ? undefined
+          : "ppo";
+  if (algo !== undefined) return RENAMED[`train ${algo}`];
+  // --resume: the run folder says which algorithm; any train rename may apply.
+  return Object.assign(
+    {},
+    ...Object.entries(RENAMED)
+      .filter(([k]) => k.startsWith("train "))
+      .map(([, v]) => v),
+  );
+}
+
+/** Old flag names become new ones, with one notice line each. */
+function modernize(argv: string[]): string[] {
+  return renameFlags(argv, renamesOf(argv), (line) =>
+    process.stderr.write(`penguin: note: ${line}\n`),
+  );
+}
+
+export async function main(raw: string[]): Promise<void> {
+  const argv = modernize(raw);
+  // Commands that look at the raw command line (penguin train) see the current names too.
+  if (argv.some((t, i) => t !== raw[i])) process.argv.splice(2, Infinity, ...argv);
   // yargs hands middleware the parser of the command being run as a second argument.
   const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void =>
     checkRawArgs(argv, y.getOptions());

@@ -15,6 +15,7 @@ import { lockFile } from "../util/lock.js";
 import { OutputWriter, outputTarget } from "../util/output.js";
 import { checkRegularFile, openRegularFile } from "../util/read.js";
 import { printable } from "../util/text.js";
+import { flag } from "../options/registry.js";
 
 /**
  * Checks the records of shard files handed over in deal order, one record at a time, and passes
@@ -271,9 +272,8 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         describe: "shard CSVs, in any order",
       })
       .option("out", {
-        type: "string",
+        ...flag("out", { detail: "the merged CSV (written via temp file + rename)" }),
         demandOption: true,
-        describe: "merged CSV (written via temp file + rename)",
       }) as unknown as Argv<MergeArgs>,
   handler: (a) => {
     const { files, rows } = mergeFiles(a.files.map(String), a.out);

@@ -20,6 +20,7 @@ import { IllegalMoveError } from "../errors.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import { rulesLabel } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
+import { flag } from "../options/registry.js";
 import {
   dealFromArgs,
   rulesFromArgs,
@@ -138,12 +139,7 @@ interface Args extends RuleArgs, DealArgs {
 export const playCommand: CommandModule<object, Args> = {
   command: "play",
   describe: "play a deal in the terminal (--seed S or --ms N); u undo, ? moves, q quit",
-  builder: (y) =>
-    withDealOptions(withRuleOptions(y)).option("color", {
-      type: "boolean",
-      describe:
-        "ANSI colours: default on a terminal unless NO_COLOR is set; --no-color turns them off",
-    }) as never,
+  builder: (y) => withDealOptions(withRuleOptions(y)).option("color", flag("color")) as never,
   handler: async (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;

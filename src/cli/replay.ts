@@ -20,6 +20,7 @@ import {
   type ReplaySpec,
 } from "../viewer/record.js";
 import { MAX_STATES_LIMIT } from "../solver/search.js";
+import { flag } from "../options/registry.js";
 import {
   dealFromArgs,
   parseSeed,
@@ -31,13 +32,15 @@ import {
 } from "./common.js";
 import { agentOptionsFrom, withAgentOptions, type AgentArgs } from "./eval.js";
 
-interface ReplayArgs extends RuleArgs, DealArgs, AgentArgs {
+interface ReplayArgs extends RuleArgs, DealArgs, Omit<AgentArgs, "agent"> {
+  agent?: string;
   solver: boolean;
   from?: string;
   row?: number;
   out: string;
   "max-steps"?: number;
   "max-states": number;
+  marker: boolean;
 }
 
 function dealRefFrom(a: DealArgs): DealRef {
@@ -56,6 +59,7 @@ function dealRefFrom(a: DealArgs): DealRef {
 
 /** Options given on the command line that --from would silently override. */
 const CLASHING = [
+  "agent",
   "seed",
   "ms",
   "heuristic",
@@ -77,9 +81,9 @@ const CLASHING = [
 
 function specFrom(a: ReplayArgs): ReplaySpec {
   const budget = a["max-states"];
-  if (!Number.isInteger(budget) || budget < 0 || budget > MAX_STATES_LIMIT)
+  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_STATES_LIMIT)
     throw new UsageError(
-      `--max-states must be an integer from 0 to ${MAX_STATES_LIMIT}, got ${budget}`,
+      `--max-states must be an integer from 1 to ${MAX_STATES_LIMIT}, got ${budget}`,
     );
   const steps = a["max-steps"];
   if (steps !== undefined && (!Number.isInteger(steps) || steps < 1))
@@ -90,7 +94,6 @@ function specFrom(a: ReplayArgs): ReplaySpec {
     const given: string[] = CLASHING.filter(
       (k) => (a as unknown as Record<string, unknown>)[k] !== undefined,
     );
-    if (a.agent !== "greedy") given.push("agent");
     if (a.rules !== "penguin") given.push("rules");
     if (given.length)
       throw new UsageError(
@@ -108,7 +111,7 @@ function specFrom(a: ReplayArgs): ReplaySpec {
       agentOptions: agent.options,
       maxSteps: agent.maxSteps,
       solverLine: a.solver,
-      maxStates: budget,
+      maxStates: a.marker || a.solver ? budget : 0,
     };
   }
   if (a.row !== undefined) throw new UsageError("--row needs --from FILE");
@@ -118,11 +121,11 @@ function specFrom(a: ReplayArgs): ReplaySpec {
   return {
     rules,
     deal,
-    agent: a.agent,
+    agent: a.agent ?? "greedy",
     agentOptions: agentOptionsFrom(a),
     maxSteps: a["max-steps"],
     solverLine: a.solver,
-    maxStates: budget,
+    maxStates: a.marker || a.solver ? budget : 0,
   };
 }
 
@@ -146,16 +149,23 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
         type: "number",
         describe: "with --from: the row, 1 = the first after the header",
       })
-      .option("out", { type: "string", demandOption: true, describe: "the HTML file to write" })
-      .option("max-steps", {
-        type: "number",
+      .option("out", { ...flag("out", { detail: "the HTML file to write" }), demandOption: true })
+      .option(
+        "max-steps",
+        flag("max-steps", { detail: "default: the game's registered move limit" }),
+      )
+      .option(
+        "max-states",
+        flag("max-states", {
+          default: DEFAULT_REPLAY_STATES,
+          detail: "per position, for the 'no longer winnable' marker",
+        }),
+      )
+      .option("marker", {
+        type: "boolean",
+        default: true,
         describe:
-          "moves before the game counts as lost (default: the game's registered move limit)",
-      })
-      .option("max-states", {
-        type: "number",
-        default: DEFAULT_REPLAY_STATES,
-        describe: "solver budget per position for the 'no longer winnable' marker (0 = no marker)",
+          "mark the move after which the deal could no longer be won (--no-marker: no solver search; not with --solver)",
       }) as never,
   handler: async (a) => {
     checkOutputFile(a.out);

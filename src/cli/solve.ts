@@ -13,6 +13,7 @@ import type { CommandModule } from "yargs";
 import { readBoardFile } from "../engine/board.js";
 import { UsageError } from "../errors.js";
 import { KiB, readTextFile } from "../util/read.js";
+import { flag } from "../options/registry.js";
 
 /** A board is under 1 KiB of text; 64 KiB leaves room for comments and still refuses junk at once. */
 const MAX_BOARD_BYTES = 64 * KiB;
@@ -23,7 +24,6 @@ import { DEFAULT_MAX_STATES, lineText, MAX_STATES_LIMIT, solve } from "../solver
 import {
   checkRange,
   dealFromArgs,
-  rangedNumber,
   rulesFromArgs,
   withDealOptions,
   withRuleOptions,
@@ -65,23 +65,9 @@ export const solveCommand: CommandModule<object, Args> = {
         type: "string",
         describe: "board file (penguin-board or Freecell Solver format)",
       })
-      .option("json", {
-        type: "boolean",
-        default: false,
-        describe: 'print {"result","moves","states","ms"} as one JSON line',
-      })
-      .option(
-        "max-states",
-        rangedNumber(
-          "most distinct positions to examine (memory ≤ 16 bytes each)",
-          MAX_STATES_RANGE,
-          { default: DEFAULT_MAX_STATES },
-        ),
-      )
-      .option(
-        "timeout-ms",
-        rangedNumber("wall-clock budget in milliseconds (default: none)", TIMEOUT_RANGE),
-      ) as never,
+      .option("json", flag("json", { default: false, detail: '{"result","moves","states","ms"}' }))
+      .option("max-states", flag("max-states", { default: DEFAULT_MAX_STATES }))
+      .option("timeout-ms", flag("timeout-ms", { detail: "default: none" })) as never,
   handler: (a) => {
     const maxStates = checkRange(
       "max-states",

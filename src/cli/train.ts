@@ -19,6 +19,7 @@ import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { lockFolder } from "../util/lock.js";
 import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
 import { printable } from "../util/text.js";
+import { flag } from "../options/registry.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -281,10 +282,12 @@ export const trainCommand: CommandModule<object, TrainArgs> = {
       )
       .positional("algo", { type: "string" })
       .option("algo", { type: "string", hidden: true })
-      .option("out", {
-        type: "string",
-        describe: "run folder (config.json, metrics.csv, train.log, curve.svg, checkpoint/)",
-      })
+      .option(
+        "out",
+        flag("out", {
+          detail: "the run folder (config.json, metrics.csv, train.log, curve.svg, checkpoint/)",
+        }),
+      )
       .option("resume", {
         type: "string",
         describe: "continue the run in this folder from its last checkpoint",

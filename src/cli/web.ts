@@ -10,8 +10,9 @@
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
 import { MS_MAX } from "../engine/deal.js";
+import { flag } from "../options/registry.js";
 import { startWebServer } from "../viewer/server.js";
-import { withRuleOptions, type RuleArgs } from "./common.js";
+import { checkRange, withRuleOptions, type RuleArgs } from "./common.js";
 
 interface WebArgs extends RuleArgs {
   port: number;
@@ -39,17 +40,15 @@ export const webCommand: CommandModule<object, WebArgs> = {
         describe:
           "address to bind; anything but 127.0.0.1/localhost/::1 exposes the page to your network",
       })
-      .option("seed", { type: "string", describe: "first deal: seed (integer; default 1)" })
-      .option("ms", {
-        type: "number",
-        describe: `first deal: Microsoft deal number, 1..${MS_MAX}`,
-      }) as never,
+      .option("seed", flag("seed", { detail: "the first deal shown (default 1)" }))
+      .option("ms", flag("ms", { detail: "the first deal shown, instead of --seed" })) as never,
   handler: async (a) => {
     if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
       throw new UsageError(`--port must be an integer from 0 to 65535, got ${a.port}`);
     if (a.host.trim() === "") throw new UsageError("--host needs an address, e.g. 127.0.0.1");
     if (a.seed !== undefined && a.ms !== undefined)
       throw new UsageError("give either --seed or --ms, not both");
+    if (a.ms !== undefined) checkRange("ms", a.ms, { min: 1, max: MS_MAX, integer: true });
     const first: Record<string, string> = { rules: a.rules };
     if (a.cells !== undefined) first.cells = String(a.cells);
     for (const k of ["empty", "group-move", "build", "base", "deal"] as const)

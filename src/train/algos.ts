@@ -6,7 +6,8 @@
 import { TRAIN_DEFAULTS as D } from "./config.js";
 import { FEATURE_KINDS } from "./features.js";
 import { ES_DEFAULTS as E } from "./es/options.js";
-import type { OptionSpecs } from "./options.js";
+import type { NumberSpec, OptionSpecs, StringSpec } from "./options.js";
+import { spec } from "../options/registry.js";
 
 export type AlgoName = "ppo" | "bc" | "es" | "safety";
 
@@ -23,15 +24,9 @@ export interface AlgoSpec {
   readonly docs: string;
 }
 
-/** Flags every algorithm takes. */
+/** Flags every algorithm takes (shared ideas come from the options registry, src/options). */
 const COMMON: OptionSpecs = {
-  seed: {
-    describe: "seeds weights, sampling and shuffling",
-    default: D.seed,
-    min: -(2 ** 31),
-    max: 2 ** 31 - 1,
-    int: true,
-  },
+  "weights-seed": spec("weights-seed", { default: D.seed, key: "seed" }),
   "max-minutes": {
     describe: "wall-clock budget (0 = none); the run then stops and evaluates",
     default: 0,
@@ -50,14 +45,14 @@ const POLICY: OptionSpecs = {
     default: D.features,
     choices: FEATURE_KINDS,
   },
-  "train-deal-start": {
-    describe: "first training deal seed",
+  seed: spec("seed", {
     default: D.trainDealStart,
+    key: "trainDealStart",
     min: 10_001,
     max: 2 ** 31 - 1,
-    int: true,
-    key: "trainDealStart",
-  },
+    detail: "training deals, 10001 and above",
+    hint: "the seed of the weights is --weights-seed",
+  }),
   "eval-deal-start": {
     describe: "first held-out evaluation deal seed",
     default: D.evalDealStart,
@@ -93,18 +88,25 @@ const POLICY: OptionSpecs = {
     max: 1e6,
     int: true,
   },
-  "max-steps": {
-    describe: "move limit per game (default: the game's registered move limit)",
-    min: 1,
-    max: 100_000,
-    int: true,
-  },
+  "max-steps": spec("max-steps", { detail: "default: the game's registered move limit" }),
   "repeat-guard": {
     type: "boolean",
     describe: "the never-repeat guard in play and PPO rollouts (--no-repeat-guard to turn off)",
     default: D.repeatGuard,
   },
 };
+
+/** The learning-rate schedule of PPO and of evolution strategies. */
+const lrSchedule = (d: string, key?: string): StringSpec => ({
+  type: "string",
+  describe: "learning-rate schedule (linear falls to 0 over the run)",
+  default: d,
+  choices: ["linear", "constant"],
+  ...(key ? { key } : {}),
+});
+
+/** PPO's learning rate: --lr in PPO; in behaviour cloning --lr is its own and this is --ppo-lr. */
+const PPO_LR = spec("lr", { default: D.ppoLr, key: "ppoLr" }) as NumberSpec;
 
 /** PPO's update; behaviour cloning uses it too for --then-ppo-steps. */
 const PPO_UPDATE: OptionSpecs = {
@@ -130,20 +132,7 @@ const PPO_UPDATE: OptionSpecs = {
     max: 1e6,
     int: true,
   },
-  lr: {
-    describe: "PPO learning rate",
-    default: D.ppoLr,
-    min: 0,
-    max: 1,
-    minExclusive: true,
-    key: "ppoLr",
-  },
-  "lr-schedule": {
-    type: "string",
-    describe: "PPO learning-rate schedule",
-    default: D.lrSchedule,
-    choices: ["linear", "constant"],
-  },
+  "lr-schedule": lrSchedule(D.lrSchedule),
   gamma: { describe: "PPO discount", default: D.gamma, min: 0, max: 1 },
   "gae-lambda": { describe: "PPO GAE lambda", default: D.gaeLambda, min: 0, max: 1 },
   clip: { describe: "PPO clip range", default: D.clip, min: 0, max: 10, minExclusive: true },
@@ -179,6 +168,7 @@ const PPO: AlgoSpec = {
       max: 1e9,
       int: true,
     },
+    lr: PPO_LR,
     ...PPO_UPDATE,
   },
 };
@@ -213,14 +203,12 @@ const BC: AlgoSpec = {
       max: 65536,
       int: true,
     },
-    "bc-lr": { describe: "BC: learning rate", default: D.bcLr, min: 0, max: 1, minExclusive: true },
-    "bc-validation-deals": {
-      describe: "BC: training deals held out for validation loss",
+    lr: spec("lr", { default: D.bcLr, key: "bcLr", detail: "behaviour cloning's" }),
+    "validation-deals": spec("validation-deals", {
       default: D.bcValidationDeals,
-      min: 0,
-      max: 1e6,
-      int: true,
-    },
+      key: "bcValidationDeals",
+      detail: "BC: training deals held out for the validation loss",
+    }),
     "bc-batches-per-update": {
       describe: "BC: minibatches per metrics row",
       default: D.bcBatchesPerUpdate,
@@ -262,19 +250,16 @@ const BC: AlgoSpec = {
       min: 0,
       max: 1000,
     },
-    "solver-max-states": {
-      describe: "BC: solver budget per training deal",
+    "max-states": spec("max-states", {
       default: D.solverMaxStates,
-      min: 1,
-      max: 2 ** 28,
-      int: true,
-    },
-    "solver-timeout-ms": {
-      describe: "BC: solver time per training deal",
+      key: "solverMaxStates",
+      detail: "BC: per training deal (--dagger-max-states: per DAgger position)",
+    }),
+    "timeout-ms": spec("timeout-ms", {
       default: D.solverTimeoutMs,
-      min: 1,
-      max: 1e8,
-    },
+      key: "solverTimeoutMs",
+      detail: "BC: per training deal",
+    }),
     "cache-dir": {
       type: "string",
       describe: "where solver solutions are cached",
@@ -287,6 +272,7 @@ const BC: AlgoSpec = {
       max: 1e9,
       int: true,
     },
+    "ppo-lr": { ...PPO_LR, describe: "PPO fine-tuning (--then-ppo-steps): learning rate" },
     ...PPO_UPDATE,
   },
 };
@@ -299,13 +285,10 @@ const ES: AlgoSpec = {
   resumable: ["max-minutes", "es-generations", "workers"],
   options: {
     ...COMMON,
-    workers: {
-      describe: "ES: worker threads that play the generation's games",
+    workers: spec("workers", {
       default: E.workers,
-      min: 1,
-      max: 64,
-      int: true,
-    },
+      detail: "ES: they play the generation's games",
+    }),
     "es-pop": {
       describe: "ES: antithetic pairs per generation",
       default: E.pop,
@@ -336,21 +319,8 @@ const ES: AlgoSpec = {
       minExclusive: true,
       key: "sigma",
     },
-    "es-lr": {
-      describe: "ES: Adam step size",
-      default: E.lr,
-      min: 0,
-      max: 100,
-      minExclusive: true,
-      key: "lr",
-    },
-    "es-lr-schedule": {
-      type: "string",
-      describe: "ES: step-size schedule (linear falls to 0 over --es-generations)",
-      default: E.lrSchedule,
-      choices: ["constant", "linear"],
-      key: "lrSchedule",
-    },
+    lr: spec("lr", { default: E.lr, detail: "ES: in units of each weight's scale" }),
+    "lr-schedule": lrSchedule(E.lrSchedule, "lrSchedule"),
     "es-generations": {
       describe: "ES: generations (0 = until --max-minutes)",
       default: E.generations,
@@ -359,21 +329,14 @@ const ES: AlgoSpec = {
       int: true,
       key: "generations",
     },
-    "es-max-steps": {
-      describe: "ES: move cap of a training game (default: the game's registered move limit)",
-      min: 1,
-      max: 100_000,
-      int: true,
-      key: "maxSteps",
-    },
-    "es-val-deals": {
-      describe: "ES: validation deals (seeds 1,500,000 up)",
+    "max-steps": spec("max-steps", {
+      detail: "ES: of a training game (default: the game's registered move limit)",
+    }),
+    "validation-deals": spec("validation-deals", {
       default: E.valDeals,
-      min: 1,
-      max: 1e6,
-      int: true,
       key: "valDeals",
-    },
+      detail: "ES: seeds 1,500,000 up",
+    }),
     "es-val-every": {
       describe: "ES: generations between validations",
       default: E.valEvery,
@@ -412,14 +375,7 @@ const SAFETY: AlgoSpec = {
       int: true,
       key: "batch",
     },
-    "safety-lr": {
-      describe: "safety: Adam learning rate (annealed to a tenth)",
-      default: 1e-3,
-      min: 0,
-      max: 1,
-      minExclusive: true,
-      key: "lr",
-    },
+    lr: spec("lr", { default: 1e-3, detail: "safety: annealed to a tenth" }),
     "lost-weight": {
       describe: "safety: loss weight of a losing move (a safe one weighs 1)",
       default: 20,
@@ -433,14 +389,11 @@ const SAFETY: AlgoSpec = {
       min: 0,
       max: 1,
     },
-    "safety-val-deals": {
-      describe: "safety: validation deals per half epoch (seeds 500,000 up)",
+    "validation-deals": spec("validation-deals", {
       default: 200,
-      min: 1,
-      max: 100_000,
-      int: true,
       key: "valDeals",
-    },
+      detail: "safety: per half epoch, seeds 500,000 up",
+    }),
     thresholds: {
       type: "string",
       default: "0.1,0.2,0.3,0.5",
@@ -515,10 +468,7 @@ const SAFETY: AlgoSpec = {
         "safety: train on a seeded renaming of the suits of every sample (the rules treat all suits alike)",
       key: "suitShuffle",
     },
-    init: {
-      type: "string",
-      describe: "safety: start from this network (run or checkpoint folder)",
-    },
+    model: spec("model", { key: "init", detail: "safety: start from this network" }),
   },
 };
 

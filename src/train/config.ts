@@ -139,7 +139,7 @@ export function validateOptions(o: TrainOptions): void {
       throw new UsageError(`${name} must be an integer ≥ ${min}, got ${v}`);
   };
   posInt("--seed", o.seed, 0);
-  posInt("--train-deal-start", o.trainDealStart, 0);
+  posInt("--seed", o.trainDealStart, 0);
   posInt("--train-deals", o.trainDeals);
   posInt("--eval-deal-start", o.evalDealStart, 0);
   posInt("--eval-deals", o.evalDeals);
@@ -163,7 +163,7 @@ export function validateOptions(o: TrainOptions): void {
   checkSplit(dealSplit(o));
   if (o.bcValidationDeals >= o.trainDeals && o.algo === "bc")
     throw new UsageError(
-      `--bc-validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`,
+      `--validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`,
     );
 }
 

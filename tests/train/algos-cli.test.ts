@@ -113,7 +113,7 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
     const args = [
       "--train-deals",
       "8",
-      "--bc-validation-deals",
+      "--validation-deals",
       "2",
       "--bc-batch",
       "64",
@@ -129,7 +129,7 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
       "2",
       "--dagger-max-states",
       "5000",
-      "--solver-max-states",
+      "--max-states",
       "20000",
       "--hidden",
       "256",
@@ -157,13 +157,13 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
       "16",
       "--es-generations",
       "6",
-      "--es-val-deals",
+      "--validation-deals",
       "8",
       "--es-val-every",
       "2",
-      "--es-max-steps",
+      "--max-steps",
       "200",
-      "--es-lr-schedule",
+      "--lr-schedule",
       "linear",
     ];
     await checkResume("es", args, /generation 0:/, "checkpoint/weights.bin", [
@@ -182,7 +182,7 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
     const data = join(dir, "safety-data");
     const made = penguin([
       "dataset",
-      "--players",
+      "--agent",
       "safe,greedy:heuristic=tuned",
       "--deals",
       "3",
@@ -204,7 +204,7 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
       "8",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "1",
       "--thresholds",
       "0.5",

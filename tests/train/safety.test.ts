@@ -78,7 +78,7 @@ describe("penguin dataset", () => {
   it("labels every legal move of the positions played, checked against the solver; refuses held-out deals", () => {
     const r = penguin([
       "dataset",
-      "--players",
+      "--agent",
       "safe,greedy:heuristic=tuned",
       "--deals",
       "2",
@@ -127,17 +127,9 @@ describe("penguin dataset", () => {
     for (let k = 0; k < data.label.length; k++)
       if (data.played[k] === 1 && data.label[k] === 0)
         expect(data.decision[k]).toBe(data.deal.length - 1);
-    const bad = penguin([
-      "dataset",
-      "--deal-start",
-      "9990",
-      "--deals",
-      "20",
-      "--out",
-      join(dir, "bad"),
-    ]);
+    const bad = penguin(["dataset", "--seed", "9990", "--deals", "20", "--out", join(dir, "bad")]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/deal-start must be an integer from 10001/);
+    expect(bad.stderr).toMatch(/--seed must be an integer from 10001/);
     expect(existsSync(join(dir, "bad"))).toBe(false);
   }, 60_000);
 
@@ -146,7 +138,7 @@ describe("penguin dataset", () => {
     expect(
       penguin([
         "dataset",
-        "--players",
+        "--agent",
         "safe,greedy:heuristic=tuned",
         "--deals",
         "1",
@@ -159,7 +151,7 @@ describe("penguin dataset", () => {
     ).toBe(0);
     const r = penguin([
       "dataset",
-      "--players",
+      "--agent",
       "safe,greedy:heuristic=tuned",
       "--deals",
       "2",
@@ -175,7 +167,7 @@ describe("penguin dataset", () => {
     expect(shardBytes(b)).toEqual(shardBytes(a));
     const other = penguin([
       "dataset",
-      "--players",
+      "--agent",
       "safe",
       "--deals",
       "2",
@@ -185,7 +177,7 @@ describe("penguin dataset", () => {
       b,
     ]);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/--players safe,greedy:heuristic=tuned/);
+    expect(other.stderr).toMatch(/--agent safe,greedy:heuristic=tuned/);
   }, 60_000);
 
   it("trains a tiny safety network from the CLI, which penguin eval then plays", () => {
@@ -204,7 +196,7 @@ describe("penguin dataset", () => {
       "16",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "2",
       "--thresholds",
       "0.5",
@@ -266,7 +258,7 @@ describe("penguin dataset", () => {
       "12",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "2",
       "--thresholds",
       "0.5",
@@ -309,7 +301,7 @@ describe("penguin dataset", () => {
       "4",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "2",
       "--thresholds",
       "0.5",
@@ -389,7 +381,7 @@ describe("penguin dataset", () => {
       "4",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "2",
       "--thresholds",
       "0.5",
@@ -408,7 +400,7 @@ describe("penguin dataset", () => {
     const bad = penguin([
       "train",
       "safety",
-      "--init",
+      "--model",
       join(dir, "run-choice"),
       "--data",
       a,
@@ -445,7 +437,7 @@ describe("penguin dataset", () => {
       "4",
       "--keep-safe",
       "1",
-      "--safety-val-deals",
+      "--validation-deals",
       "2",
       "--thresholds",
       "0.5",

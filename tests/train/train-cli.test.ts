@@ -43,7 +43,7 @@ describe("penguin train: numbers, resume and signals", () => {
   it("refuses out-of-range numbers before creating the run folder, naming the range", () => {
     const cases: [string[], RegExp][] = [
       [["--total-steps", "0"], /--total-steps must be an integer from 1/],
-      [["--lr", "-1"], /--lr must be a number > 0 and ≤ 1, got -1/],
+      [["--lr", "-1"], /--lr must be a number > 0 and ≤ 100, got -1/],
       [["--gamma", "2"], /--gamma must be a number from 0 to 1, got 2/],
       [["--max-minutes", "-1"], /--max-minutes must be a number from 0/],
       [["--checkpoint-every", "0"], /--checkpoint-every must be an integer from 1/],

@@ -166,8 +166,7 @@ describe("penguin replay", () => {
       csv,
       "--row",
       "2",
-      "--max-states",
-      "0",
+      "--no-marker",
       "--out",
       join(tmp, "a.html"),
     ]);
@@ -179,8 +178,7 @@ describe("penguin replay", () => {
       "6",
       "--heuristic",
       "parlett",
-      "--max-states",
-      "0",
+      "--no-marker",
       "--out",
       join(tmp, "b.html"),
     ]);
@@ -222,7 +220,7 @@ describe("penguin replay", () => {
       ],
       [
         ["replay", "--seed", "1", "--max-states", "-1", "--out", join(tmp, "x.html")],
-        "penguin: --max-states must be an integer from 0 to 268435456, got -1",
+        "penguin: --max-states must be an integer from 1 to 268435456, got -1",
       ],
       [
         ["replay", "--seed", "1", "--agent", "nope", "--out", join(tmp, "x.html")],

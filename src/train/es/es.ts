@@ -157,20 +157,18 @@ function checkOptions(o: EsOptions): void {
   };
   posInt("es-pop", o.pop, 1);
   posInt("es-deals", o.deals, 1);
-  posInt("es-val-deals", o.valDeals, 1);
+  posInt("validation-deals", o.valDeals, 1);
   posInt("es-val-every", o.valEvery, 1);
   posInt("es-generations", o.generations, 0);
   posInt("workers", o.workers, 1);
   posInt("es-max-steps", o.maxSteps, 1);
   if (!(o.sigma > 0)) throw new UsageError(`--es-sigma must be > 0, got ${o.sigma}`);
-  if (!(o.lr > 0)) throw new UsageError(`--es-lr must be > 0, got ${o.lr}`);
+  if (!(o.lr > 0)) throw new UsageError(`--lr must be > 0, got ${o.lr}`);
   if (o.lrSchedule !== "constant" && o.lrSchedule !== "linear")
-    throw new UsageError(
-      `--es-lr-schedule must be constant or linear, got ${String(o.lrSchedule)}`,
-    );
+    throw new UsageError(`--lr-schedule must be constant or linear, got ${String(o.lrSchedule)}`);
   if (o.lrSchedule === "linear" && o.generations === 0)
     throw new UsageError(
-      "--es-lr-schedule linear decays over --es-generations: give it a number of generations",
+      "--lr-schedule linear decays over --es-generations: give it a number of generations",
     );
   if (!(o.minutes >= 0)) throw new UsageError(`--max-minutes must be ≥ 0, got ${o.minutes}`);
   if (o.minutes === 0 && o.generations === 0)

@@ -40,34 +40,34 @@ export function parsePlayers(text: string): PlayerSpec[] {
     const options: Record<string, string> = {};
     for (const p of kv) {
       const eq = p.indexOf("=");
-      if (eq <= 0) throw new UsageError(`--players: "${p}" in "${item}" is not key=value`);
+      if (eq <= 0) throw new UsageError(`--agent: "${p}" in "${item}" is not key=value`);
       options[p.slice(0, eq)] = p.slice(eq + 1);
     }
     if (name === "safe") {
       for (const k of Object.keys(options))
         if (k !== "shuffle" && k !== "back" && k !== "order")
           throw new UsageError(
-            `--players: the safe player takes only shuffle=P, back=0|1 and order=greedy|lookahead, not ${k}`,
+            `--agent: the safe player takes only shuffle=P, back=0|1 and order=greedy|lookahead, not ${k}`,
           );
       if (options.back !== undefined && options.back !== "0" && options.back !== "1")
-        throw new UsageError(`--players: safe:back must be 0 or 1, got ${options.back}`);
+        throw new UsageError(`--agent: safe:back must be 0 or 1, got ${options.back}`);
       if (
         options.order !== undefined &&
         options.order !== "greedy" &&
         options.order !== "lookahead"
       )
         throw new UsageError(
-          `--players: safe:order must be greedy or lookahead, got ${options.order}`,
+          `--agent: safe:order must be greedy or lookahead, got ${options.order}`,
         );
       const p = Number(options.shuffle ?? "0.2");
       if (!(p >= 0 && p <= 1))
-        throw new UsageError(`--players: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
+        throw new UsageError(`--agent: safe:shuffle must be from 0 to 1, got ${options.shuffle}`);
     }
     out.push({ name: name!, options });
   }
   if (out.length === 0)
     throw new UsageError(
-      "--players: name at least one player (safe, greedy:heuristic=tuned, safety:model=DIR, …)",
+      "--agent: name at least one player (safe, greedy:heuristic=tuned, safety:model=DIR, …)",
     );
   return out;
 }
@@ -274,7 +274,7 @@ export async function runDataset(
   log: (line: string) => void,
   stop: () => boolean = () => false,
 ): Promise<DatasetIndex> {
-  checkOutsideHeldOut("--deal-start/--deals", o.dealStart, o.deals);
+  checkOutsideHeldOut("--seed/--deals", o.dealStart, o.deals);
   const players = o.players.map(playerLabel);
   const fresh: DatasetIndex = {
     format: FORMAT,
@@ -304,7 +304,7 @@ export async function runDataset(
         );
     if (old.players.join(",") !== players.join(","))
       throw new UsageError(
-        `${o.out} was made with --players ${old.players.join(",")}; use another --out or the same players`,
+        `${o.out} was made with --agent ${old.players.join(",")}; use another --out or the same players`,
       );
     idx = { ...old, deals: Math.max(old.deals, o.deals) };
   } else if (existsSync(o.out) && readdirSync(o.out).some((n) => n !== ".lock"))
