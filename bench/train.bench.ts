@@ -13,6 +13,7 @@ import { Adam, ADAM_DEFAULTS } from "../src/train/adam.js";
 import {
   availableBackends,
   backendInfo,
+  backendNotice,
   initBackend,
   tf,
   useBackend,
@@ -113,6 +114,7 @@ async function ppoThroughput(): Promise<Figures> {
 
 export default async function (): Promise<Record<string, Figures>> {
   const preferred = await initBackend();
+  process.stderr.write(`bench: ${backendNotice(preferred)}\n`);
   const backends = await availableBackends();
   const rules = resolveRules("penguin");
   const size = new PolicyFeatures(rules, TRAIN_DEFAULTS.features).size;

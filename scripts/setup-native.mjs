@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const want = pkg.optionalDependencies?.["@tensorflow/tfjs-node"];
+const want = pkg.peerDependencies?.["@tensorflow/tfjs-node"];
 const started = performance.now();
 const say = (line) => console.log(`setup:native: ${line}`);
 const fail = (why) => {
@@ -45,7 +45,7 @@ const fail = (why) => {
 };
 const secs = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-if (!want) fail("package.json lists no optional dependency @tensorflow/tfjs-node");
+if (!want) fail("package.json lists no optional peer @tensorflow/tfjs-node");
 
 /** Runs a command in the project folder; returns its status and output. */
 function run(cmd, args, opts = {}) {
@@ -110,7 +110,7 @@ function report(how, res) {
 let res = check();
 if (res) report("already set up", res);
 
-// 1. The package itself: `npm ci` drops an optional dependency whose install script failed.
+// 1. The package itself: an optional peer, which `npm ci` does not install.
 const require = createRequire(join(root, "package.json"));
 let dir;
 const locate = () => {

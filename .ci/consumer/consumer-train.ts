@@ -1,5 +1,5 @@
-// The "penguin-gym/train" entry's declarations. Checked with skipLibCheck, because TensorFlow.js's
-// own .d.ts files do not pass a strict check.
+// The "penguin-gym/train" entry's declarations, checked under plain strict without skipLibCheck:
+// they name no TensorFlow.js module (an optional peer, whose own .d.ts files fail a strict check).
 import { resolveRules } from "penguin-gym";
 import { TRAIN_DEFAULTS, validateOptions, type TrainOptions } from "penguin-gym/train";
 

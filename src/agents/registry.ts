@@ -5,6 +5,7 @@
  */
 import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
+import { tfjsMissing } from "../util/tfjs.js";
 import type { Agent, AgentFactory, AgentOptions } from "./agent.js";
 import { GreedyAgent } from "./greedy.js";
 import { HEURISTIC_NAMES } from "./heuristic.js";
@@ -33,6 +34,8 @@ function lazy(relPath: string, exportName: string, area: string): AgentFactory {
     try {
       mod = (await import(url)) as Record<string, unknown>;
     } catch (e) {
+      const noTfjs = tfjsMissing(e, area);
+      if (noTfjs) throw noTfjs;
       const code = (e as { code?: string }).code;
       const msg = e instanceof Error ? e.message : String(e);
       if (

@@ -20,6 +20,7 @@ import { lockFolder } from "../util/lock.js";
 import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
 import { printable } from "../util/text.js";
 import { flag } from "../options/registry.js";
+import { withTfjs } from "../util/tfjs.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -86,6 +87,18 @@ function parsed(spec: AlgoSpec, a: TrainArgs, only?: readonly string[]): Record<
   return optionsFrom(specs, a);
 }
 
+/**
+ * Training runs on TensorFlow.js: once the flags are checked, say which backend runs (and how to
+ * get native TensorFlow), or name what to install when TensorFlow.js is missing.
+ */
+async function announceBackend(): Promise<void> {
+  const { initBackend, backendNotice } = await withTfjs(
+    "penguin train",
+    () => import("../train/backend.js"),
+  );
+  process.stderr.write(`penguin train: ${backendNotice(await initBackend())}\n`);
+}
+
 async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   const wrong = givenFlags().filter(
     (f) =>
@@ -101,7 +114,9 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   if (!a.out)
     throw new UsageError("name the run folder with --out DIR (or continue one with --resume DIR)");
   const out = a.out;
+  if (spec.rules) rulesFromArgs(a); // refuses bad rule flags before the folder and TensorFlow.js
   claimRunFolder(out, "new");
+  await announceBackend();
   if (spec.name === "safety") {
     const { trainSafety } = await import("../train/safety/train.js");
     const r = await trainSafety(safetyOptions(o, out));
@@ -197,6 +212,7 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
         : `a resumed run keeps the settings in ${join(dir, "config.json")}; leave out ${flagList(extra)}`,
     );
   const changes = parsed(spec, a, givenFlags());
+  await announceBackend();
   if (spec.name === "safety") {
     const { resumeSafety } = await import("../train/safety/train.js");
     const r = await resumeSafety(dir);

@@ -26,7 +26,7 @@ export interface Provenance {
 let cached: Omit<Provenance, "envIds"> | undefined;
 
 /** The package folder: the nearest parent of this file with penguin-gym's package.json. */
-function packageRoot(): { dir: string; name: string; version: string } {
+export function packageRoot(): { dir: string; name: string; version: string } {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const file = join(dir, "package.json");
     if (existsSync(file)) {

@@ -8,6 +8,11 @@ import * as tf from "@tensorflow/tfjs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
+// tfjs's "install our node backend" banner (printed on the CPU backend's first use) would reach
+// test and benchmark logs; backendNotice says the same once, with the command that gets native
+// TensorFlow. PROD only silences tfjs's warnings.
+tf.env().set("PROD", true);
+
 export type BackendName = "tensorflow" | "wasm" | "cpu";
 const BACKEND_NAMES: readonly BackendName[] = ["tensorflow", "wasm", "cpu"];
 
@@ -132,6 +137,12 @@ export function initBackend(prefer?: BackendName): Promise<BackendName> {
     })();
   }
   return chosen;
+}
+
+/** One line for the start of a training or benchmark run: the backend, and how to get native TensorFlow. */
+export function backendNotice(name: BackendName): string {
+  if (name === "tensorflow") return "TensorFlow.js backend: tensorflow (native TensorFlow)";
+  return `TensorFlow.js backend: ${name}, several times slower a step than native TensorFlow; for it: npm install @tensorflow/tfjs-node (or, in a clone where its download fails, npm run setup:native)`;
 }
 
 /** The current backend and library versions, as every run records them. */

@@ -79,6 +79,12 @@ const cases: {
     csv: "results/train-safety/safety-links-scratch-last-1-1000.csv",
   },
   {
+    name: "the network the package ships (--agent safety without a model) is that network",
+    agent: "safety",
+    options: {},
+    csv: "results/train-safety/safety-links-scratch-last-1-1000.csv",
+  },
+  {
     name: "safety network with card rows, 4 epochs, played with 5 flippers",
     agent: "safety",
     options: { model: "results/train-safety/run-cards-4ep" },
@@ -125,4 +131,19 @@ describe("shipped checkpoints replay their recorded games", () => {
       expect(rows).toEqual(recorded(c.csv, DEALS));
     }, 60_000);
   }
+});
+
+describe("the shipped safety network", () => {
+  it("is the run's network byte for byte, with its operating point", () => {
+    const run = join(root, "results/train-safety/run-links-scratch/last");
+    const shipped = join(root, "models/safety");
+    expect(readFileSync(join(shipped, "weights.bin"))).toEqual(
+      readFileSync(join(run, "weights.bin")),
+    );
+    const a = JSON.parse(readFileSync(join(shipped, "model.json"), "utf8"));
+    const b = JSON.parse(readFileSync(join(run, "model.json"), "utf8"));
+    expect(a.weightsSha256).toBe(b.weightsSha256);
+    expect(a.meta.play).toEqual(b.meta.play);
+    expect(JSON.stringify(a)).not.toContain("/work/");
+  });
 });

@@ -17,7 +17,9 @@ import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
 import { Rng } from "../rng.js";
-import { ScorerView } from "../scorer/agent.js";
+import { join } from "node:path";
+import { packageRoot } from "../../env/provenance.js";
+import { ScorerView } from "../scorer/view.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import {
@@ -223,15 +225,19 @@ function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: n
   return x;
 }
 
-/** Registry factory: model=DIR, and optionally threshold, shuffle, margin (defaults: the checkpoint's operating point). */
+/** model=default (or no model): the network the package ships, in models/safety (float16). */
+export const SHIPPED_MODEL = "default";
+const shippedDir = (): string => join(packageRoot().dir, "models", "safety");
+
+/** Registry factory: model=DIR (default: the shipped network), and optionally threshold, shuffle, margin (defaults: the checkpoint's operating point). */
 export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
-  const model = options.model;
+  const model = options.model ?? SHIPPED_MODEL;
   if (typeof model !== "string" || model === "")
     throw new UsageError(
-      "the safety agent needs --agent-opt model=DIR (a run folder of penguin train --algo safety)",
+      "the safety agent's model is a folder (a run of penguin train safety) or default (the shipped network)",
     );
   // model=A+B+…: an ensemble, with the first network's operating point.
-  const loaded = model.split("+").map((m) => loadSafety(m));
+  const loaded = model.split("+").map((m) => loadSafety(m === SHIPPED_MODEL ? shippedDir() : m));
   const meta = loaded[0]!.meta;
   const weights = loaded.map((l) => l.weights);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
