@@ -3,6 +3,7 @@
  *
  *   penguin deal --rules penguin --ms 1
  *   penguin deal --rules freecell --seed 42 --json
+ *   penguin deal --rules penguin --seed 7 --board > 7.board && penguin solve --board 7.board
  *
  * JSON: {"rules": "<preset>", "base": "<rank char>", "columns": [["JD","KD",...], ...] (deepest
  * card first), "cells": ["QS", null, ...], "foundations": {"C": "<top card or null>", ...}}.
@@ -12,6 +13,8 @@
 import type { CommandModule } from "yargs";
 import { cardToString, NO_CARD, RANKS, SUITS } from "../engine/card.js";
 import { renderBoard, useColor } from "../engine/render.js";
+import { formatBoard } from "../engine/board.js";
+import { UsageError } from "../errors.js";
 import type { State } from "../engine/state.js";
 import { flag } from "../options/registry.js";
 import {
@@ -59,6 +62,7 @@ function dealJson(s: State): DealJson {
 
 interface Args extends RuleArgs, DealArgs {
   json?: boolean;
+  board?: boolean;
   color?: boolean;
 }
 
@@ -68,11 +72,18 @@ export const dealCommand: CommandModule<object, Args> = {
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
       .option("json", flag("json", { default: false, detail: "the deal as one object" }))
+      .option("board", {
+        type: "boolean",
+        default: false,
+        describe: "print the deal as a board file, which penguin solve --board reads back",
+      })
       .option("color", flag("color")) as never,
   handler: (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;
-    if (a.json) process.stdout.write(`${JSON.stringify(dealJson(s))}\n`);
+    if (a.json && a.board) throw new UsageError("give either --json or --board, not both");
+    if (a.board) process.stdout.write(formatBoard(s));
+    else if (a.json) process.stdout.write(`${JSON.stringify(dealJson(s))}\n`);
     else process.stdout.write(`${renderBoard(s, { color: useColor(a.color) })}\n`);
   },
 };

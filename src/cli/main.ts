@@ -70,7 +70,10 @@ export async function main(raw: string[]): Promise<void> {
   // yargs hands middleware the parser of the command being run as a second argument.
   const rawCheck = (_: unknown, y: { getOptions(): OptionKinds }): void =>
     checkRawArgs(argv, y.getOptions());
-  let cli = yargs(argv).scriptName("penguin");
+  // Flags keep their dashed names only: no camelCase twins, so an unknown flag is named once.
+  let cli = yargs(argv)
+    .scriptName("penguin")
+    .parserConfiguration({ "camel-case-expansion": false });
   for (const c of commands) cli = cli.command(c);
   try {
     await cli

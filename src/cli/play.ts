@@ -18,7 +18,7 @@ import { applyMove, legalMoves, undoMove, type Move } from "../engine/moves.js";
 import { moveToString, parseMove } from "../engine/notation.js";
 import { IllegalMoveError } from "../errors.js";
 import { renderBoard, useColor } from "../engine/render.js";
-import { rulesLabel } from "../engine/rules.js";
+import { cellWord, rulesLabel, type Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 import { flag } from "../options/registry.js";
 import {
@@ -31,11 +31,15 @@ import {
 } from "./common.js";
 import { boundedLines } from "../util/read.js";
 
-const HELP = [
-  "moves: <from><to>, from a column (1-9, 0 = 10) or flipper (a-h), to a column, h (foundation) or a (a free flipper)",
-  "  e.g. 3a  3h  a4  34  36/2 (two cards into empty column 6); several moves may share a line",
-  "u: undo   ?: list legal moves   help: this text   q: quit",
-].join("\n");
+/** The help text, in the rule set's words (flippers in Penguin, free cells elsewhere). */
+export function playHelp(rules: Rules): string {
+  const one = cellWord(rules, 1);
+  return [
+    `moves: <from><to>, from a column (1-9, 0 = 10) or ${one} (a-h), to a column, h (foundation) or any ${one} letter (the card goes to the first empty one)`,
+    "  e.g. 3a  3h  a4  34  36/2 (two cards into empty column 6); several moves may share a line",
+    "u: undo (names the move as played)   ?: list legal moves   help: this text   q: quit",
+  ].join("\n");
+}
 
 /** How a session ended; `error` is the refused input when the session stops at the first error. */
 export type PlayOutcome =
@@ -59,7 +63,8 @@ export async function playSession(
   o: SessionOptions = {},
 ): Promise<PlayOutcome> {
   const err = o.err ?? out;
-  // Each move with the text the player typed, so `u` names the move as it was entered.
+  // Each move as the engine writes it in its position (`6c` is played, and undone, as `6a` when a is
+  // the first free flipper), so the history and `u` name what happened.
   const history: { move: Move; text: string }[] = [];
   const show = (): void => out(`${renderBoard(s, { color })}\nmoves played: ${history.length}`);
   out(`${rulesLabel(s.rules)}: type a move, ? for the legal moves, help, u to undo, q to quit`);
@@ -95,11 +100,12 @@ export async function playSession(
               : "no legal moves: the game is lost (u to undo, q to quit)",
           );
         } else if (t === "help") {
-          out(HELP);
+          out(playHelp(s.rules));
         } else {
           const m = parseMove(t, s);
+          const text = moveToString(m, s);
           applyMove(s, m);
-          history.push({ move: m, text: t });
+          history.push({ move: m, text });
           changed = true;
           if (s.isWon()) {
             show();

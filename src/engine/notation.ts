@@ -33,6 +33,7 @@ import {
   type Move,
 } from "./moves.js";
 import type { State } from "./state.js";
+import { cellWord } from "./rules.js";
 
 const FLIPPERS = "abcdefgh";
 const scratch = new Int32Array(MAX_MOVES);
@@ -112,11 +113,12 @@ export function parseMove(text: string, s: State): Move {
   const m = /^([0-9a-h])([0-9a-h])(?:\/(\d+)|([1-4]))?((?:\+[0-9a-z]{1,3})*)$/.exec(t);
   const lastCol = columnChar(s.nColumns - 1);
   const lastCell = s.nCells ? FLIPPERS[s.nCells - 1] : undefined;
+  const one = cellWord(s.rules, 1);
   const syntax =
     `moves are <from><to>: from a column 1-${lastCol}` +
-    (lastCell ? ` or flipper a-${lastCell}` : "") +
+    (lastCell ? ` or ${one} a-${lastCell}` : "") +
     `, to a column, h (foundation)` +
-    (lastCell ? " or a flipper letter" : "") +
+    (lastCell ? ` or any ${one} letter (the card goes to the first empty one)` : "") +
     `; optional /k for k cards into an empty column` +
     (s.tables.rankHome ? `; h1-h4 names a foundation` : "");
   if (!m) throw new IllegalMoveError(`cannot read "${text}": ${syntax}`);
@@ -136,8 +138,7 @@ export function parseMove(text: string, s: State): Move {
   let from = parseColumn(a, s);
   if (from === undefined) {
     const i = FLIPPERS.indexOf(a);
-    if (i < 0 || i >= s.nCells)
-      throw new IllegalMoveError(`no column or flipper "${a}": ${syntax}`);
+    if (i < 0 || i >= s.nCells) throw new IllegalMoveError(`no column or ${one} "${a}": ${syntax}`);
     from = CELL0 + i;
   }
   let to = parseColumn(b, s);
@@ -145,7 +146,7 @@ export function parseMove(text: string, s: State): Move {
   if (to === undefined) {
     if (b === "h") to = FOUNDATION;
     else if (/^[0-9]$/.test(b)) throw new IllegalMoveError(`no column "${b}": ${syntax}`);
-    else if (s.nCells === 0) throw new IllegalMoveError(`these rules have no flippers`);
+    else if (s.nCells === 0) throw new IllegalMoveError(`these rules have no ${cellWord(s.rules)}`);
     else toCell = true;
   }
   const k = kText === undefined ? undefined : Number(kText);
@@ -186,8 +187,9 @@ function explainIllegal(s: State, from: number, to: number, k: number | undefine
     return "the source is empty";
   // A flipper destination arrives here as CELL0 ("a free flipper"), so test it before equality.
   if (to >= CELL0 && to !== FOUNDATION) {
-    if (from >= CELL0) return "moving from flipper to flipper changes nothing";
-    return "no flipper is free";
+    const one = cellWord(s.rules, 1);
+    if (from >= CELL0) return `moving from ${one} to ${one} changes nothing`;
+    return `no ${one} is free`;
   }
   if (to === from) return "source and destination are the same";
   if (to === FOUNDATION) return "that card is not the next one its foundation needs";

@@ -244,3 +244,33 @@ export function rulesLabel(r: Rules): string {
   for (const k of RULE_OPTION_KEYS) if (r[k] !== p[k]) diffs.push(`${k}=${r[k]}`);
   return diffs.length ? `${r.preset}[${diffs.join(",")}]` : r.preset;
 }
+
+/** Each preset's name as a title: what a page or message calls the game. */
+export const PRESET_TITLES: Readonly<Record<PresetName, string>> = {
+  penguin: "Penguin",
+  "penguin-relaxed": "Relaxed Penguin",
+  opus: "Opus",
+  "penguin-beak-home": "Penguin (beak home)",
+  "bakers-game": "Baker's Game",
+  "kings-only-bakers-game": "Kings-only Baker's Game",
+  freecell: "FreeCell",
+  "eight-off": "Eight Off",
+  "seahaven-towers": "Seahaven Towers",
+  stalactites: "Stalactites",
+};
+
+/**
+ * What the rule set calls its free cells: "flippers" under Penguin's deal (Parlett's word), "free
+ * cells" in the rest of the family. Help, messages and pages use it so FreeCell is not told about
+ * flippers.
+ */
+export function cellWord(r: Rules, count = 2): string {
+  const penguin = r.deal === "penguin" || r.deal === "penguin-beak-home";
+  return penguin
+    ? count === 1
+      ? "flipper"
+      : "flippers"
+    : count === 1
+      ? "free cell"
+      : "free cells";
+}

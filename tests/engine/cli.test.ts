@@ -1,5 +1,8 @@
 /** `penguin deal` and `penguin play` run as subprocesses, as a user would run them. */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { dealMs, parseCard, resolveRules } from "../../src/engine/index.js";
@@ -216,5 +219,57 @@ describe("Stalactites and penguin-beak-home through the CLI", () => {
     );
     expect(p.code).toBe(0);
     expect(p.stdout).toContain("3a+JH");
+  });
+});
+
+describe("one vocabulary between deal, play and solve", () => {
+  it("deal --board prints a board that solve --board reads back to the same verdict and line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "penguin-board-"));
+    try {
+      for (const [rules, deal] of [
+        ["penguin", ["--seed", "7"]],
+        ["freecell", ["--ms", "1"]],
+      ] as const) {
+        const d = await penguin(["deal", "--rules", rules, ...deal, "--board"]);
+        expect(d.code, rules).toBe(0);
+        expect(d.stdout.split("\n")[0]).toBe("penguin-board 1");
+        const file = join(dir, `${rules}.board`);
+        writeFileSync(file, d.stdout);
+        const fromBoard = await penguin(["solve", "--rules", rules, "--board", file, "--json"]);
+        const fromDeal = await penguin(["solve", "--rules", rules, ...deal, "--json"]);
+        expect(fromBoard.stderr, rules).toBe("");
+        const a = JSON.parse(fromBoard.stdout);
+        const b = JSON.parse(fromDeal.stdout);
+        expect(a.result, rules).toBe("solved");
+        expect(a.moves, rules).toEqual(b.moves);
+      }
+      const both = await penguin(["deal", "--seed", "7", "--board", "--json"]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toBe("penguin: give either --json or --board, not both\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("play names a flipper move as played (6c lands in a, undo says 6a); help and errors agree", async () => {
+    const p = await penguin(["play", "--seed", "1", "--no-color"], "6c\nu\nhelp\nq\n");
+    expect(p.code).toBe(0);
+    expect(p.stdout).toContain("undid 6a\n");
+    expect(p.stdout).toContain("or any flipper letter (the card goes to the first empty one)");
+    const bad = await penguin(["play", "--seed", "1", "--no-color"], "6x\n");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("or any flipper letter (the card goes to the first empty one)");
+  });
+
+  it("FreeCell's help and errors speak of free cells, not flippers", async () => {
+    const p = await penguin(
+      ["play", "--rules", "freecell", "--ms", "1", "--no-color"],
+      "help\nq\n",
+    );
+    expect(p.stdout).toContain("or any free cell letter");
+    expect(p.stdout).not.toMatch(/flipper/);
+    const bad = await penguin(["play", "--rules", "freecell", "--ms", "1", "--no-color"], "9x\n");
+    expect(bad.stderr).toContain("or free cell a-d");
+    expect(bad.stderr).not.toMatch(/flipper/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseShard, shardRange } from "../../experiments/lib/shard.js";
 import { parseOptions, COMMON_OPTIONS } from "../../experiments/lib/options.js";
 import { UsageError } from "../../src/errors.js";
+import { outFile } from "../../experiments/lib/runner.js";
 
 describe("shard ranges", () => {
   it("are disjoint, contiguous and cover every deal, sizes within one", () => {
@@ -101,5 +102,23 @@ describe("experiment options", () => {
       expect(msg, argv.join(" ")).toContain(hint);
       expect(msg).not.toContain("\n");
     }
+  });
+});
+
+describe("the CSV a run writes", () => {
+  it("without --out: runs/<name>.csv, outside the tracked results/", () => {
+    expect(outFile("flippers", "")).toBe("runs/flippers.csv");
+    expect(outFile("flippers", "").startsWith("results/")).toBe(false);
+  });
+  it("--shard i/n with one --out: each shard its own file beside it, named from it", () => {
+    const a = outFile("flippers", "big/f.csv", { index: 0, count: 2 });
+    const b = outFile("flippers", "big/f.csv", { index: 1, count: 2 });
+    expect([a, b]).toEqual(["big/f.shard-0-of-2.csv", "big/f.shard-1-of-2.csv"]);
+    expect(outFile("flippers", "", { index: 3, count: 4 })).toBe("runs/flippers.shard-3-of-4.csv");
+    // A name that already says its shard (the job-array recipes of docs/experiments.md) is kept.
+    expect(outFile("f", "r/f.shard-1-of-2.csv", { index: 1, count: 2 })).toBe(
+      "r/f.shard-1-of-2.csv",
+    );
+    expect(outFile("f", "r/f", { index: 1, count: 2 })).toBe("r/f.shard-1-of-2");
   });
 });

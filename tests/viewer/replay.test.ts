@@ -1,6 +1,7 @@
 /** Replays without a browser: the losing-move search, labels read back, the HTML file, the CLI. */
 import { spawn } from "node:child_process";
 import {
+  existsSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
@@ -243,6 +244,48 @@ describe("penguin replay", () => {
     expect(ok.code).toBe(0);
     expect(lstatSync(join(tmp, "link.html")).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, "utf8")).toMatch(/^<!doctype html>/i);
+  });
+});
+
+describe("penguin replay --from and the agent flags", () => {
+  it("refuses --agent with --from whatever its value (the default's included); names an unknown flag once", async () => {
+    const csv = join(tmp, "agent.csv");
+    await runEval({
+      agent: "greedy",
+      rules: resolveRules("penguin"),
+      deals: seedRange(5, 1),
+      out: csv,
+      timing: false,
+    });
+    for (const agent of ["greedy", "random"]) {
+      const r = await penguin([
+        "replay",
+        "--from",
+        csv,
+        "--row",
+        "1",
+        "--agent",
+        agent,
+        "--out",
+        join(tmp, "no.html"),
+      ]);
+      expect(r.code, agent).toBe(2);
+      expect(r.stderr, agent).toBe(
+        "penguin: --from takes the deal, rules and player from the row; drop --agent\n",
+      );
+    }
+    expect(existsSync(join(tmp, "no.html"))).toBe(false);
+    const typo = await penguin([
+      "replay",
+      "--seed",
+      "1",
+      "--max-state",
+      "5",
+      "--out",
+      join(tmp, "no.html"),
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("penguin: Unknown argument: max-state\n");
   });
 });
 
