@@ -6,6 +6,8 @@ import { BOARD_CSS } from "./page/board-svg.js";
 import type { ReplayData } from "./page/replay-data.js";
 import type { PlayData } from "./page/play-data.js";
 import { pageScript } from "./bundle.js";
+import { PRESET_TITLES } from "../engine/rules.js";
+import { parseRulesLabel } from "./labels.js";
 
 const escapeHtml = (t: string): string =>
   t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -49,7 +51,7 @@ export const REPLAY_MARK = '<meta name="generator" content="penguin-gym replay">
 
 export async function replayHtml(d: ReplayData): Promise<string> {
   const script = await pageScript("replay");
-  const title = `${d.deal} · ${d.rulesLabel} · ${d.player}`;
+  const title = `${PRESET_TITLES[parseRulesLabel(d.rulesLabel).preset]} replay · ${d.deal} · ${d.rulesLabel} · ${d.player}`;
   const fact = (k: string, v: string, cls = ""): string =>
     `<div><dt>${k}</dt><dd${cls ? ` class="${cls}"` : ""} id="fact-${k.replace(/\s+/g, "-")}">${escapeHtml(v)}</dd></div>`;
   return `<!doctype html>
@@ -60,7 +62,7 @@ ${REPLAY_MARK}
 <title>${escapeHtml(title)}</title>
 <style>${PAGE_CSS}${BOARD_CSS}</style></head>
 <body>
-<h1>Penguin replay</h1>
+<h1>${escapeHtml(PRESET_TITLES[parseRulesLabel(d.rulesLabel).preset])} replay</h1>
 <dl class="facts">${fact("deal", d.deal)}${fact("rules", d.rulesLabel)}${fact("player", d.player)}${fact("result", d.won ? "won" : d.ending === "step-limit" ? "lost (step limit)" : "lost", d.won ? "won" : "lost")}${fact("cards home", `${d.cardsHome}/52`)}${fact("moves", String(d.moves.length))}</dl>
 <p id="verdict"></p>
 <div class="controls">
@@ -87,12 +89,12 @@ export async function playHtml(d: PlayData): Promise<string> {
 <title>Penguin</title>
 <style>${PAGE_CSS}${BOARD_CSS}</style></head>
 <body>
-<h1>Penguin <span id="deal-name"></span></h1>
+<h1><span id="game-title">Penguin</span> <span id="deal-name"></span></h1>
 <form id="deal-form" class="controls">
 <label>rules <select id="rules"></select></label>
-<label>flippers <input id="cells" type="number" min="0" max="8" placeholder="preset" style="width:5em"></label>
-<select id="kind"><option value="seed">seed</option><option value="ms">Microsoft #</option></select>
-<input id="number" value="1" style="width:7em" aria-label="deal number">
+<label><span id="cells-label">flippers</span> <input id="cells" type="number" min="0" max="8" placeholder="preset" style="width:5em"></label>
+<select id="kind" aria-label="deal by"><option value="seed">seed</option><option value="ms">Microsoft #</option></select>
+<input id="number" value="1" style="width:11em" aria-label="deal number">
 <button type="submit" id="new">new deal</button>
 <button type="button" id="undo" title="undo (u)">undo</button>
 <button type="button" id="hint" title="the solver's next move">hint</button>

@@ -131,6 +131,46 @@ describe.skipIf(missing !== undefined)("replay page in chromium", () => {
   });
 });
 
+describe.skipIf(missing !== undefined)(
+  "replay page: header at the shown step, the rule set's words",
+  () => {
+    beforeAll(async () => {
+      browser = await openBrowser();
+      dir = mkdtempSync(join(tmpdir(), "penguin-replay-fc-"));
+    });
+    afterAll(async () => {
+      await browser?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("a FreeCell replay is titled FreeCell, says free cells, and counts cards home at the shown step", async () => {
+      const fc = resolveRules("freecell");
+      const data = await buildReplay({
+        rules: fc,
+        deal: { kind: "ms", n: 1 },
+        agent: "greedy",
+        maxStates: 0,
+      });
+      const page = await openReplay("freecell.html", await replayHtml(data));
+      expect(await page.locator("h1").textContent()).toBe("FreeCell replay");
+      expect(await page.title()).toMatch(/^FreeCell replay · /);
+      expect(await page.locator("#board text.label").allTextContents()).toContain("Free cells");
+      expect(await page.locator("body").innerText()).not.toMatch(/flipper/i);
+      // Step to the middle: the header's count is the board's, the final one in brackets.
+      const k = Math.floor(data.moves.length / 2);
+      for (let i = 0; i < k; i++) await page.keyboard.press("ArrowRight");
+      const s = dealMs(fc, 1);
+      for (const text of data.moves.slice(0, k)) applyMove(s, parseMove(text, s));
+      const home = (await readDomBoard(page)).home;
+      expect(home).toBe(s.cardsHome());
+      expect(await page.locator("#fact-cards-home").textContent()).toBe(
+        `${home}/52 (${data.cardsHome}/52 at the end)`,
+      );
+      await page.close();
+    });
+  },
+);
+
 describe.skipIf(missing !== undefined)("play page in chromium", () => {
   let web: WebServer;
   let page: Page;
@@ -224,5 +264,51 @@ describe.skipIf(missing !== undefined)("play page in chromium", () => {
     expect(await page.locator("#message").textContent()).toMatch(
       /^--ms must be an integer from 1 to 2147483647, got 0$/,
     );
+  });
+});
+
+describe.skipIf(missing !== undefined)("play page: double click and a non-Penguin preset", () => {
+  const freecell = resolveRules("freecell");
+  // The first FreeCell deal whose start lets a column's last card go home.
+  const ms = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].find((n) =>
+    legalMoves(dealMs(freecell, n)).some((m) => moveFrom(m) < CELL0 && moveTo(m) === FOUNDATION),
+  )!;
+  let web: WebServer;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await openBrowser();
+    web = await startWebServer({
+      host: "127.0.0.1",
+      port: 0,
+      first: { rules: "freecell", ms: String(ms) },
+    });
+  });
+  afterAll(async () => {
+    await web?.close();
+    await browser?.close();
+  });
+
+  it("FreeCell is titled FreeCell and its cells are free cells, not flippers", async () => {
+    page = await browser.context.newPage();
+    await page.goto(web.url);
+    await page.waitForSelector("body[data-ready]");
+    expect(await page.locator("#game-title").textContent()).toBe("FreeCell");
+    expect(await page.title()).toBe(`FreeCell · Microsoft #${ms}`);
+    expect(await page.locator("#cells-label").textContent()).toBe("free cells");
+    expect(await page.locator("#board text.label").allTextContents()).toContain("Free cells");
+    expect(await page.locator("body").innerText()).not.toMatch(/flipper/i);
+    expect(await page.locator("#status").textContent()).toMatch(/^0 moves · /);
+  });
+
+  it("a double click sends a column's last card home; one move is '1 move'", async () => {
+    const start = dealMs(freecell, ms);
+    const m = legalMoves(start).find((x) => moveFrom(x) < CELL0 && moveTo(x) === FOUNDATION)!;
+    const col = moveFrom(m);
+    await page.dblclick(`.card[data-col="${col}"][data-row="${start.len[col]! - 1}"]`);
+    const after = start.clone();
+    applyMove(after, m);
+    expect(await page.locator("#message").textContent()).toBe(`played ${moveToString(m, start)}`);
+    expect(await readDomBoard(page)).toEqual(engineBoard(after));
+    expect(await page.locator("#status").textContent()).toMatch(/^1 move · /);
   });
 });

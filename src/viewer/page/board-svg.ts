@@ -8,6 +8,7 @@
  * pointer and tests read the picture back. Drop targets carry `data-target` in the play notation's
  * destination letters (a column digit, `h`, or a flipper letter).
  */
+import { cellWord } from "../../engine/rules.js";
 import {
   cardToString,
   NO_CARD,
@@ -143,7 +144,12 @@ export function boardSvg(s: State, m: BoardMarks = {}, minHeight = 0): string {
     `<text class="home" x="${MARGIN + 4 * PITCH}" y="${y + CARD_H / 2 + 5}" data-home="${s.cardsHome()}">${s.cardsHome()}/52 home</text>`,
   );
   y += CARD_H + GAP;
-  if (s.nCells > 0) out.push(`<text class="label" x="${MARGIN}" y="${y + 11}">Flippers</text>`);
+  if (s.nCells > 0) {
+    const word = cellWord(s.rules);
+    out.push(
+      `<text class="label" x="${MARGIN}" y="${y + 11}">${word[0]!.toUpperCase()}${word.slice(1)}</text>`,
+    );
+  }
   y += LABEL;
   for (let i = 0; i < s.nCells; i++) {
     const x = MARGIN + i * PITCH;

@@ -19,6 +19,7 @@ import {
 import { IllegalMoveError } from "../../errors.js";
 import { locationChar, moveToString, parseMove } from "../../engine/notation.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
+import { cellWord, PRESET_TITLES } from "../../engine/rules.js";
 import { boardSvg, type BoardMarks } from "./board-svg.js";
 import type { DealData, ErrorAnswer, HintAnswer, PlayData } from "./play-data.js";
 
@@ -67,6 +68,8 @@ function targetsFrom(from: string, count: number): Set<string> {
   return out;
 }
 
+const movesText = (n: number): string => `${n} move${n === 1 ? "" : "s"}`;
+
 function render(): void {
   const movable = new Set<Card>();
   for (const m of legalMoves(s)) movable.add(moveCard(m));
@@ -85,9 +88,13 @@ function render(): void {
     ...(pick ? { selected: pick.cards, targets: targetsFrom(pick.from, pick.count) } : {}),
   };
   board.innerHTML = boardSvg(s, marks);
+  const title = PRESET_TITLES[s.rules.preset];
+  el("game-title").textContent = title;
+  document.title = `${title} · ${current.deal}`;
   el("deal-name").textContent = `${current.deal} · ${current.rulesLabel}`;
+  el("cells-label").textContent = cellWord(s.rules);
   el("status").textContent =
-    `${history.length} moves · ${s.cardsHome()}/52 home${s.isWon() ? " · won" : movable.size === 0 ? " · no legal move left" : ""}`;
+    `${movesText(history.length)} · ${s.cardsHome()}/52 home${s.isWon() ? " · won" : movable.size === 0 ? " · no legal move left" : ""}`;
   list.innerHTML = "";
   for (const [i, h] of history.entries()) {
     const li = document.createElement("li");
@@ -113,7 +120,7 @@ function attempt(from: string, to: string, count: number): void {
     const played = moveToString(m, s);
     applyMove(s, m);
     history.push({ move: m, text: played });
-    say(s.isWon() ? `won in ${history.length} moves` : `played ${played}`);
+    say(s.isWon() ? `won in ${movesText(history.length)}` : `played ${played}`);
   } catch (e) {
     say(e instanceof IllegalMoveError ? e.message : `error: ${(e as Error).message}`, true);
   }
@@ -144,9 +151,22 @@ function targetAt(x: number, y: number): string | undefined {
 // Pointer handling: a press on a card picks it up; releasing over another place drops it there;
 // a press and release without moving is a click (pick, then click the destination).
 let drag: { pick: Pick; x: number; y: number; moved: boolean; scale: number } | undefined;
+// A double click sends a single card home. The first press re-renders the board, so the browser's
+// own dblclick (two clicks on one element) never comes: two presses on the same place within
+// DOUBLE_MS count as one.
+const DOUBLE_MS = 400;
+let lastPress: { from: string; at: number } | undefined;
 board.addEventListener("pointerdown", (e) => {
   const target = e.target as Element;
   const p = pickAt(target);
+  const now = performance.now();
+  if (p && p.count === 1 && lastPress?.from === p.from && now - lastPress.at < DOUBLE_MS) {
+    lastPress = undefined;
+    drag = undefined;
+    attempt(p.from, "h", 1);
+    return;
+  }
+  lastPress = p ? { from: p.from, at: now } : undefined;
   if (pick && !p?.cards.has([...pick.cards][0]!)) {
     // A destination click for the card already picked up.
     const to = target.closest("[data-target]");
@@ -195,10 +215,6 @@ board.addEventListener("pointerup", (e) => {
     pick = undefined;
     render();
   } else attempt(d.pick.from, to, d.pick.count);
-});
-board.addEventListener("dblclick", (e) => {
-  const p = pickAt(e.target as Element);
-  if (p && p.count === 1) attempt(p.from, "h", 1);
 });
 
 function undo(): void {

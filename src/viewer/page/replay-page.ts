@@ -95,6 +95,9 @@ function start(): void {
       k === 0
         ? `start (${n} moves)`
         : `move ${k} of ${n}: ${data.moves[k - 1]}${k === lossIndex ? " · no longer winnable" : ""}`;
+    // The header's count follows the board: cards home after move k, not at the end.
+    el("fact-cards-home").textContent =
+      `${positions[k]!.cardsHome()}/52${k === n ? "" : ` (${data.cardsHome}/52 at the end)`}`;
     document.body.dataset.step = String(k);
     document.body.dataset.renderMs = (performance.now() - t0).toFixed(2);
   }
