@@ -6,6 +6,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
+import { heartbeat } from "../src/cli/progress.js";
 
 type Figures = Record<string, Record<string, number | string>>;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,7 +26,9 @@ for (const f of readdirSync(here)
   const mod = (await import(pathToFileURL(join(here, f)).href)) as {
     default: () => Promise<Figures>;
   };
-  const figures = await mod.default();
+  // A line every 10 s while the section runs (from its own thread: the loops do not yield).
+  const quiet = heartbeat(`bench: ${name}`);
+  const figures = await mod.default().finally(quiet);
   const c = process.cpuUsage(c0);
   process.stderr.write(
     `bench: ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s (${((c.user + c.system) / 1e6).toFixed(1)} s CPU)\n`,

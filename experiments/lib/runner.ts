@@ -12,6 +12,7 @@ import { UsageError } from "../../src/errors.js";
 import { printable } from "../../src/util/text.js";
 import { writeOutput } from "../../src/util/output.js";
 import { exitWithWrappers } from "../../src/util/parent.js";
+import { heartbeat } from "../../src/cli/progress.js";
 import { writeSidecar } from "../../src/env/provenance.js";
 import type { TopLevelSpec } from "vega-lite";
 import {
@@ -135,6 +136,9 @@ export async function runExperiment<S extends OptionSpecs>(
   let rows = done;
   const todo = o.report ? 0 : total - done;
   const showProgress = !o.quiet && process.stderr.isTTY === true;
+  // Not on a terminal (a log, a job array): a line every 10 s with the rows the CSV holds.
+  const quietBeat =
+    !o.quiet && !showProgress && todo > 0 ? heartbeat(def.name, { rowsOf: out }) : () => {};
   const t0 = Date.now();
   let buffer: string[][] = [];
   let lastFlush = t0;
@@ -188,6 +192,7 @@ export async function runExperiment<S extends OptionSpecs>(
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     unwatch();
+    quietBeat();
     // Rows finished before an error are kept; the failing task is retried on the next run.
     flush();
     store.close();

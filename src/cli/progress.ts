@@ -1,3 +1,5 @@
+import { Worker } from "node:worker_threads";
+
 /**
  * Progress of a long batch on stderr: a bar redrawn in place on a terminal; otherwise (CI logs,
  * job arrays, `2> log`) one plain line every ~10 s, so a log shows the run is alive and how far.
@@ -56,4 +58,50 @@ export function progressReporter(o: ProgressOptions = {}): ProgressFn {
       `progress: ${done}/${total} ${unit} (${((100 * done) / total).toFixed(1)}%), ${wins} wins in this run, ${rate.toFixed(1)} ${unit}/s, about ${eta} s left\n`,
     );
   };
+}
+
+/**
+ * The heartbeat's own thread: it writes straight to stderr's file descriptor, so its lines come
+ * on time even while the main thread runs a long synchronous loop (a PPO rollout, a benchmark).
+ */
+const HEARTBEAT_THREAD = `
+const { workerData: w } = require("node:worker_threads");
+const { readFileSync, writeSync } = require("node:fs");
+const t0 = Date.now();
+setInterval(() => {
+  let status = "";
+  if (w.rowsOf) {
+    try {
+      const rows = readFileSync(w.rowsOf, "utf8").trim().split("\\n").length - 1;
+      status = ": " + rows + (rows === 1 ? " row" : " rows") + " in " + w.rowsOf;
+    } catch {
+      status = ": no row in " + w.rowsOf + " yet";
+    }
+  }
+  const s = Math.round((Date.now() - t0) / 1000);
+  try { writeSync(2, w.label + ": still running after " + s + " s" + status + "\\n"); } catch {}
+}, w.every);
+`;
+
+/**
+ * A line on stderr every `everySeconds` while a long step runs whose own reports are further
+ * apart (a training run logs only at its evaluations; a benchmark section not at all): the time
+ * so far and, with `rowsOf`, how many rows that CSV holds. Returns the stop.
+ */
+export function heartbeat(
+  label: string,
+  o: { rowsOf?: string; everySeconds?: number } = {},
+): () => void {
+  const worker = new Worker(HEARTBEAT_THREAD, {
+    eval: true,
+    workerData: { label, rowsOf: o.rowsOf, every: (o.everySeconds ?? 10) * 1000 },
+    // Plain CommonJS whatever flags started this process (--input-type=module, --import tsx).
+    execArgv: [],
+    stdout: false,
+    stderr: false,
+  });
+  // Progress lines are a courtesy: a failing heartbeat never stops the command.
+  worker.on("error", () => {});
+  worker.unref();
+  return () => void worker.terminate();
 }

@@ -14,6 +14,7 @@ import { readBoardFile } from "../engine/board.js";
 import { UsageError } from "../errors.js";
 import { KiB, readTextFile } from "../util/read.js";
 import { flag } from "../options/registry.js";
+import { heartbeat } from "./progress.js";
 
 /** A board is under 1 KiB of text; 64 KiB leaves room for comments and still refuses junk at once. */
 const MAX_BOARD_BYTES = 64 * KiB;
@@ -80,7 +81,14 @@ export const solveCommand: CommandModule<object, Args> = {
         : checkRange("timeout-ms", a["timeout-ms"], TIMEOUT_RANGE);
     const rules = rulesFromArgs(a);
     const start = a.board !== undefined ? readBoard(a.board, a) : dealFromArgs(rules, a)!;
-    const r = solve(start, { maxStates, timeoutMs });
+    // A search can take minutes: a line on stderr every 10 s meanwhile.
+    const quiet = heartbeat("penguin solve");
+    let r: ReturnType<typeof solve>;
+    try {
+      r = solve(start, { maxStates, timeoutMs });
+    } finally {
+      quiet();
+    }
     const moves = r.result === "solved" ? lineText(start, r.moves) : undefined;
     if (a.json) {
       const out: SolveJson = moves

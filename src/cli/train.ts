@@ -21,6 +21,7 @@ import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js"
 import { printable } from "../util/text.js";
 import { flag } from "../options/registry.js";
 import { withTfjs } from "../util/tfjs.js";
+import { heartbeat } from "./progress.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -273,9 +274,15 @@ async function handler(a: TrainArgs): Promise<void> {
       `unknown algorithm ${JSON.stringify(a.algo)}; allowed: ${ALGO_NAMES.join(", ")}`,
     );
   const off = stopOnSignals((line) => process.stderr.write(`penguin train: ${line}\n`));
+  // The trainers log at their evaluations, which can be minutes apart: a line every 10 s between.
+  const quiet = heartbeat(
+    "penguin train",
+    dir === undefined ? {} : { rowsOf: join(dir, "metrics.csv") },
+  );
   try {
     await (a.resume !== undefined ? resume(a.resume, a) : start(spec!, a));
   } finally {
+    quiet();
     off();
   }
   if (stopRequested() && dir !== undefined) {

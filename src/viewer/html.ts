@@ -33,6 +33,8 @@ dl.facts dd { margin: 0; font-weight: 600; }
 .controls input[type=range] { flex: 1 1 240px; }
 button { font: inherit; padding: 3px 10px; }
 .main { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+#board { flex: 3 1 480px; max-width: 900px; }
+#board svg.board { width: 100%; height: auto; max-height: 88vh; }
 ol#moves { list-style: none; margin: 0; padding: 4px; display: grid; grid-template-columns: repeat(auto-fill, 5.2em); align-content: start;
   gap: 1px 4px; font-family: ui-monospace, monospace; flex: 1 1 280px; max-width: 520px; max-height: 640px; overflow-y: auto; }
 ol#moves li { cursor: pointer; padding: 0 3px; border-radius: 3px; white-space: nowrap; }

@@ -119,16 +119,16 @@ describe("penguin play", () => {
     expect(r.stdout).toContain("legal moves: 1b 25 2b 3b 4b 53 5b 6b 7b");
     expect(r.stdout).toContain("undid 1a");
     expect(r.stdout).toContain("nothing to undo");
-    // 2a put its card in flipper b; u names the move as it was typed.
+    // 2a put its card in flipper b; u names the move as it was played.
     expect(r.stdout).toContain("Flippers     a:3♦  b:8♣");
-    expect(r.stdout).toContain("undid 2a");
+    expect(r.stdout).toContain("undid 2b");
     expect(r.stdout.trimEnd().endsWith("bye")).toBe(true);
   });
   it("piped input stops at the first bad move: exit 2, the reason and what was not played on stderr", async () => {
     const r = await penguin(["play", "--ms", "1", "--no-color"], "1a 2a zz 3a\n4a\n");
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'cannot read "zz": moves are <from><to>: from a column 1-7 or flipper a-g, to a column, h (foundation) or a flipper letter; optional /k for k cards into an empty column (line 1); stopped after 2 moves; not played: 3a and any later input\n',
+      'cannot read "zz": moves are <from><to>: from a column 1-7 or flipper a-g, to a column, h (foundation) or any flipper letter (the card goes to the first empty one); optional /k for k cards into an empty column (line 1); stopped after 2 moves; not played: 3a and any later input\n',
     );
     expect(r.stdout).toContain("moves played: 2");
     expect(r.stdout).not.toContain("moves played: 3");

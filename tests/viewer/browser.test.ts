@@ -153,6 +153,8 @@ describe.skipIf(missing !== undefined)(
       });
       const page = await openReplay("freecell.html", await replayHtml(data));
       expect(await page.locator("h1").textContent()).toBe("FreeCell replay");
+      // The board takes most of a 1280-pixel window, beside the move list.
+      expect((await page.locator("#board svg").boundingBox())!.width).toBeGreaterThan(700);
       expect(await page.title()).toMatch(/^FreeCell replay · /);
       expect(await page.locator("#board text.label").allTextContents()).toContain("Free cells");
       expect((await page.locator("body > :not(script)").allTextContents()).join(" ")).not.toMatch(
