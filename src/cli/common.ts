@@ -8,7 +8,6 @@ import { checkRange, rangeText, type NumberRange } from "../util/range.js";
 import { flag, specOf } from "../options/registry.js";
 export { checkRange, type NumberRange };
 import { printable } from "../util/text.js";
-import { MS_MAX } from "../engine/deal.js";
 import type { DealArgs, RuleArgs } from "../engine/from-args.js";
 // Parsing rules and deals from option values lives below the CLI (the viewer uses it too).
 export {
