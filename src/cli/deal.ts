@@ -3,7 +3,7 @@
  *
  *   penguin deal --rules penguin --ms 1
  *   penguin deal --rules freecell --seed 42 --json
- *   penguin deal --rules penguin --seed 7 --board > 7.board && penguin solve --board 7.board
+ *   penguin deal --rules penguin --seed 7 --board 7.board && penguin solve --board 7.board
  *
  * JSON: {"rules": "<preset>", "base": "<rank char>", "columns": [["JD","KD",...], ...] (deepest
  * card first), "cells": ["QS", null, ...], "foundations": {"C": "<top card or null>", ...}}.
@@ -15,6 +15,7 @@ import { cardToString, NO_CARD, RANKS, SUITS } from "../engine/card.js";
 import { renderBoard, useColor } from "../engine/render.js";
 import { formatBoard } from "../engine/board.js";
 import { UsageError } from "../errors.js";
+import { writeOutput } from "../util/output.js";
 import type { State } from "../engine/state.js";
 import { flag } from "../options/registry.js";
 import {
@@ -62,7 +63,7 @@ function dealJson(s: State): DealJson {
 
 interface Args extends RuleArgs, DealArgs {
   json?: boolean;
-  board?: boolean;
+  board?: string;
   color?: boolean;
 }
 
@@ -72,18 +73,17 @@ export const dealCommand: CommandModule<object, Args> = {
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
       .option("json", flag("json", { default: false, detail: "the deal as one object" }))
-      .option("board", {
-        type: "boolean",
-        default: false,
-        describe: "print the deal as a board file, which penguin solve --board reads back",
-      })
+      .option("board", flag("board", { detail: "write the deal to this file" }))
       .option("color", flag("color")) as never,
   handler: (a) => {
     const rules = rulesFromArgs(a);
     const s = dealFromArgs(rules, a)!;
-    if (a.json && a.board) throw new UsageError("give either --json or --board, not both");
-    if (a.board) process.stdout.write(formatBoard(s));
-    else if (a.json) process.stdout.write(`${JSON.stringify(dealJson(s))}\n`);
+    if (a.json && a.board !== undefined)
+      throw new UsageError("give either --json or --board FILE, not both");
+    if (a.board !== undefined) {
+      writeOutput(a.board, formatBoard(s), { what: "board file" });
+      process.stdout.write(`wrote ${a.board}\n`);
+    } else if (a.json) process.stdout.write(`${JSON.stringify(dealJson(s))}\n`);
     else process.stdout.write(`${renderBoard(s, { color: useColor(a.color) })}\n`);
   },
 };

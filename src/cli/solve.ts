@@ -62,10 +62,10 @@ export const solveCommand: CommandModule<object, Args> = {
     "decide a deal (--seed S, --ms N or --board FILE): a winning line, a proof of none, or unknown",
   builder: (y) =>
     withDealOptions(withRuleOptions(y))
-      .option("board", {
-        type: "string",
-        describe: "board file (penguin-board or Freecell Solver format)",
-      })
+      .option(
+        "board",
+        flag("board", { detail: "the position to solve (Freecell Solver's format is read too)" }),
+      )
       .option("json", flag("json", { default: false, detail: '{"result","moves","states","ms"}' }))
       .option("max-states", flag("max-states", { default: DEFAULT_MAX_STATES }))
       .option("timeout-ms", flag("timeout-ms", { detail: "default: none" })) as never,

@@ -56,6 +56,11 @@ export const CONCEPTS = {
     ...INT32,
   },
   ms: { describe: "Microsoft deal number", min: 1, max: MS_MAX, int: true },
+  board: {
+    type: "string",
+    describe:
+      "a board file: penguin-board text (docs/engine.md), which deal writes and solve reads",
+  },
   deals: { describe: "number of deals", min: 1, max: MAX_DEALS, int: true },
   "validation-deals": {
     describe: "validation deals (their seeds lie apart from training and held-out deals)",

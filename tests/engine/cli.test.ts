@@ -1,6 +1,6 @@
 /** `penguin deal` and `penguin play` run as subprocesses, as a user would run them. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -223,18 +223,18 @@ describe("Stalactites and penguin-beak-home through the CLI", () => {
 });
 
 describe("one vocabulary between deal, play and solve", () => {
-  it("deal --board prints a board that solve --board reads back to the same verdict and line", async () => {
+  it("deal --board FILE writes a board that solve --board FILE reads back to the same verdict and line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "penguin-board-"));
     try {
       for (const [rules, deal] of [
         ["penguin", ["--seed", "7"]],
         ["freecell", ["--ms", "1"]],
       ] as const) {
-        const d = await penguin(["deal", "--rules", rules, ...deal, "--board"]);
-        expect(d.code, rules).toBe(0);
-        expect(d.stdout.split("\n")[0]).toBe("penguin-board 1");
         const file = join(dir, `${rules}.board`);
-        writeFileSync(file, d.stdout);
+        const d = await penguin(["deal", "--rules", rules, ...deal, "--board", file]);
+        expect(d.code, rules).toBe(0);
+        expect(d.stdout).toBe(`wrote ${file}\n`);
+        expect(readFileSync(file, "utf8").split("\n")[0]).toBe("penguin-board 1");
         const fromBoard = await penguin(["solve", "--rules", rules, "--board", file, "--json"]);
         const fromDeal = await penguin(["solve", "--rules", rules, ...deal, "--json"]);
         expect(fromBoard.stderr, rules).toBe("");
@@ -243,9 +243,16 @@ describe("one vocabulary between deal, play and solve", () => {
         expect(a.result, rules).toBe("solved");
         expect(a.moves, rules).toEqual(b.moves);
       }
-      const both = await penguin(["deal", "--seed", "7", "--board", "--json"]);
+      const both = await penguin([
+        "deal",
+        "--seed",
+        "7",
+        "--board",
+        join(dir, "x.board"),
+        "--json",
+      ]);
       expect(both.code).toBe(2);
-      expect(both.stderr).toBe("penguin: give either --json or --board, not both\n");
+      expect(both.stderr).toBe("penguin: give either --json or --board FILE, not both\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
