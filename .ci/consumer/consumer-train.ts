@@ -9,6 +9,7 @@ const options: TrainOptions = {
   rules: resolveRules("penguin"),
   out: "runs/ppo",
   seed: 3,
+  maxSteps: 1000,
 };
 validateOptions(options);
 console.log(options.seed);

@@ -39,9 +39,19 @@ describe("sharded runs and penguin merge", () => {
   it("merging shards (in any order) gives the unsharded file byte for byte; workers do not change it", async () => {
     const whole = join(dir, "whole.csv");
     await runHere(["--deals", "23", "--seed", "100", "--out", whole]);
-    const shards = [2, 0, 1].map((i) => join(dir, `s${i}.csv`));
-    for (const [k, i] of [2, 0, 1].entries())
-      await runHere(["--deals", "23", "--seed", "100", "--shard", `${i}/3`, "--out", shards[k]!]);
+    // One --out for every shard: each writes s.shard-i-of-3.csv beside it.
+    for (const i of [2, 0, 1])
+      await runHere([
+        "--deals",
+        "23",
+        "--seed",
+        "100",
+        "--shard",
+        `${i}/3`,
+        "--out",
+        join(dir, "s.csv"),
+      ]);
+    const shards = [2, 0, 1].map((i) => join(dir, `s.shard-${i}-of-3.csv`));
     const merged = join(dir, "merged.csv");
     expect(mergeFiles(shards, merged).rows).toBe(23 * 3);
     expect(readFileSync(merged, "utf8")).toBe(readFileSync(whole, "utf8"));
