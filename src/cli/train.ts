@@ -89,15 +89,15 @@ function parsed(spec: AlgoSpec, a: TrainArgs, only?: readonly string[]): Record<
 }
 
 /**
- * Training runs on TensorFlow.js: once the flags are checked, say which backend runs (and how to
- * get native TensorFlow), or name what to install when TensorFlow.js is missing.
+ * Training runs on TensorFlow.js: load it now (or name what to install when it is missing), and
+ * have the run say which backend it uses when it picks one, after its own input checks.
  */
 async function announceBackend(): Promise<void> {
-  const { initBackend, backendNotice } = await withTfjs(
+  const { announceBackendTo } = await withTfjs(
     "penguin train",
     () => import("../train/backend.js"),
   );
-  process.stderr.write(`penguin train: ${backendNotice(await initBackend())}\n`);
+  announceBackendTo((line) => process.stderr.write(`penguin train: ${line}\n`));
 }
 
 async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {

@@ -132,11 +132,25 @@ export function initBackend(prefer?: BackendName): Promise<BackendName> {
     chosen = (async () => {
       const want = prefer ?? parseBackend(process.env.PENGUIN_TF_BACKEND);
       const order = want ? BACKEND_NAMES.slice(BACKEND_NAMES.indexOf(want)) : BACKEND_NAMES;
-      for (const b of order) if (await useBackend(b)) return b;
+      for (const b of order)
+        if (await useBackend(b)) {
+          announce?.(backendNotice(b));
+          return b;
+        }
       throw new Error("no TensorFlow.js backend loads (not even cpu)");
     })();
   }
   return chosen;
+}
+
+let announce: ((line: string) => void) | undefined;
+
+/**
+ * Training runs (penguin train): say which backend runs, once, when the run picks it, which is
+ * after the run has checked its options and inputs (bad input stays one line).
+ */
+export function announceBackendTo(write: (line: string) => void): void {
+  announce = write;
 }
 
 /** One line for the start of a training or benchmark run: the backend, and how to get native TensorFlow. */
