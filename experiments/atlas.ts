@@ -1,10 +1,10 @@
 /**
  * The difficulty atlas: one seeded deal range through every rule set of experiments/lib/atlas-rows.ts,
- * played by the exact solver (solvable, proved lost, unknown) and, with `--players`, by the
+ * played by the exact solver (solvable, proved lost, unknown) and, with `--agent`, by the
  * agents, into `results/atlas/` (see experiments/lib/atlas-merge.ts for the files).
  *
  *   npx tsx experiments/atlas.ts [--rows penguin-7,...] [--deals N] [--seed 1] [--max-states 1000000]
- *                                [--players solver|random,greedy,lookahead,safety] [--workers 1]
+ *                                [--agent solver|random,greedy,lookahead,safety] [--workers 1]
  *                                [--shard i/n] [--merge] [--out results/atlas]
  *
  * Without `--shard` it plays every selected row and then merges. With `--shard i/n` it plays only
@@ -18,7 +18,14 @@ import { TaskPool, workerModule } from "../src/util/pool.js";
 import { exitWithWrappers } from "../src/util/parent.js";
 import { mkdirSync } from "node:fs";
 import { resolveRules, rulesLabel } from "../src/engine/rules.js";
-import { exitOnUsageError, isMain, parseOptions, helpText } from "./lib/options.js";
+import {
+  COMMON_OPTIONS,
+  exitOnUsageError,
+  helpText,
+  isMain,
+  parseOptions,
+  shared,
+} from "./lib/options.js";
 import { ROW_NAMES, atlasRow } from "./lib/atlas-rows.js";
 import {
   codeVersion,
@@ -46,40 +53,29 @@ type PlayerName = (typeof PLAYER_NAMES)[number];
 /** The shipped move-safety network (docs/train-safety.md). */
 export const SAFETY_MODEL = "results/train-safety/run";
 
-const OPTIONS = {
+export const ATLAS_OPTIONS = {
   rows: { type: "list", default: ROW_NAMES, choices: ROW_NAMES, help: "atlas rows, in this order" },
-  deals: {
-    type: "int",
+  deals: shared("deals", {
     default: 0,
-    min: 0,
-    max: 100_000_000,
-    help: "deals per row (0: each row's target, 1,000,000 or 100,000; agents at most 100,000 or 10,000)",
-  },
-  seed: {
-    type: "int",
-    default: 1,
-    min: 1,
-    max: 2 ** 31 - 1,
-    help: "first deal (seed or MS number)",
-  },
-  players: {
-    type: "list",
+    detail:
+      "per row; default each row's target (1,000,000 or 100,000; agents at most 100,000 or 10,000)",
+  }),
+  seed: shared("seed", { default: 1 }),
+  agent: shared("agent", {
     default: ["solver"],
+    list: true,
     choices: PLAYER_NAMES,
-    help: "solver (solvability) and/or agents",
-  },
-  "max-states": {
-    type: "int",
+    detail: "solver (solvability) and/or agents",
+  }),
+  "max-states": shared("max-states", {
     default: 1_000_000,
-    min: 1000,
-    max: 100_000_000,
-    help: "solver budget in positions per deal (beyond it a deal is unknown)",
-  },
-  shard: { type: "shard", help: "i/n: play only the i-th of n disjoint parts of each row's deals" },
+    detail: "a deal beyond it is counted unknown",
+  }),
+  shard: COMMON_OPTIONS.shard,
   merge: { type: "flag", help: "play nothing: write the atlas from the shard files" },
-  workers: { type: "int", default: 1, min: 1, max: 256, help: "worker threads" },
-  out: { type: "string", default: "results/atlas", help: "atlas folder" },
-  quiet: { type: "flag", help: "no progress lines" },
+  workers: shared("workers", { default: 1 }),
+  out: shared("out", { default: "results/atlas", detail: "the atlas folder" }),
+  quiet: shared("quiet"),
 } as const;
 
 function playerSpec(name: PlayerName, maxStates: number): PlayerSpec {
@@ -101,9 +97,9 @@ export interface AtlasRun {
 }
 
 export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | undefined> {
-  const o = parseOptions("atlas", OPTIONS, argv);
+  const o = parseOptions("atlas", ATLAS_OPTIONS, argv);
   if (o.help) {
-    process.stdout.write(`${helpText("atlas", OPTIONS)}\n`);
+    process.stdout.write(`${helpText("atlas", ATLAS_OPTIONS)}\n`);
     return undefined;
   }
   if (o.merge && o.shard)
@@ -137,7 +133,7 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
     for (const rowName of o.rows) {
       const row = atlasRow(rowName);
       const rules = rulesLabel(resolveRules(row.preset, row.overrides));
-      for (const p of o.players as PlayerName[]) {
+      for (const p of o.agent as PlayerName[]) {
         const spec = playerSpec(p, o["max-states"]);
         const cap = p === "solver" ? Number.POSITIVE_INFINITY : AGENT_DEALS[p];
         const deals = Math.min(o.deals || row.target, cap);

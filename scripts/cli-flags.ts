@@ -15,6 +15,7 @@ import { groupMove } from "../experiments/group-move.js";
 import { baseRank } from "../experiments/base-rank.js";
 import { family } from "../experiments/family.js";
 import { heuristics } from "../experiments/heuristics.js";
+import { ATLAS_OPTIONS } from "../experiments/atlas.js";
 
 export interface FlagInfo {
   readonly flag: string;
@@ -153,7 +154,19 @@ function experimentScripts(): CommandInfo[] {
   }));
 }
 
+/** The atlas parses its own options (no common experiment options: it plays its own rows). */
+function atlasScript(): CommandInfo {
+  return {
+    name: "experiments/atlas.ts",
+    usage: "npx tsx experiments/atlas.ts [options]",
+    describe: "the difficulty atlas (docs/atlas.md)",
+    flags: Object.entries(ATLAS_OPTIONS as Record<string, ScriptSpec>).map(([flag, s]) =>
+      scriptFlag(flag, s),
+    ),
+  };
+}
+
 /** Every command: penguin's (train once per algorithm), then the experiment scripts. */
 export function allCommands(): CommandInfo[] {
-  return [...penguinCommands(), ...experimentScripts()];
+  return [...penguinCommands(), ...experimentScripts(), atlasScript()];
 }

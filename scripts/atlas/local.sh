@@ -18,6 +18,6 @@ grep -v '^#' "$plan" | while read -r row seed deals n players; do
     [ -e "$out/STOP" ] && exit 0
     echo "$(date +%T) $row $seed $deals $i/$n ${players:-solver}"
     node --import tsx experiments/atlas.ts --rows "$row" --seed "$seed" --deals "$deals" \
-      --players "${players:-solver}" --shard "$i/$n" --workers "${ATLAS_WORKERS:-1}" --quiet --out "$out"
+      --agent "${players:-solver}" --shard "$i/$n" --workers "${ATLAS_WORKERS:-1}" --quiet --out "$out"
   done
 done

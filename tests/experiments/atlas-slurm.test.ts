@@ -148,7 +148,7 @@ describe.skipIf(missing.length > 0)("the atlas on a one-node SLURM cluster", () 
 
   it("a 4-task array and its merge give what one process writes, byte for byte", async () => {
     expect(run("sinfo", ["-h", "-o", "%t"]).stdout.trim()).toBe("idle");
-    const args = ["--rows", "penguin-7,penguin-3", "--deals", "120", "--players", "solver,greedy"];
+    const args = ["--rows", "penguin-7,penguin-3", "--deals", "120", "--agent", "solver,greedy"];
     const t0 = Date.now();
     const submit = spawnSync(
       join(root, "scripts/atlas/submit-slurm.sh"),

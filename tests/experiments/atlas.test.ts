@@ -24,7 +24,7 @@ const root = join(import.meta.dirname, "../..");
 const tsx = join(root, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(join(tmpdir(), "penguin-atlas-"));
 
-const PLAYERS = ["--deals", "90", "--players", "solver,greedy"];
+const PLAYERS = ["--deals", "90", "--agent", "solver,greedy"];
 const SMALL = ["--rows", "penguin-7,penguin-3", ...PLAYERS];
 /** A shard file with its CPU times (the one measured column) blanked. */
 const withoutCpu = (text: string): string => text.replace(/^((?:[^,]*,){14})\d+,/gm, "$1,");

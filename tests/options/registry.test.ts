@@ -54,9 +54,9 @@ function misfit(f: FlagInfo): string | undefined {
 }
 
 describe("the options registry", () => {
-  it("finds the commands: 13 penguin commands (train once per algorithm) and 6 scripts", () => {
+  it("finds the commands: 13 penguin commands (train once per algorithm) and 7 scripts", () => {
     expect(cmds.filter((c) => c.name.startsWith("penguin ")).length).toBe(13);
-    expect(cmds.filter((c) => c.name.startsWith("experiments/")).length).toBe(6);
+    expect(cmds.filter((c) => c.name.startsWith("experiments/")).length).toBe(7);
     expect(cmds.find((c) => c.name === "penguin solve")!.flags.map((f) => f.flag)).toContain(
       "max-states",
     );
