@@ -20,7 +20,7 @@ import {
   type BackendName,
 } from "../src/train/backend.js";
 import { TRAIN_DEFAULTS } from "../src/train/config.js";
-import { PolicyFeatures } from "../src/train/features.js";
+import { PolicyFeatures } from "../src/players/policy/features.js";
 import { maskedLogSoftmax } from "../src/train/masked.js";
 import { buildPolicyNet, forward, trainableVariables } from "../src/train/model.js";
 import { playPolicy } from "../src/train/play.js";

@@ -9,7 +9,7 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadSafety } from "../src/train/safety/model.js";
+import { loadSafety } from "../src/players/safety/model.js";
 
 const from = process.argv[2] ?? "results/train-safety/run-links-scratch/last";
 const to = "models/safety";

@@ -1,7 +1,8 @@
 /**
- * Agents by name, so the CLI and experiments can list and build them. `solver`, `policy` and `scorer` live
- * in other areas (src/solver, src/train) and are imported only when asked for, so every other
- * agent works without them (and without loading TensorFlow).
+ * Every agent by name, in one typed table, so the CLI and experiments can list and build them.
+ * The solver's agent and the players of trained models (src/players: policy, scorer, safety, and
+ * guided, whose network orders live there) are imported only when asked for, so the other agents
+ * load neither the solver nor any network.
  */
 import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
@@ -21,37 +22,6 @@ export interface AgentEntry {
   /** Option keys the agent reads; others are a UsageError. Undefined: the agent checks its own. */
   readonly accepts?: readonly string[];
   readonly create: AgentFactory;
-}
-
-/**
- * Loads `exportName` from a module of another area on first use. The specifier is built at run
- * time so the type checker and bundlers do not require the file to exist.
- */
-function lazy(relPath: string, exportName: string, area: string): AgentFactory {
-  return async (options: AgentOptions, rules: Rules): Promise<Agent> => {
-    const url = new URL(relPath, import.meta.url).href;
-    let mod: Record<string, unknown>;
-    try {
-      mod = (await import(url)) as Record<string, unknown>;
-    } catch (e) {
-      const noTfjs = tfjsMissing(e, area);
-      if (noTfjs) throw noTfjs;
-      const code = (e as { code?: string }).code;
-      const msg = e instanceof Error ? e.message : String(e);
-      if (
-        code === "ERR_MODULE_NOT_FOUND" &&
-        msg.includes(relPath.replace(/^\.\.\//, "").replace(/\.js$/, ""))
-      )
-        throw new UsageError(
-          `agent needs ${area} (src/${relPath.replace(/^\.\.\//, "").replace(/\.js$/, ".ts")}), which is not available in this build`,
-        );
-      throw e;
-    }
-    const factory = mod[exportName];
-    if (typeof factory !== "function")
-      throw new UsageError(`src/${relPath.replace(/^\.\.\//, "")} does not export ${exportName}`);
-    return (await (factory as AgentFactory)(options, rules)) as Agent;
-  };
 }
 
 const entries: AgentEntry[] = [
@@ -80,21 +50,21 @@ const entries: AgentEntry[] = [
     name: "solver",
     describe: "plays the exact solver's solution (src/solver)",
     options: "see docs/solver.md",
-    create: lazy("../solver/solver-agent.js", "createSolverAgent", "the solver"),
+    create: async (o, r) => (await import("../solver/solver-agent.js")).createSolverAgent(o, r),
   },
   {
     name: "policy",
-    describe: "the trained policy network (src/train)",
+    describe: "the trained policy network (src/players/policy)",
     options: "see docs/train.md",
-    create: lazy("../train/policy-agent.js", "createPolicyAgent", "the trained policy"),
+    create: async (o, r) => (await import("../players/policy/agent.js")).createPolicyAgent(o, r),
   },
   {
     name: "scorer",
     describe:
-      "the trained action-scorer network (src/train/scorer): argmax over legal moves, no search",
+      "the trained action-scorer network (src/players/scorer): argmax over legal moves, no search",
     options: "--agent-opt model=DIR (see docs/train-scorer.md)",
     accepts: ["model"],
-    create: lazy("../train/scorer/agent.js", "createScorerAgent", "the action-scorer"),
+    create: async (o, r) => (await import("../players/scorer/agent.js")).createScorerAgent(o, r),
   },
   {
     name: "guided",
@@ -102,7 +72,7 @@ const entries: AgentEntry[] = [
     options:
       "--agent-opt order=greedy|safety|safety-root nodes=N count=expanded|stored model=DIR (docs/guided.md)",
     accepts: ["order", "nodes", "count", "model"],
-    create: lazy("../solver/guided.js", "createGuidedAgent", "the guided search"),
+    create: async (o, r) => (await import("../players/guided.js")).createGuidedAgent(o, r),
   },
   {
     name: "safety",
@@ -111,7 +81,7 @@ const entries: AgentEntry[] = [
     options:
       "--agent-opt model=DIR [threshold=P shuffle=P margin=P order=greedy|net] (see docs/train-safety.md)",
     accepts: ["model", "threshold", "shuffle", "margin", "order"],
-    create: lazy("../train/safety/agent.js", "createSafetyAgent", "the safety network"),
+    create: async (o, r) => (await import("../players/safety/agent.js")).createSafetyAgent(o, r),
   },
 ];
 const registry = new Map<string, AgentEntry>(entries.map((e) => [e.name, e]));

@@ -194,8 +194,19 @@ function parseNodes(v: unknown): number {
   return n;
 }
 
-/** Registry factory: order=greedy|safety|safety-root, nodes=N (default 100), count, model=DIR (the network orders). */
-export async function createGuidedAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
+/** Builds the network ordering of order=safety|safety-root (the players layer supplies it: src/players/guided.ts). */
+export type NetworkOrdering = (model: unknown, rules: Rules, rootOnly: boolean) => GuidedOrdering;
+
+/**
+ * The guided agent from its options: order=greedy|safety|safety-root, nodes=N (default 100),
+ * count, model=DIR (the network orders, built by `networkOrdering`: the solver itself knows no
+ * network).
+ */
+export function createGuidedAgent(
+  options: AgentOptions,
+  rules: Rules,
+  networkOrdering?: NetworkOrdering,
+): Agent {
   const order = options.order ?? "greedy";
   if (!GUIDED_ORDERS.includes(order as GuidedOrder))
     throw new UsageError(
@@ -212,9 +223,10 @@ export async function createGuidedAgent(options: AgentOptions, rules: Rules): Pr
       throw new UsageError("--agent-opt model is only read with order=safety or safety-root");
     return new GuidedAgent(new GreedyOrdering(), nodes, count as GuidedCount);
   }
-  const { createSafetyOrdering } = await import("./guided-safety.js");
+  if (!networkOrdering)
+    throw new UsageError(`order=${String(order)} needs a network: use the registry's guided agent`);
   return new GuidedAgent(
-    createSafetyOrdering(options.model, rules, order === "safety-root"),
+    networkOrdering(options.model, rules, order === "safety-root"),
     nodes,
     count as GuidedCount,
   );

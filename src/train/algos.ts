@@ -4,7 +4,7 @@
  * algorithm's options object. No TensorFlow.js is loaded here, so `penguin --help` stays fast.
  */
 import { TRAIN_DEFAULTS as D } from "./config.js";
-import { FEATURE_KINDS } from "./features.js";
+import { FEATURE_KINDS } from "../players/policy/features.js";
 import { ES_DEFAULTS as E } from "./es/options.js";
 import type { NumberSpec, OptionSpecs, StringSpec } from "./options.js";
 import { spec } from "../options/registry.js";

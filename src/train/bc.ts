@@ -20,7 +20,7 @@ import { collectDagger } from "./dagger.js";
 import type { TrainContext } from "./context.js";
 import { maskedLogSoftmax } from "./masked.js";
 import { forward } from "./model.js";
-import { Rng } from "./rng.js";
+import { Rng } from "../util/rng.js";
 
 /** Cross-entropy and accuracy of the net on given samples, in minibatches. */
 function lossOn(

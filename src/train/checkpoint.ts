@@ -11,24 +11,20 @@
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../errors.js";
-import {
-  MAX_CHECKPOINT_BYTES,
-  MAX_RUN_FILE_BYTES,
-  readBytesFile,
-  readTextFile,
-} from "../util/read.js";
 import { tf } from "./backend.js";
 import type { Adam } from "./adam.js";
-import { sha256, writeAtomic } from "./files.js";
+import { sha256, writeAtomic } from "../util/files.js";
 import type { PolicyNet, NetConfig } from "./model.js";
+import {
+  CheckpointError,
+  checkpointPath,
+  readChecked,
+  readState,
+} from "../players/policy/model.js";
 
 const CHECKPOINT_VERSION = 1;
 
-/** A missing or damaged checkpoint: bad input for the CLI (one line, exit 2). */
-export class CheckpointError extends UsageError {
-  override name = "CheckpointError";
-}
+export { CheckpointError, checkpointPath };
 
 export interface SavedCheckpoint<T> {
   net: PolicyNet;
@@ -175,46 +171,10 @@ export async function saveCheckpoint<T>(
 }
 
 /** The checkpoint folder to read: `dir`, or `dir.old` when a kill fell between the two renames. */
-export function checkpointPath(dir: string): string | undefined {
-  if (existsSync(join(dir, "state.json"))) return dir;
-  if (existsSync(join(`${dir}.old`, "state.json"))) return `${dir}.old`;
-  return undefined;
-}
-
-function readChecked(dir: string, name: string, hashes: Record<string, string>): Buffer {
-  const p = join(dir, name);
-  if (!existsSync(p)) throw new CheckpointError(`damaged checkpoint ${dir}: ${name} is missing`);
-  const data = readBytesFile(p, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
-  if (hashes[name] !== undefined && sha256(data) !== hashes[name])
-    throw new CheckpointError(
-      `damaged checkpoint ${dir}: ${name} does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`,
-    );
-  return data;
-}
-
 export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint<T>> {
   const dir = checkpointPath(dirArg);
   if (!dir) throw new CheckpointError(`no checkpoint in ${dirArg} (state.json missing)`);
-  let state: StateFile<T>;
-  const stateText = readTextFile(join(dir, "state.json"), {
-    maxBytes: MAX_RUN_FILE_BYTES,
-    what: "checkpoint state",
-  });
-  const stateHash = join(dir, "state.sha256");
-  if (!existsSync(stateHash))
-    throw new CheckpointError(`damaged checkpoint ${dir}: state.sha256 is missing`);
-  if (
-    readTextFile(stateHash, { maxBytes: 1024, what: "checkpoint hash" }).trim() !==
-    sha256(stateText)
-  )
-    throw new CheckpointError(
-      `damaged checkpoint ${dir}: state.json does not match its recorded SHA-256 (truncated or modified); start a new run or restore the file`,
-    );
-  try {
-    state = JSON.parse(stateText);
-  } catch {
-    throw new CheckpointError(`damaged checkpoint ${dir}: state.json is not valid JSON`);
-  }
+  const state = readState<StateFile<T>>(dir);
   if (state.version !== CHECKPOINT_VERSION || !state.sha256 || !state.net)
     throw new CheckpointError(
       `damaged checkpoint ${dir}: state.json has version ${String(state.version)}, expected ${CHECKPOINT_VERSION}`,

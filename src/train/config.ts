@@ -4,7 +4,7 @@
  */
 import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
-import { FEATURE_KINDS, type FeatureKind } from "./features.js";
+import { FEATURE_KINDS, type FeatureKind } from "../players/policy/features.js";
 import { checkSplit, TRAIN_DEAL_START_POLICY, type DealSplit } from "./splits.js";
 
 export type Algo = "ppo" | "bc";

@@ -4,10 +4,10 @@ import { ActionCodec } from "../env/actions.js";
 import type { Adam } from "./adam.js";
 import { saveCheckpoint } from "./checkpoint.js";
 import type { TrainOptions } from "./config.js";
-import { PolicyFeatures } from "./features.js";
+import { PolicyFeatures } from "../players/policy/features.js";
 import type { PolicyNet } from "./model.js";
 import { playPolicy } from "./play.js";
-import type { RngState } from "./rng.js";
+import type { RngState } from "../util/rng.js";
 import type { MetricRow, RunFolder } from "./run.js";
 
 export interface BcProgress {

@@ -3,7 +3,7 @@
  */
 import { join } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
-import { writeAtomic } from "./files.js";
+import { writeAtomic } from "../util/files.js";
 
 /** Renders a vega-lite spec to SVG text. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {

@@ -15,7 +15,7 @@ import { ActionCodec } from "../env/actions.js";
 import type { TrainContext } from "./context.js";
 import type { DealSolution, SolveFn } from "./dataset.js";
 import { playPolicy } from "./play.js";
-import { Rng } from "./rng.js";
+import { Rng } from "../util/rng.js";
 
 export interface DaggerRoundResult {
   records: DealSolution[];

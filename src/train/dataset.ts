@@ -15,8 +15,8 @@ import { applyMove, MAX_MOVES } from "../engine/moves.js";
 import { rulesLabel, type Rules } from "../engine/rules.js";
 import { COLUMN_CAP, State, tablesFor } from "../engine/state.js";
 import { ActionCodec } from "../env/actions.js";
-import type { PolicyFeatures } from "./features.js";
-import { sha256, writeAtomic } from "./files.js";
+import type { PolicyFeatures } from "../players/policy/features.js";
+import { sha256, writeAtomic } from "../util/files.js";
 
 export interface SolveOutcome {
   result: string;

@@ -8,6 +8,6 @@ export { saveCheckpoint, loadCheckpoint, loadNet, CheckpointError } from "./chec
 export { TRAIN_DEFAULTS, validateOptions, type TrainOptions, type Algo } from "./config.js";
 export { playPolicy, type PlayOptions, type PlaySummary } from "./play.js";
 export { train, resume, type TrainResult, type FinalEval } from "./trainer.js";
-export { createPolicyAgent } from "./policy-agent.js";
-export { createScorerAgent } from "./scorer/agent.js";
+export { createPolicyAgent } from "../players/policy/agent.js";
+export { createScorerAgent } from "../players/scorer/agent.js";
 export { trainEs, type EsOptions, type EsResult } from "./es/es.js";

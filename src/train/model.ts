@@ -4,17 +4,9 @@
  * weights come from seeded Glorot initialisers, so the same seed gives the same network.
  */
 import { tf } from "./backend.js";
-import type { FeatureKind } from "./features.js";
+import type { NetConfig } from "../players/policy/model.js";
 
-export interface NetConfig {
-  obsSize: number;
-  actions: number;
-  /** Hidden layer sizes, e.g. [256, 256]. */
-  hidden: number[];
-  seed: number;
-  /** Input layout (features.ts); absent in nets saved before it existed, meaning "env". */
-  features?: FeatureKind;
-}
+export type { NetConfig };
 
 export interface PolicyNet {
   readonly model: tf.LayersModel;
@@ -80,6 +72,14 @@ export function inferBatch(
   if (valuesOut) valuesOut.set(v.dataSync() as Float32Array);
   l.dispose();
   v.dispose();
+}
+
+/** The network as the policy agent's inference (src/players/policy/agent.ts), on TensorFlow.js. */
+export function tfInference(net: PolicyNet): {
+  config: NetConfig;
+  infer(obs: Float32Array, batch: number, logitsOut: Float32Array): void;
+} {
+  return { config: net.config, infer: (obs, batch, out) => inferBatch(net, obs, batch, out) };
 }
 
 /** The trainable variables in a fixed order (the order of model.trainableWeights). */

@@ -9,8 +9,8 @@ import { deal } from "../engine/deal.js";
 import type { Rules } from "../engine/rules.js";
 import { defaultMaxSteps } from "../env/registry.js";
 import { EpisodeRunner } from "../eval/game-loop.js";
-import type { PolicyNet } from "./model.js";
-import { PolicyAgent } from "./policy-agent.js";
+import { tfInference, type PolicyNet } from "./model.js";
+import { PolicyAgent } from "../players/policy/agent.js";
 import { wilson } from "../util/wilson.js";
 
 export interface PlayOptions {
@@ -59,7 +59,7 @@ export async function playPolicy(
   const t0 = performance.now();
   const runner = new EpisodeRunner(
     rules,
-    new PolicyAgent(net, rules, o.sample, o.repeatGuard, "training"),
+    new PolicyAgent(tfInference(net), rules, o.sample, o.repeatGuard, "training"),
   );
   const games = await runner.playMany(
     seeds.map((s) => deal(rules, s)),

@@ -13,7 +13,7 @@ import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "./masked.js";
 import { forward, inferBatch } from "./model.js";
 import { guardActions, PositionSet } from "../agents/repeat-guard.js";
 import { CheckpointError } from "./checkpoint.js";
-import { Rng } from "./rng.js";
+import { Rng } from "../util/rng.js";
 
 function makeVecEnv(ctx: TrainContext): VecEnv {
   const r = ctx.rules;

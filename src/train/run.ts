@@ -13,7 +13,7 @@ import { rulesLabel, type Rules } from "../engine/rules.js";
 import { provenance } from "../env/provenance.js";
 import { backendInfo } from "./backend.js";
 import { renderSvg } from "./curve.js";
-import { sha256, writeAtomic } from "./files.js";
+import { sha256, writeAtomic } from "../util/files.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { writeFailure } from "../util/output.js";
 

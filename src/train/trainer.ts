@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { rulesLabel } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
-import { PolicyFeatures } from "./features.js";
+import { PolicyFeatures } from "../players/policy/features.js";
 import { Adam, ADAM_DEFAULTS } from "./adam.js";
 import { initBackend, type BackendName } from "./backend.js";
 import { loadBcData, trainBc } from "./bc.js";

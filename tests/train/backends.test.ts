@@ -9,7 +9,7 @@ import {
   type BackendName,
 } from "../../src/train/backend.js";
 import { loadNet, saveCheckpoint } from "../../src/train/checkpoint.js";
-import { PolicyFeatures } from "../../src/train/features.js";
+import { PolicyFeatures } from "../../src/players/policy/features.js";
 import { buildPolicyNet, inferBatch } from "../../src/train/model.js";
 import { playPolicy } from "../../src/train/play.js";
 import { scratchDir } from "./helpers.js";

@@ -19,9 +19,9 @@ import {
   type EsState,
 } from "../../src/train/es/es.js";
 import { LinearPlayer } from "../../src/train/es/fitness.js";
-import { ScorerView } from "../../src/train/scorer/agent.js";
-import { ROW } from "../../src/train/scorer/features.js";
-import { JsScorer, loadScorer } from "../../src/train/scorer/model.js";
+import { ScorerView } from "../../src/players/scorer/agent.js";
+import { ROW } from "../../src/players/scorer/features.js";
+import { jsScorerOf, loadScorer } from "../../src/train/scorer/model.js";
 import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { scratchDir } from "./helpers.js";
 
@@ -140,7 +140,7 @@ describe("evolution strategies on the linear action-scorer", () => {
     const out = scratchDir("es-net");
     const { saveScorer } = await import("../../src/train/scorer/model.js");
     await saveScorer(out, linearScorer(w, new ActionCodec(rules).n, 1));
-    const js = new JsScorer(await loadScorer(out));
+    const js = jsScorerOf(await loadScorer(out));
     const view = new ScorerView(new ActionCodec(rules));
     const seen = new PositionSet();
     let checked = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { initBackend, tf } from "../../src/train/backend.js";
 import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "../../src/train/masked.js";
-import { Rng } from "../../src/train/rng.js";
+import { Rng } from "../../src/util/rng.js";
 
 describe("masked categorical", () => {
   it("never samples an illegal action over many draws, and follows the softmax over legal ones", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeGae, scheduledLr } from "../../src/train/gae.js";
-import { Rng } from "../../src/train/rng.js";
+import { Rng } from "../../src/util/rng.js";
 import { wilson95 } from "../../src/train/play.js";
 
 describe("GAE", () => {

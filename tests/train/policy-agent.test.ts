@@ -5,10 +5,11 @@ import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { initBackend } from "../../src/train/backend.js";
 import { saveCheckpoint } from "../../src/train/checkpoint.js";
-import { PolicyFeatures } from "../../src/train/features.js";
-import { buildPolicyNet } from "../../src/train/model.js";
+import { PolicyFeatures } from "../../src/players/policy/features.js";
+import { buildPolicyNet, inferBatch } from "../../src/train/model.js";
+import { JsPolicy, readPolicy } from "../../src/players/policy/model.js";
 import { playPolicy } from "../../src/train/play.js";
-import { createPolicyAgent } from "../../src/train/policy-agent.js";
+import { createPolicyAgent } from "../../src/players/policy/agent.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -44,6 +45,14 @@ describe("policy agent", () => {
     expect(rows.map((r) => r.cardsHome)).toEqual(mine.results.map((r) => r.cardsHome));
     expect(rows.map((r) => r.won)).toEqual(mine.results.map((r) => r.won));
     expect(rows[0]!.agent).toMatch(/^policy\(/);
+    // The player reads the checkpoint without TensorFlow.js; its logits are TensorFlow's.
+    const js = new JsPolicy(readPolicy(run));
+    const obs = Float32Array.from({ length: 3 * net.config.obsSize }, (_, i) => ((i * 7) % 5) / 4);
+    const a = new Float32Array(3 * 126);
+    const b = new Float32Array(3 * 126);
+    js.infer(obs, 3, a);
+    inferBatch(net, obs, 3, b);
+    for (let i = 0; i < a.length; i++) expect(a[i]).toBeCloseTo(b[i]!, 4);
   });
 
   it("plays each game the same alone or side by side with others (playMany), sampling included", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
 import { VecEnv } from "../../src/env/vec.js";
-import { PolicyFeatures } from "../../src/train/features.js";
+import { PolicyFeatures } from "../../src/players/policy/features.js";
 
 describe("PPO's network input", () => {
   it('with features "env" it is VecEnv\'s own observation, row for row, through autoresets', () => {

@@ -5,16 +5,16 @@ import { applyMove, undoMove } from "../../src/engine/moves.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP, type State } from "../../src/engine/state.js";
 import { ActionCodec } from "../../src/env/actions.js";
-import { ActionFeatures, ROW } from "../../src/train/scorer/features.js";
+import { ActionFeatures, ROW } from "../../src/players/scorer/features.js";
 import {
   COLUMN_WIDTH,
   encodeCandidate,
   FLIPPER_WIDTH,
   GLOBAL_WIDTH,
-} from "../../src/train/safety/encode.js";
-import { STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
-import { FLIPPER_COST_WIDTH } from "../../src/train/safety/flippers.js";
-import { CARD_WIDTH, cardWidthOf } from "../../src/train/safety/cards.js";
+} from "../../src/players/safety/encode.js";
+import { STRUCTURE_WIDTH } from "../../src/players/safety/structure.js";
+import { FLIPPER_COST_WIDTH } from "../../src/players/safety/flippers.js";
+import { CARD_WIDTH, cardWidthOf } from "../../src/players/safety/cards.js";
 import { SUIT_ORDERS, SuitRenamer, suitOrderFor } from "../../src/train/safety/suits.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "../../src/train/safety/choice.js";
 import type { SafetyData } from "../../src/train/safety/dataset.js";
@@ -287,9 +287,9 @@ describe("the exact-label oracle ordered by lookahead", () => {
 describe("an ensemble of safety networks", () => {
   it("scores a move by the mean of its networks' outputs, and refuses networks with other inputs", async () => {
     const { loadSafety, initWeights, defaultConfig } = await import(
-      "../../src/train/safety/model.js"
+      "../../src/players/safety/model.js"
     );
-    const { SafetyView } = await import("../../src/train/safety/agent.js");
+    const { SafetyView } = await import("../../src/players/safety/agent.js");
     const { PositionSet } = await import("../../src/agents/repeat-guard.js");
     const codec = new ActionCodec(rules);
     const a = loadSafety("results/train-safety/run-choice").weights;

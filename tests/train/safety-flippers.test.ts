@@ -8,8 +8,8 @@ import {
   FLIPPER_COST_WIDTH,
   releaseCostOf,
   releaseCosts,
-} from "../../src/train/safety/flippers.js";
-import { locateCards } from "../../src/train/safety/structure.js";
+} from "../../src/players/safety/flippers.js";
+import { locateCards } from "../../src/players/safety/structure.js";
 import { FIRST, position } from "./positions.js";
 
 const rules = resolveRules("penguin");

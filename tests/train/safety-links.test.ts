@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../src/engine/card.js";
 import type { State } from "../../src/engine/state.js";
-import { CARD_WIDTH, cardWidthOf, encodeCards, LINK_WIDTH } from "../../src/train/safety/cards.js";
-import { relIndex } from "../../src/train/safety/structure.js";
+import {
+  CARD_WIDTH,
+  cardWidthOf,
+  encodeCards,
+  LINK_WIDTH,
+} from "../../src/players/safety/cards.js";
+import { relIndex } from "../../src/players/safety/structure.js";
 import { FIRST, position } from "./positions.js";
 
 const W = cardWidthOf(true);

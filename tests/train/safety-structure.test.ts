@@ -3,7 +3,7 @@ import { suitOf } from "../../src/engine/card.js";
 import { deal } from "../../src/engine/deal.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { COLUMN_CAP } from "../../src/engine/state.js";
-import { encodeStructure, STRUCTURE_WIDTH } from "../../src/train/safety/structure.js";
+import { encodeStructure, STRUCTURE_WIDTH } from "../../src/players/safety/structure.js";
 
 const rules = resolveRules("penguin");
 
@@ -56,8 +56,8 @@ describe("safety checkpoints", () => {
       loadSafety,
       saveSafety,
       usesStructure,
-    } = await import("../../src/train/safety/model.js");
-    const { GLOBAL_WIDTH } = await import("../../src/train/safety/encode.js");
+    } = await import("../../src/players/safety/model.js");
+    const { GLOBAL_WIDTH } = await import("../../src/players/safety/encode.js");
     const dir = mkdtempSync(join(tmpdir(), "safety-ck-"));
     try {
       for (const [features, heads] of [

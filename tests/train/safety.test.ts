@@ -12,7 +12,7 @@ import { solve } from "../../src/solver/index.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/dataset.js";
 import { decodeNpy, encodeNpy } from "../../src/train/safety/npy.js";
 import { loadDataset } from "../../src/train/safety/dataset.js";
-import { SafetyView } from "../../src/train/safety/agent.js";
+import { SafetyView } from "../../src/players/safety/agent.js";
 import { decisionStarts } from "../../src/train/safety/choice.js";
 import { lookaheadValues } from "../../src/train/safety/teacher.js";
 import { LookaheadAgent } from "../../src/agents/lookahead.js";
@@ -21,7 +21,7 @@ import {
   featuresOf,
   initWeights,
   loadSafety,
-} from "../../src/train/safety/model.js";
+} from "../../src/players/safety/model.js";
 import { scratchDir } from "./helpers.js";
 
 const root = process.cwd();
@@ -542,8 +542,8 @@ describe("the safety network", () => {
     async (_, structure, heads) => {
       const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
       const { initBackend, tf } = await import("../../src/train/backend.js");
-      const { JsSafety } = await import("../../src/train/safety/model.js");
-      const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/train/safety/encode.js");
+      const { JsSafety } = await import("../../src/players/safety/model.js");
+      const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/players/safety/encode.js");
       await initBackend();
       const data = loadDataset([join(dir, "a")]);
       const w = initWeights(defaultConfig(7, [16, 8], [12], structure, heads), 5);

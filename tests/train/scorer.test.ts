@@ -10,13 +10,14 @@ import { FEATURES } from "../../src/agents/move-features.js";
 import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { initBackend, tf } from "../../src/train/backend.js";
-import { Rng } from "../../src/train/rng.js";
-import { ScorerView } from "../../src/train/scorer/agent.js";
-import { GREEDY_FEATURES, ROW } from "../../src/train/scorer/features.js";
+import { Rng } from "../../src/util/rng.js";
+import { JsScorer, readScorer } from "../../src/players/scorer/model.js";
+import { ScorerView } from "../../src/players/scorer/agent.js";
+import { GREEDY_FEATURES, ROW } from "../../src/players/scorer/features.js";
 import {
   buildScorer,
   forward,
-  JsScorer,
+  jsScorerOf,
   loadScorer,
   saveScorer,
   ScorerCheckpointError,
@@ -79,7 +80,7 @@ describe("action-scorer", () => {
   it("masked argmax never picks an illegal or repeating action", async () => {
     await initBackend();
     const net = buildScorer({ actions: codec.n, row: ROW, hidden: [16], seed: 3, init: "zero" });
-    const js = new JsScorer(net);
+    const js = jsScorerOf(net);
     const view = new ScorerView(codec);
     let checked = 0;
     for (const s of positions(200)) {
@@ -127,8 +128,12 @@ describe("action-scorer", () => {
     const d1 = l1.dataSync() as Float32Array;
     const d2 = l2.dataSync() as Float32Array;
     expect(Buffer.from(d2.buffer).equals(Buffer.from(d1.buffer))).toBe(true);
-    const js = new JsScorer(back);
+    const js = jsScorerOf(back);
     for (let r = 0; r < 3 * codec.n; r++) expect(js.logit(block, r * ROW)).toBeCloseTo(d1[r]!, 3);
+    // The player reads the same checkpoint without TensorFlow.js and gets the same numbers.
+    const read = new JsScorer(readScorer(dir));
+    for (let r = 0; r < 3 * codec.n; r++)
+      expect(read.logit(block, r * ROW)).toBe(js.logit(block, r * ROW));
     tf.dispose([x, l1, l2]);
     truncateSync(join(dir, "weights.bin"), 100);
     await expect(loadScorer(dir)).rejects.toThrow(ScorerCheckpointError);

@@ -15,7 +15,7 @@ import {
   Unpacker,
 } from "../../src/train/dataset.js";
 import { buildPolicyNet } from "../../src/train/model.js";
-import { PolicyFeatures } from "../../src/train/features.js";
+import { PolicyFeatures } from "../../src/players/policy/features.js";
 import { playPolicy } from "../../src/train/play.js";
 import { resume, train } from "../../src/train/trainer.js";
 import { METRIC_COLUMNS, TIMING_COLUMNS } from "../../src/train/run.js";

@@ -11,8 +11,8 @@ import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
 import { ActionCodec } from "../../env/actions.js";
 import { EpisodeRunner } from "../../eval/game-loop.js";
-import { ScorerAgent, type RowScorer } from "../scorer/agent.js";
-import { ROW } from "../scorer/features.js";
+import { ScorerAgent, type RowScorer } from "../../players/scorer/agent.js";
+import { ROW } from "../../players/scorer/features.js";
 
 /** Credit of a lost deal per card home, as a share of a win's 1 (52 cards home in a loss: 0.3). */
 const CARD_CREDIT = 0.3 / 52;

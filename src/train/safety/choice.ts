@@ -8,7 +8,7 @@
 import { UsageError } from "../../errors.js";
 import { tf } from "../backend.js";
 import type { SafetyData } from "./dataset.js";
-import { squash } from "./model.js";
+import { squash } from "../../players/safety/model.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
 import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";

@@ -12,7 +12,7 @@ import { UsageError } from "../../errors.js";
 import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";
-import { writeAtomic } from "../files.js";
+import { writeAtomic } from "../../util/files.js";
 import { TaskPool, workerModule } from "../../util/pool.js";
 import { checkOutsideHeldOut } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";

@@ -19,7 +19,7 @@ import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { solve } from "../../solver/index.js";
-import { Rng } from "../rng.js";
+import { Rng } from "../../util/rng.js";
 import { packState, PACK_STRIDE } from "../dataset.js";
 
 const WINNABLE = 1;

@@ -8,7 +8,7 @@ import { MiB, readBytesFile } from "../../util/read.js";
 /** One shard's array: far above a shard this project writes, within what a Buffer holds. */
 const MAX_NPY_BYTES = 1024 * MiB;
 import { UsageError } from "../../errors.js";
-import { writeAtomic } from "../files.js";
+import { writeAtomic } from "../../util/files.js";
 
 export type NpyArray = Uint8Array | Int8Array | Int16Array | Int32Array | Float32Array;
 export type NpyDtype = "|u1" | "|i1" | "<i2" | "<i4" | "<f4";

@@ -2,8 +2,8 @@
 import { UsageError } from "../../errors.js";
 import { printable } from "../../util/text.js";
 import type { SafetyTrainOptions } from "./train.js";
-import { hasCardRows } from "./cards.js";
-import type { SafetyFeatures } from "./model.js";
+import { hasCardRows } from "../../players/safety/cards.js";
+import type { SafetyFeatures } from "../../players/safety/model.js";
 
 /** `o`: the spec's values by key (optionsFrom); `out`: the run folder. */
 export function safetyOptions(

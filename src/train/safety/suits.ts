@@ -9,8 +9,8 @@
  * the columns and flippers, the four foundation counts and the six structural numbers of each
  * suit. Everything else in the encoding does not depend on which suit is which.
  */
-import { CARD_WIDTH, cardWidthOf } from "./cards.js";
-import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
+import { CARD_WIDTH, cardWidthOf } from "../../players/safety/cards.js";
+import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "../../players/safety/encode.js";
 
 /** The 24 orders of the four suits; SUIT_ORDERS[i][s] is the new name of suit s. */
 export const SUIT_ORDERS: readonly Uint8Array[] = (() => {

@@ -15,16 +15,16 @@ import { deal } from "../../engine/deal.js";
 import { Adam } from "../adam.js";
 import { initBackend, tf } from "../backend.js";
 import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
-import { Rng } from "../rng.js";
+import { Rng } from "../../util/rng.js";
 import { stopRequested } from "../stop.js";
-import { ActionFeatures, ROW } from "../scorer/features.js";
-import { sha256 } from "../files.js";
+import { ActionFeatures, ROW } from "../../players/scorer/features.js";
+import { sha256 } from "../../util/files.js";
 import { RunFolder } from "../run.js";
 import { checkSplit, VALIDATION_DEAL_START } from "../splits.js";
-import { SafetyAgent, type PlayPolicy } from "./agent.js";
+import { SafetyAgent, type PlayPolicy } from "../../players/safety/agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
-import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
+import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "../../players/safety/encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
@@ -45,7 +45,7 @@ import {
   usesStructure,
   type SafetyConfig,
   type SafetyWeights,
-} from "./model.js";
+} from "../../players/safety/model.js";
 
 export interface SafetyTrainOptions {
   readonly data: readonly string[];

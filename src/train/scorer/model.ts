@@ -9,26 +9,25 @@
  * records the SHA-256 of weights.bin, each file is written to a temporary name and renamed, and a
  * damaged checkpoint is refused with one line.
  */
+import { UsageError } from "../../errors.js";
 import { existsSync } from "node:fs";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
 import { join } from "node:path";
-import { UsageError } from "../../errors.js";
 import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../../util/read.js";
 import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/move-features.js";
 import { tf } from "../backend.js";
-import { sha256, writeAtomic } from "../files.js";
+import { sha256, writeAtomic } from "../../util/files.js";
 import { modelArtifacts, modelFromArtifacts } from "../checkpoint.js";
-import { ROW } from "./features.js";
+import { ROW } from "../../players/scorer/features.js";
+import {
+  JsScorer,
+  ScorerCheckpointError,
+  scorerWeights,
+  type ScorerConfig,
+} from "../../players/scorer/model.js";
 
-export interface ScorerConfig {
-  actions: number;
-  row: number;
-  hidden: number[];
-  seed: number;
-  /** Skip path start: the tuned greedy weights, or zero. */
-  init: "tuned" | "zero";
-}
+export { ScorerCheckpointError, type ScorerConfig };
 
 export interface ScorerNet {
   readonly model: tf.LayersModel;
@@ -92,65 +91,18 @@ export function forward(net: ScorerNet, rows: tf.Tensor3D): tf.Tensor2D {
   return tf.tidy(() => tf.squeeze(net.model.apply(rows) as tf.Tensor3D, [2]) as tf.Tensor2D);
 }
 
-/**
- * The same network in plain JS for play (one position at a time, only the legal rows): tfjs's
- * per-call overhead is far larger than the arithmetic here. Tested equal to `forward`.
- */
-export class JsScorer {
-  readonly #layers: { w: Float32Array; b: Float32Array; nIn: number; nOut: number }[] = [];
-  readonly #head: Float32Array;
-  readonly #headBias: number;
-  readonly #skip: Float32Array;
-  readonly #buf: Float32Array[];
-
-  constructor(net: ScorerNet) {
-    const get = (name: string): Float32Array[] =>
-      net.model
-        .getLayer(name)
-        .getWeights()
-        .map((t) => t.dataSync() as Float32Array);
-    let nIn = net.config.row;
-    net.config.hidden.forEach((h, i) => {
-      const [w, b] = get(`mlp_${i}`);
-      this.#layers.push({ w: w!, b: b!, nIn, nOut: h });
-      nIn = h;
-    });
-    const [hw, hb] = get("head");
-    this.#head = hw!;
-    this.#headBias = hb![0]!;
-    this.#skip = get("skip")[0]!;
-    this.#buf = [
-      new Float32Array(net.config.row),
-      ...net.config.hidden.map((h) => new Float32Array(h)),
-    ];
-  }
-
-  /** The logit of one row rows[offset .. offset + ROW). */
-  logit(rows: Float32Array, offset: number): number {
-    let v = this.#headBias;
-    const input = this.#buf[0]!;
-    for (let j = 0; j < input.length; j++) {
-      input[j] = rows[offset + j]!;
-      v += input[j]! * this.#skip[j]!;
-    }
-    let cur = input;
-    this.#layers.forEach((l, k) => {
-      const next = this.#buf[k + 1]!;
-      for (let o = 0; o < l.nOut; o++) {
-        let z = l.b[o]!;
-        for (let i = 0; i < l.nIn; i++) z += cur[i]! * l.w[i * l.nOut + o]!;
-        next[o] = Math.max(z, 0);
-      }
-      cur = next;
-    });
-    for (let i = 0; i < cur.length; i++) v += cur[i]! * this.#head[i]!;
-    return v;
-  }
-}
-
-/** A damaged or missing scorer checkpoint (bad input: one line, exit 2). */
-export class ScorerCheckpointError extends UsageError {
-  override name = "ScorerCheckpointError";
+/** The live network's weights in the players' plain-JS form (src/players/scorer/model.ts). */
+export function jsScorerOf(net: ScorerNet): JsScorer {
+  const byName = new Map<string, Float32Array>();
+  for (const w of net.model.weights)
+    byName.set(w.originalName, w.read().dataSync() as Float32Array);
+  return new JsScorer(
+    scorerWeights(net.config, (name) => {
+      const t = byName.get(name);
+      if (!t) throw new Error(`scorer network has no tensor ${name}`);
+      return t;
+    }),
+  );
 }
 
 /** Writes dir/weights.bin then dir/model.json (which names the weights' SHA-256), each atomically. */

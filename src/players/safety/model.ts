@@ -14,8 +14,8 @@ import {
 } from "../../util/read.js";
 import { join } from "node:path";
 import { UsageError } from "../../errors.js";
-import { sha256, writeAtomic } from "../files.js";
-import { Rng } from "../rng.js";
+import { sha256, writeAtomic } from "../../util/files.js";
+import { Rng } from "../../util/rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
 import { cardWidthOf, hasCardRows } from "./cards.js";
 import { FLIPPER_COST_WIDTH } from "./flippers.js";

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../util/output.js";
+import { writeFileAtomic } from "./output.js";
 
 export function writeAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });

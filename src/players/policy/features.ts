@@ -7,11 +7,11 @@
  * without the slot contents the net cannot tell which card a flipper move would play.
 
  */
-import { NO_CARD } from "../engine/card.js";
-import type { Rules } from "../engine/rules.js";
-import { COLUMN_CAP, type State } from "../engine/state.js";
-import { ActionCodec } from "../env/actions.js";
-import { ObservationEncoder } from "../env/observation.js";
+import { NO_CARD } from "../../engine/card.js";
+import type { Rules } from "../../engine/rules.js";
+import { COLUMN_CAP, type State } from "../../engine/state.js";
+import { ActionCodec } from "../../env/actions.js";
+import { ObservationEncoder } from "../../env/observation.js";
 
 export type FeatureKind = "env" | "env+slots";
 export const FEATURE_KINDS: readonly FeatureKind[] = ["env", "env+slots"];

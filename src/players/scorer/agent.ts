@@ -11,8 +11,8 @@ import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
-import { initBackend } from "../backend.js";
-import { JsScorer, loadScorer, type ScorerNet } from "./model.js";
+import { ActionFeatures, ROW } from "./features.js";
+import { JsScorer, readScorer, type ScorerWeights } from "./model.js";
 
 // The decision buffers live in view.ts, free of TensorFlow.js, so the safety agent can share them.
 export { ScorerView, type RowScorer } from "./view.js";
@@ -50,7 +50,7 @@ export class ScorerAgent implements Agent {
 }
 
 /** The trained network as a ScorerAgent (checks that it was trained for these rules). */
-function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
+function scorerAgent(net: ScorerWeights, rules: Rules, label: string): ScorerAgent {
   const codec = new ActionCodec(rules);
   if (net.config.actions !== codec.n)
     throw new UsageError(
@@ -60,12 +60,11 @@ function scorerAgent(net: ScorerNet, rules: Rules, label: string): ScorerAgent {
 }
 
 /** Agent factory for the registry (name "scorer"): option `model` = run folder or checkpoint folder. */
-export async function createScorerAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
+export function createScorerAgent(options: AgentOptions, rules: Rules): Agent {
   const model = options.model;
   if (typeof model !== "string" || model === "")
     throw new UsageError(
-      "the scorer agent needs --agent-opt model=DIR (a run folder of src/train/scorer/main.ts)",
+      "the scorer agent needs --agent-opt model=DIR (a run folder of the scorer trainer)",
     );
-  await initBackend();
-  return scorerAgent(await loadScorer(model), rules, model);
+  return scorerAgent(readScorer(model), rules, model);
 }

@@ -16,10 +16,10 @@ import { actEach } from "../../agents/agent.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
-import { Rng } from "../rng.js";
+import { Rng } from "../../util/rng.js";
+import { ScorerView } from "../scorer/view.js";
 import { join } from "node:path";
 import { packageRoot } from "../../env/provenance.js";
-import { ScorerView } from "../scorer/view.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import {

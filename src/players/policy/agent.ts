@@ -8,20 +8,24 @@
  * keeps its own positions and its own sampling generator (seeded by the deal), so a game plays
  * the same moves alone or in a batch.
  */
-import { MAX_MOVES } from "../engine/moves.js";
-import type { Rules } from "../engine/rules.js";
-import { UsageError } from "../errors.js";
-import { booleanValue } from "../util/flag.js";
-import { copyInto, type State } from "../engine/state.js";
-import type { Agent, AgentInput, AgentOptions } from "../agents/agent.js";
-import { bestAllowed, guardActions, PositionSet } from "../agents/repeat-guard.js";
-import { ActionCodec } from "../env/actions.js";
+import { MAX_MOVES } from "../../engine/moves.js";
+import type { Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
+import { booleanValue } from "../../util/flag.js";
+import { copyInto, type State } from "../../engine/state.js";
+import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
+import { bestAllowed, guardActions, PositionSet } from "../../agents/repeat-guard.js";
+import { ActionCodec } from "../../env/actions.js";
 import { PolicyFeatures } from "./features.js";
-import { initBackend } from "./backend.js";
-import { loadNet } from "./checkpoint.js";
-import { chooseMasked } from "./masked.js";
-import { inferBatch, type PolicyNet } from "./model.js";
-import { Rng } from "./rng.js";
+import { chooseMasked } from "./choose.js";
+import { JsPolicy, readPolicy, type NetConfig } from "./model.js";
+
+/** Runs the network on a batch of inputs: plain JavaScript in play, TensorFlow.js while training. */
+export interface PolicyInference {
+  readonly config: NetConfig;
+  infer(obs: Float32Array, batch: number, logitsOut: Float32Array): void;
+}
+import { Rng } from "../../util/rng.js";
 
 export class PolicyAgent implements Agent {
   readonly name: string;
@@ -40,7 +44,7 @@ export class PolicyAgent implements Agent {
   #scratch: State | undefined;
 
   constructor(
-    readonly net: PolicyNet,
+    readonly net: PolicyInference,
     readonly rules: Rules,
     readonly sample: boolean,
     readonly guard: boolean,
@@ -103,7 +107,7 @@ export class PolicyAgent implements Agent {
         );
       this.#encoder.encode(input.state, input.mask, 0, this.#obs, i * O);
     }
-    inferBatch(this.net, this.#obs, n, this.#logits);
+    this.net.infer(this.#obs, n, this.#logits);
     for (let i = 0; i < n; i++) {
       const input = inputs[i]!;
       const game = input.game ?? 0;
@@ -134,7 +138,5 @@ export async function createPolicyAgent(options: AgentOptions, rules: Rules): Pr
     booleanValue("sample", options.sample, false),
     booleanValue("guard", options.guard, true),
   ];
-  await initBackend();
-  const net = await loadNet(model);
-  return new PolicyAgent(net, rules, sample, guard, model);
+  return new PolicyAgent(new JsPolicy(readPolicy(model)), rules, sample, guard, model);
 }

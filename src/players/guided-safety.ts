@@ -17,9 +17,9 @@ import type { Rules } from "../engine/rules.js";
 import type { State } from "../engine/state.js";
 import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
-import { DEFAULT_PLAY, SafetyView, type PlayPolicy } from "../train/safety/agent.js";
-import { loadSafety } from "../train/safety/model.js";
-import { GreedyOrdering, sortedFresh, type GuidedOrdering } from "./guided.js";
+import { DEFAULT_PLAY, SafetyView, type PlayPolicy } from "./safety/agent.js";
+import { loadSafety } from "./safety/model.js";
+import { GreedyOrdering, sortedFresh, type GuidedOrdering } from "../solver/guided.js";
 
 /** ln(1 − risk) in thousandths; risk is kept below 1 so the log stays finite. */
 const LOG_SCALE = 1000;
