@@ -14,5 +14,5 @@ serveTasks<WorkerSpec, ChunkTask, EvalRow[], DealPlayer>(
       s.maxSteps,
       s.timing ?? true,
     ),
-  (player, t) => t.deals.map((d, i) => player.play(d, t.start + i)),
+  (player, t) => player.playChunk(t.deals, t.start),
 );

@@ -10,6 +10,7 @@ import { createAgent } from "../agents/registry.js";
 import { agentSeed, dealLabel, dealState, type DealList, type DealRef } from "./deals.js";
 import { defaultMaxSteps } from "../env/registry.js";
 import { EpisodeRunner } from "./game-loop.js";
+import type { GameOutcome } from "./stats.js";
 import { TaskPool, workerModule } from "../util/pool.js";
 
 export interface EvalSpec {
@@ -25,7 +26,16 @@ export interface EvalSpec {
   readonly maxSteps?: number;
   /** false: `ms` is 0 in every row, making the rows byte-identical between runs. */
   readonly timing?: boolean;
+  /**
+   * Games played side by side (in lockstep) by an agent that can (`concurrentGames`: the network
+   * players), each step one batched call for all of them; default DEFAULT_BATCH. The rows are
+   * the same for any value.
+   */
+  readonly batch?: number;
 }
+
+/** Games in lockstep by default: enough to fill a forward pass, few enough to keep rows flowing. */
+export const DEFAULT_BATCH = 32;
 
 export interface EvalRow {
   /** Position of the deal in spec.deals. */
@@ -36,7 +46,7 @@ export interface EvalRow {
   readonly won: boolean;
   readonly cardsHome: number;
   readonly moves: number;
-  /** Wall-clock milliseconds for this deal (0 with timing off). */
+  /** Wall-clock milliseconds for this deal (0 with timing off; games played in lockstep share their chunk's time evenly). */
   readonly ms: number;
 }
 
@@ -70,6 +80,27 @@ export class DealPlayer {
     const t0 = performance.now();
     const o = this.#runner.play(dealState(this.rules, d), agentSeed(d), this.maxSteps);
     const ms = this.timing ? Math.round((performance.now() - t0) * 10) / 10 : 0;
+    return this.#row(d, index, o, ms);
+  }
+
+  /**
+   * Plays deals[0 …] (at indices start …): side by side in one lockstep batch when the agent can
+   * play concurrent games, else one after another. The outcomes are the same either way.
+   */
+  async playChunk(deals: readonly DealRef[], start: number): Promise<EvalRow[]> {
+    if (!this.agent.concurrentGames || deals.length === 1)
+      return deals.map((d, i) => this.play(d, start + i));
+    const t0 = performance.now();
+    const games = await this.#runner.playMany(
+      deals.map((d) => dealState(this.rules, d)),
+      deals.map((d) => agentSeed(d)),
+      { maxSteps: this.maxSteps, batch: deals.length },
+    );
+    const ms = this.timing ? Math.round(((performance.now() - t0) / deals.length) * 10) / 10 : 0;
+    return games.map((o, i) => this.#row(deals[i]!, start + i, o, ms));
+  }
+
+  #row(d: DealRef, index: number, o: GameOutcome, ms: number): EvalRow {
     return {
       index,
       deal: dealLabel(d),
@@ -89,10 +120,14 @@ export async function* evaluate(spec: EvalSpec): AsyncGenerator<EvalRow> {
   if (workers === 1) {
     const agent = await createAgent(spec.agent, spec.agentOptions ?? {}, spec.rules);
     const player = new DealPlayer(agent, spec.rules, spec.maxSteps, spec.timing ?? true);
-    for (let i = 0; i < spec.deals.length; i++) {
-      yield player.play(spec.deals.at(i)!, i);
+    const batch = agent.concurrentGames ? Math.max(1, spec.batch ?? DEFAULT_BATCH) : 1;
+    for (let i = 0; i < spec.deals.length; i += batch) {
+      const chunk: DealRef[] = [];
+      for (let j = i; j < Math.min(spec.deals.length, i + batch); j++)
+        chunk.push(spec.deals.at(j)!);
+      yield* await player.playChunk(chunk, i);
       // Let timers (progress bar, signals) run between deals.
-      if ((i & 15) === 15) await new Promise((r) => setImmediate(r));
+      if (batch > 1 || (i & 15) === 15) await new Promise((r) => setImmediate(r));
     }
     return;
   }
@@ -108,8 +143,12 @@ export interface ChunkTask {
 
 async function* evaluateInWorkers(spec: EvalSpec, n: number): AsyncGenerator<EvalRow> {
   const { deals } = spec;
-  // Small chunks keep the workers evenly busy and rows flowing in order.
-  const chunk = Math.max(1, Math.min(8, Math.ceil(deals.length / (n * 16))));
+  // Small chunks keep the workers evenly busy and rows flowing in order; a chunk is played in
+  // lockstep by an agent that can, so the batch size bounds it too.
+  const chunk = Math.max(
+    1,
+    Math.min(spec.batch ?? DEFAULT_BATCH, 8, Math.ceil(deals.length / (n * 16))),
+  );
   const tasks = Math.ceil(deals.length / chunk);
   const init: WorkerSpec = {
     agent: spec.agent,

@@ -12,7 +12,6 @@ import type { Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import type { State } from "../../engine/state.js";
 import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
-import { actEach } from "../../agents/agent.js";
 import { MoveScorer, weightsOf } from "../../agents/heuristic.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
@@ -22,9 +21,9 @@ import { join } from "node:path";
 import { packageRoot } from "../../env/provenance.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
+import { SafetyBatch, SafetyInputs } from "./batch.js";
 import {
   featuresOf,
-  JsSafety,
   squash,
   loadSafety,
   type SafetyFeatures,
@@ -43,39 +42,29 @@ export interface PlayPolicy {
 }
 export const DEFAULT_PLAY: PlayPolicy = { threshold: 0.5, shuffle: 0.2, margin: 0.05 };
 
-/** Encodes the candidate moves of one position and returns their loss probabilities. */
-export class SafetyView {
-  readonly view: ScorerView;
-  readonly risk: Float32Array;
-  readonly #cols: Float32Array;
-  readonly #flips = new Float32Array(FLIPPER_WIDTH);
-  readonly #globals: Float32Array;
+/**
+ * The network (or an ensemble: several whose outputs are averaged, their errors partly cancel)
+ * with the input rows it reads: every SafetyView that shares one scores its candidates in the
+ * same batched call.
+ */
+export class SafetyScorer {
+  readonly inputs: SafetyInputs;
+  readonly nets: SafetyBatch[];
   /** The inputs the network reads after the globals, from its checkpoint's config. */
-  readonly #features: SafetyFeatures;
+  readonly features: SafetyFeatures;
   /** The network scores moves against each other (objective "choice") rather than giving each a loss probability. */
-  readonly #choice: boolean;
-  /** One network, or several whose outputs are averaged (an ensemble: their errors partly cancel). */
-  readonly #js: JsSafety[];
-  #scratch: State | undefined;
+  readonly choice: boolean;
+  /** Per row after score(): the mean over the networks of the loss probability (or squashed choice score). */
+  value = new Float64Array(0);
 
-  constructor(
-    readonly codec: ActionCodec,
-    weights: SafetyWeights | readonly SafetyWeights[],
-  ) {
+  constructor(weights: SafetyWeights | readonly SafetyWeights[], columns: number) {
     const nets = Array.isArray(weights)
       ? (weights as readonly SafetyWeights[])
       : [weights as SafetyWeights];
     const w = nets[0]!;
-    this.view = new ScorerView(codec);
-    this.risk = new Float32Array(codec.n);
-    this.#cols = new Float32Array(w.config.columns * COLUMN_WIDTH);
-    this.#js = nets.map((n) => new JsSafety(n));
-    this.#globals = new Float32Array(w.config.globalWidth);
-    this.#features = featuresOf(w.config) ?? "basic";
-    this.#choice = w.config.objective === "choice";
-    if (w.config.columns !== codec.columns)
+    if (w.config.columns !== columns)
       throw new UsageError(
-        `the safety network was trained for ${w.config.columns} columns; these rules have ${codec.columns}`,
+        `the safety network was trained for ${w.config.columns} columns; these rules have ${columns}`,
       );
     for (const n of nets)
       if (
@@ -84,15 +73,69 @@ export class SafetyView {
         n.config.columns !== w.config.columns
       )
         throw new UsageError("the networks of an ensemble must share their inputs and objective");
+    this.inputs = new SafetyInputs(w.config.columns, w.config.globalWidth);
+    this.nets = nets.map((n) => new SafetyBatch(n));
+    this.features = featuresOf(w.config) ?? "basic";
+    this.choice = w.config.objective === "choice";
+  }
+
+  /** Scores input rows 0 … n−1 into value[0 … n−1]. */
+  score(n: number): Float64Array {
+    if (this.value.length < n) this.value = new Float64Array(Math.max(n, 2 * this.value.length));
+    this.value.fill(0, 0, n);
+    for (const net of this.nets) {
+      const z = net.forward(this.inputs, n);
+      for (let r = 0; r < n; r++)
+        this.value[r] = this.value[r]! + (this.choice ? squash(z[r]!) : 1 / (1 + Math.exp(-z[r]!)));
+    }
+    return this.value;
+  }
+}
+
+/** Encodes the candidate moves of one position and gives their loss probabilities. */
+export class SafetyView {
+  readonly view: ScorerView;
+  readonly risk: Float32Array;
+  readonly scorer: SafetyScorer;
+  readonly #flips = FLIPPER_WIDTH;
+  /** The first input row of this position's candidates, and how many. */
+  #row = 0;
+  #rows = 0;
+  #scratch: State | undefined;
+
+  constructor(
+    readonly codec: ActionCodec,
+    weights: SafetyWeights | readonly SafetyWeights[] | SafetyScorer,
+  ) {
+    this.view = new ScorerView(codec);
+    this.risk = new Float32Array(codec.n);
+    this.scorer =
+      weights instanceof SafetyScorer ? weights : new SafetyScorer(weights, codec.columns);
   }
 
   /** Fills view (masks, rows) and risk[a] for every legal action; returns the number of legal moves. */
   look(s: State, seen: PositionSet): number {
+    const n = this.encode(s, seen, 0);
+    this.scorer.score(this.#rows);
+    this.finish();
+    return n;
+  }
+
+  /**
+   * Fills view (masks, rows) and writes one input row per legal move from input row `row` on
+   * (the scorer's rows must have room: SafetyInputs.ensure); returns the number of legal moves.
+   */
+  encode(s: State, seen: PositionSet, row: number): number {
     const n = this.view.look(s, seen);
+    const inp = this.scorer.inputs;
+    inp.ensure(row + n);
     let x = this.#scratch;
     if (!x || x.base !== s.base || x.rules !== s.rules) x = this.#scratch = s.clone();
     else x.copyFrom(s);
     const v = this.view;
+    const C = inp.columns * COLUMN_WIDTH;
+    const G = inp.globalWidth;
+    let r = row;
     // Every legal move is scored, repeats too: when the only safe moves go back to a seen
     // position, going back beats a fresh move that loses.
     for (let a = 0; a < this.codec.n; a++) {
@@ -103,23 +146,30 @@ export class SafetyView {
         x,
         v.rows,
         a * ROW,
-        this.#cols,
-        0,
-        this.#flips,
-        0,
-        this.#globals,
-        0,
-        this.#features,
+        inp.cols,
+        r * C,
+        inp.flips,
+        r * this.#flips,
+        inp.globals,
+        r * G,
+        this.scorer.features,
       );
-      let sum = 0;
-      for (const js of this.#js) {
-        const z = js.logit(this.#cols, 0, this.#flips, 0, this.#globals, 0);
-        sum += this.#choice ? squash(z) : 1 / (1 + Math.exp(-z));
-      }
-      this.risk[a] = sum / this.#js.length;
       undoMove(x, m);
+      r++;
     }
-    if (this.#choice) {
+    this.#row = row;
+    this.#rows = r - row;
+    return n;
+  }
+
+  /** Reads risk[a] from the scorer's values of this position's rows (after SafetyScorer.score). */
+  finish(): void {
+    const v = this.view;
+    const value = this.scorer.value;
+    const nets = this.scorer.nets.length;
+    let r = this.#row;
+    for (let a = 0; a < this.codec.n; a++) if (v.mask[a] === 1) this.risk[a] = value[r++]! / nets;
+    if (this.scorer.choice) {
       // A choice network's scores mean something only against each other: a move's risk is how far
       // its softmax weight falls below the best move's (0 for the best, towards 1 far below it).
       let top = -Infinity;
@@ -128,19 +178,30 @@ export class SafetyView {
       for (let a = 0; a < this.codec.n; a++)
         if (v.mask[a] === 1) this.risk[a] = 1 - Math.exp(this.risk[a]! - top);
     }
-    return n;
   }
 }
 
+/**
+ * Plays one game, or many side by side (EpisodeRunner.playMany): every candidate move of every
+ * game asking for a move is scored in one batched network call. Each game keeps its own
+ * positions and random stream, and a candidate's score does not depend on its batch, so a game
+ * is the same whichever games it is played beside.
+ */
 export class SafetyAgent implements Agent {
   readonly name: string;
-  readonly #seen = new PositionSet();
-  readonly #sv: SafetyView;
+  readonly concurrentGames = true;
+  readonly #scorer: SafetyScorer;
+  readonly #codec: ActionCodec;
+  /** Per game: the positions it has been through, and its random stream. */
+  readonly #seen: PositionSet[] = [];
+  readonly #rngs: Rng[] = [];
+  /** Per batch slot: the view of the position it holds. */
+  readonly #views: SafetyView[] = [];
   readonly #greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
-  #rng = new Rng(0);
   readonly #cand: number[] = [];
   readonly #moves = new Int32Array(512);
   readonly #score = new Float64Array(512);
+  readonly #one = new Int32Array(1);
   #scratch: State | undefined;
 
   constructor(
@@ -149,28 +210,55 @@ export class SafetyAgent implements Agent {
     label: string,
     readonly play: PlayPolicy,
   ) {
-    this.#sv = new SafetyView(new ActionCodec(rules), weights);
+    this.#codec = new ActionCodec(rules);
+    this.#scorer = new SafetyScorer(weights, this.#codec.columns);
     this.name = `safety(${label},threshold=${play.threshold},shuffle=${play.shuffle}${play.order === "net" ? ",order=net" : ""})`;
   }
 
-  reset(start: State, seed: number): void {
-    this.#seen.clear();
-    this.#seen.add(start.hashLo, start.hashHi);
-    this.#rng = new Rng(`safety-agent:${seed}`);
+  /** Share of column and card embeddings reused rather than computed (for benchmarks). */
+  hitRate(): number {
+    return this.#scorer.nets[0]!.hitRate();
+  }
+
+  reset(start: State, seed: number, game = 0): void {
+    while (this.#seen.length <= game) this.#seen.push(new PositionSet());
+    const seen = this.#seen[game]!;
+    seen.clear();
+    seen.add(start.hashLo, start.hashHi);
+    this.#rngs[game] = new Rng(`safety-agent:${seed}`);
   }
 
   act(input: AgentInput): number {
-    const s = input.state;
-    this.#seen.add(s.hashLo, s.hashHi);
-    if (this.#sv.look(s, this.#seen) === 0)
-      throw new Error("safety agent asked to act with no legal move");
-    return this.choose(s);
+    this.actBatch([input], this.#one);
+    return this.#one[0]!;
   }
 
-  /** The choice rule, on the risks SafetyView just computed. */
-  choose(s: State): number {
-    const { guarded, actionMoves } = this.#sv.view;
-    const risk = this.#sv.risk;
+  actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
+    let row = 0;
+    for (let i = 0; i < inputs.length; i++) {
+      const s = inputs[i]!.state;
+      const game = inputs[i]!.game ?? 0;
+      if (!this.#seen[game]) this.reset(s, 0, game);
+      const seen = this.#seen[game]!;
+      seen.add(s.hashLo, s.hashHi);
+      while (this.#views.length <= i) this.#views.push(new SafetyView(this.#codec, this.#scorer));
+      const view = this.#views[i]!;
+      if (view.encode(s, seen, row) === 0)
+        throw new Error("safety agent asked to act with no legal move");
+      row += view.view.legal;
+    }
+    this.#scorer.score(row);
+    for (let i = 0; i < inputs.length; i++) {
+      const view = this.#views[i]!;
+      view.finish();
+      out[i] = this.#choose(inputs[i]!.state, view, this.#rngs[inputs[i]!.game ?? 0]!);
+    }
+  }
+
+  /** The choice rule, on the risks the view holds. */
+  #choose(s: State, sv: SafetyView, rng: Rng): number {
+    const { guarded, actionMoves } = sv.view;
+    const risk = sv.risk;
     const A = guarded.length;
     const cand = this.#cand;
     cand.length = 0;
@@ -182,8 +270,8 @@ export class SafetyAgent implements Agent {
     const cut = Math.max(this.play.threshold, least + this.play.margin);
     for (let a = 0; a < A; a++) if (guarded[a] === 1 && risk[a]! <= cut) cand.push(a);
     // Draw every decision, so the random stream does not depend on how many moves were safe.
-    const roll = this.#rng.next();
-    const pick = this.#rng.next();
+    const roll = rng.next();
+    const pick = rng.next();
     if (cand.length === 1) return cand[0]!;
     if (roll < this.play.shuffle) return cand[Math.floor(pick * cand.length)]!;
     if (this.play.order === "net") {
@@ -201,10 +289,6 @@ export class SafetyAgent implements Agent {
     let best = 0;
     for (let i = 1; i < cand.length; i++) if (this.#score[i]! > this.#score[best]!) best = i;
     return cand[best]!;
-  }
-
-  actBatch(inputs: readonly AgentInput[], out: Int32Array): void {
-    actEach(this, inputs, out);
   }
 }
 

@@ -1,0 +1,84 @@
+/**
+ * The safety network played in lockstep batches gives every game exactly the moves it gets one
+ * game at a time, for any batch size and worker count; and the batched network's logits are
+ * JsSafety's, bit for bit, on real candidate rows.
+ */
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { resolveRules } from "../../src/engine/rules.js";
+import { deal } from "../../src/engine/deal.js";
+import { applyMove, generateMoves, MAX_MOVES } from "../../src/engine/moves.js";
+import { ActionCodec } from "../../src/env/actions.js";
+import { PositionSet } from "../../src/agents/repeat-guard.js";
+import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
+import { seedRange } from "../../src/eval/deals.js";
+import { SafetyView } from "../../src/players/safety/agent.js";
+import { SafetyBatch, SafetyInputs } from "../../src/players/safety/batch.js";
+import { COLUMN_WIDTH, FLIPPER_WIDTH } from "../../src/players/safety/encode.js";
+import { JsSafety, loadSafety } from "../../src/players/safety/model.js";
+
+const root = join(import.meta.dirname, "../..");
+const shipped = join(root, "results/train-safety/run-links-scratch/last");
+const rules = resolveRules("penguin");
+
+async function rows(batch: number, workers: number): Promise<string[]> {
+  const out: EvalRow[] = [];
+  for await (const r of evaluate({
+    agent: "safety",
+    agentOptions: { model: shipped },
+    rules,
+    deals: seedRange(100_001, 4),
+    // Short games: the moves of each still go through every batch arrangement.
+    maxSteps: 60,
+    workers,
+    batch,
+    timing: false,
+  }))
+    out.push(r);
+  return out.map((r) => `${r.deal} ${r.won} ${r.cardsHome} ${r.moves}`);
+}
+
+describe("batched safety network", () => {
+  it("plays every game the same in lockstep batches of any size, in any number of workers", async () => {
+    const one = await rows(1, 1);
+    expect(one).toHaveLength(4);
+    expect(await rows(3, 1)).toEqual(one);
+    expect(await rows(4, 1)).toEqual(one);
+    expect(await rows(3, 2)).toEqual(one);
+  });
+
+  it("gives JsSafety's logits bit for bit, whatever the rows around them", () => {
+    const { weights } = loadSafety(shipped);
+    const codec = new ActionCodec(rules);
+    const view = new SafetyView(codec, weights);
+    const s = deal(rules, 100_007);
+    const moves = new Int32Array(MAX_MOVES);
+    let row = 0;
+    // Candidates of a few successive positions in one batch.
+    for (let step = 0; step < 4; step++) {
+      row += view.encode(s, new PositionSet(), row);
+      const n = generateMoves(s, moves);
+      applyMove(s, moves[step % n]!);
+    }
+    const inp = view.scorer.inputs;
+    const batched = new SafetyBatch(weights).forward(inp, row).slice(0, row);
+    const reversed = new SafetyBatch(weights);
+    const js = new JsSafety(weights);
+    const G = inp.globalWidth;
+    const C = inp.columns * COLUMN_WIDTH;
+    for (let r = 0; r < row; r++) {
+      const z = js.logit(inp.cols, r * C, inp.flips, r * FLIPPER_WIDTH, inp.globals, r * G);
+      expect(Object.is(batched[r], Math.fround(z))).toBe(true);
+    }
+    // Rows scored one at a time, last first (every lookup a fresh table): the same numbers.
+    const one = new SafetyInputs(inp.columns, G);
+    one.ensure(1);
+    for (let r = row - 1; r >= 0; r--) {
+      one.cols.set(inp.cols.subarray(r * C, r * C + C));
+      one.flips.set(inp.flips.subarray(r * FLIPPER_WIDTH, (r + 1) * FLIPPER_WIDTH));
+      one.globals.set(inp.globals.subarray(r * G, (r + 1) * G));
+      expect(Object.is(new SafetyBatch(weights).forward(one, 1)[0], batched[r])).toBe(true);
+      expect(Object.is(reversed.forward(one, 1)[0], batched[r])).toBe(true);
+    }
+  });
+});
