@@ -79,7 +79,7 @@ const entries: AgentEntry[] = [
     describe:
       "the trained move-safety network: plays the best of the moves it judges safe, no search",
     options:
-      "--agent-opt model=DIR [threshold=P shuffle=P margin=P order=greedy|net] (see docs/train-safety.md)",
+      "--agent-opt [model=DIR (default: the shipped network) threshold=P shuffle=P margin=P order=greedy|net] (see docs/train.md)",
     accepts: ["model", "threshold", "shuffle", "margin", "order"],
     create: async (o, r) => (await import("../players/safety/agent.js")).createSafetyAgent(o, r),
   },

@@ -19,6 +19,7 @@ import { UsageError } from "../errors.js";
 import { ActionCodec } from "../env/actions.js";
 import { DEFAULT_PLAY, SafetyView, type PlayPolicy } from "./safety/agent.js";
 import { loadSafety } from "./safety/model.js";
+import { safetyModel } from "./safety/shipped.js";
 import { GreedyOrdering, sortedFresh, type GuidedOrdering } from "../solver/guided.js";
 
 /** ln(1 − risk) in thousandths; risk is kept below 1 so the log stays finite. */
@@ -96,6 +97,8 @@ export function createSafetyOrdering(
   rules: Rules,
   rootOnly = false,
 ): GuidedOrdering {
+  const label = model === undefined ? "shipped" : String(model);
+  model = safetyModel(model);
   if (typeof model !== "string" || model === "")
     throw new UsageError(
       "order=safety needs --agent-opt model=DIR (a run folder of penguin train --algo safety)",
@@ -108,8 +111,8 @@ export function createSafetyOrdering(
   };
   const net = new SafetyOrdering(
     new SafetyView(new ActionCodec(rules), weights),
-    `safety,model=${model}`,
+    `safety,model=${label}`,
     play,
   );
-  return rootOnly ? new RootSafetyOrdering(net, `safety-root,model=${model}`) : net;
+  return rootOnly ? new RootSafetyOrdering(net, `safety-root,model=${label}`) : net;
 }

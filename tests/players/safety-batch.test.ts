@@ -10,6 +10,7 @@ import { deal } from "../../src/engine/deal.js";
 import { applyMove, generateMoves, MAX_MOVES } from "../../src/engine/moves.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { PositionSet } from "../../src/agents/repeat-guard.js";
+import { createAgent } from "../../src/agents/registry.js";
 import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { SafetyView } from "../../src/players/safety/agent.js";
@@ -45,6 +46,20 @@ describe("batched safety network", () => {
     expect(await rows(3, 1)).toEqual(one);
     expect(await rows(4, 1)).toEqual(one);
     expect(await rows(3, 2)).toEqual(one);
+  });
+
+  it("plays the shipped network when no model is named", async () => {
+    const named = await createAgent("safety", { model: shipped }, rules);
+    const plain = await createAgent("safety", {}, rules);
+    expect(plain.name).toBe(named.name.replace(shipped, "shipped"));
+    const s = deal(rules, 100_003);
+    const codec = new ActionCodec(rules);
+    const mask = new Uint8Array(codec.n);
+    const actionMoves = new Int32Array(codec.n);
+    codec.fillMask(s, mask, actionMoves);
+    const input = { state: s, mask, observation: new Float32Array(0), codec, actionMoves };
+    for (const a of [named, plain]) a.reset(s.clone(), 100_003);
+    expect(plain.act(input)).toBe(named.act(input));
   });
 
   it("gives JsSafety's logits bit for bit, whatever the rows around them", () => {

@@ -151,7 +151,7 @@ describe("guided agent", () => {
   it("the command exits 2 with one line on a bad option", () => {
     for (const [opt, msg] of [
       ["order=best", /order must be one of greedy, safety, safety-root, got best/],
-      ["order=safety", /order=safety needs --agent-opt model=DIR/],
+      ["nodes=-1", /nodes must be an integer from 0 to/],
     ] as const) {
       const r = spawnSync(
         "node",

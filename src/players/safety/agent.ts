@@ -1,5 +1,5 @@
 /**
- * The `safety` agent (`penguin eval --agent safety --agent-opt model=DIR`): the network scores
+ * The `safety` agent (`penguin eval --agent safety [--agent-opt model=DIR]`, by default the shipped network): the network scores
  * every legal move from the position after it, and the agent plays among the moves it judges
  * safe (probability of losing ≤ `threshold`; when none is, the least risky ones). Among those it
  * plays greedy(tuned)'s best, except that with probability `shuffle` it plays a seeded random
@@ -17,11 +17,10 @@ import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
 import { Rng } from "../../util/rng.js";
 import { ScorerView } from "../scorer/view.js";
-import { join } from "node:path";
-import { packageRoot } from "../../env/provenance.js";
 import { ROW } from "../scorer/features.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "./encode.js";
 import { SafetyBatch, SafetyInputs } from "./batch.js";
+import { safetyModel } from "./shipped.js";
 import {
   featuresOf,
   squash,
@@ -309,19 +308,15 @@ function num(options: AgentOptions, key: string, dflt: number, lo: number, hi: n
   return x;
 }
 
-/** model=default (or no model): the network the package ships, in models/safety (float16). */
-export const SHIPPED_MODEL = "default";
-const shippedDir = (): string => join(packageRoot().dir, "models", "safety");
-
 /** Registry factory: model=DIR (default: the shipped network), and optionally threshold, shuffle, margin (defaults: the checkpoint's operating point). */
 export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
-  const model = options.model ?? SHIPPED_MODEL;
+  const model = safetyModel(options.model);
   if (typeof model !== "string" || model === "")
     throw new UsageError(
       "the safety agent's model is a folder (a run of penguin train safety) or default (the shipped network)",
     );
   // model=A+B+…: an ensemble, with the first network's operating point.
-  const loaded = model.split("+").map((m) => loadSafety(m === SHIPPED_MODEL ? shippedDir() : m));
+  const loaded = model.split("+").map((m) => loadSafety(safetyModel(m) as string));
   const meta = loaded[0]!.meta;
   const weights = loaded.map((l) => l.weights);
   const saved = (meta.play ?? {}) as Partial<PlayPolicy>;
@@ -331,5 +326,5 @@ export function createSafetyAgent(options: AgentOptions, rules: Rules): Agent {
     margin: num(options, "margin", saved.margin ?? DEFAULT_PLAY.margin, 0, 1),
     order: orderOf(options.order ?? saved.order),
   };
-  return new SafetyAgent(weights, rules, model, play);
+  return new SafetyAgent(weights, rules, options.model === undefined ? "shipped" : model, play);
 }
