@@ -31,8 +31,8 @@ interface Args extends RuleArgs {
   quiet: boolean;
 }
 
-/** Labelling deals are training deals: never the held-out seeds 1–10000. */
-const SEED = spec("seed", { min: 10_001, max: 2 ** 31 - 1 });
+/** Labelling deals are training deals: never the evaluation seeds below 100000. */
+const SEED = spec("seed", { min: 100_000, max: 2 ** 31 - 1 });
 
 const OPTIONS = {
   agent: flag("agent", {
@@ -43,7 +43,8 @@ const OPTIONS = {
   deals: flag("deals", { default: 1000, detail: "training deals to label" }),
   seed: flag("seed", {
     default: String(TRAIN_DEAL_START),
-    detail: "training deals, 10001 and above (held-out seeds 1–10000 are refused)",
+    detail:
+      "training deals, 100000 and above (seeds below 100000 are reserved for evaluation and refused)",
   }),
   "shard-deals": rangedNumber(
     "deals per shard",

@@ -160,7 +160,7 @@ export function validateOptions(o: TrainOptions): void {
     throw new UsageError(
       `--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`,
     );
-  checkSplit(dealSplit(o));
+  checkSplit(dealSplit(o), { training: "--train-deal-start" });
   if (o.bcValidationDeals >= o.trainDeals && o.algo === "bc")
     throw new UsageError(
       `--validation-deals (${o.bcValidationDeals}) must be below --train-deals (${o.trainDeals})`,
@@ -186,7 +186,7 @@ function dealSplit(o: TrainOptions): DealSplit {
 /** The run's deals.json: the checked split, and which deals validation and the learning curve use. */
 export function describeDeals(o: TrainOptions): object {
   return {
-    ...checkSplit(dealSplit(o)),
+    ...checkSplit(dealSplit(o), { training: "--train-deal-start" }),
     ...(o.algo === "bc"
       ? {
           bcValidation: `the last ${o.bcValidationDeals} of the ${o.trainDeals} solved training deals`,

@@ -5,6 +5,7 @@
  * resume continues from, each with its SHA-256. Every file is written to a
  * temporary name and renamed, so a kill never leaves half a file.
  */
+import { splitsRecord } from "./splits.js";
 import { UsageError } from "../errors.js";
 import { existsSync, appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -74,6 +75,7 @@ export class RunFolder<C extends string = MetricName> {
     this.writeJson("config.json", {
       algo,
       ...fields,
+      splits: splitsRecord(),
       rulesLabel: rulesLabel(rules),
       ...backendInfo(),
       created: new Date().toISOString(),

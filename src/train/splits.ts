@@ -1,47 +1,80 @@
 /**
- * Which deal seeds each use may touch: the one deal-split helper of every training run and of
- * `penguin dataset`. Held-out evaluation owns seeds 1–10000 (`penguin eval --deals 1000 --seed 1`
- * and the 9,000 deals after them); training, labelling and validation deals lie elsewhere and
- * apart from each other, and every run checks this before it starts and records the split in its
- * deals.json.
+ * The named deal splits, in one place: which deal seeds each use may touch.
+ *
+ *   reserved     1–99,999            evaluation only: never trained on, labelled or used for a choice
+ *   test         10,001–20,000       (inside the reserved seeds) played once per shipped model
+ *   validation   100,000–999,999     validation and every model or design choice
+ *   training     1,000,000 and up    training and labelling for training
+ *
+ * Every training run, `penguin dataset` (labelling) and every validation set checks its seeds
+ * here before it touches a file, and every run records the splits in its config.json.
  */
 import { UsageError } from "../errors.js";
 
-const HELD_OUT = { from: 1, to: 10_000 } as const;
+interface Split {
+  readonly from: number;
+  /** Inclusive; undefined: no end. */
+  readonly to?: number;
+}
+
+export const SPLITS = {
+  reserved: { from: 1, to: 99_999 },
+  test: { from: 10_001, to: 20_000 },
+  validation: { from: 100_000, to: 999_999 },
+  training: { from: 1_000_000 },
+} as const satisfies Record<string, Split>;
+
+/** What a run uses seeds for: each use has the split its seeds must lie in. */
+export type SeedUse = "training" | "validation" | "labelling";
+const ALLOWED: Record<SeedUse, Split> = {
+  training: SPLITS.training,
+  validation: SPLITS.validation,
+  // Labels feed training or validation: anything outside the reserved seeds.
+  labelling: { from: SPLITS.validation.from },
+};
+
 /** Default first seed of labelling deals (`penguin dataset`) and of the safety network's data. */
-export const TRAIN_DEAL_START = 1_000_000;
-/** Default first seed of the safety network's validation deals (below the training deals, above the held-out ones). */
+export const TRAIN_DEAL_START = SPLITS.training.from;
+/** First seed of the safety network's validation deals. */
 export const VALIDATION_DEAL_START = 500_000;
 /** PPO and behaviour cloning: training deals from here up. */
 export const TRAIN_DEAL_START_POLICY = 1_000_001;
 /** Evolution strategies: training deals from here up, validation deals from VALIDATION_DEAL_START_ES. */
 export const TRAIN_DEAL_START_ES = 2_000_000;
-export const VALIDATION_DEAL_START_ES = 1_500_000;
+export const VALIDATION_DEAL_START_ES = 200_000;
 
-/** Refuses a range of `count` seeds from `from` that meets the held-out seeds. */
-export function checkOutsideHeldOut(what: string, from: number, count: number): void {
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(count) || count < 0)
-    throw new UsageError(`${what}: bad seed range ${from} + ${count}`);
-  const to = from + count - 1;
-  if (count > 0 && from <= HELD_OUT.to && to >= HELD_OUT.from)
-    throw new UsageError(
-      `${what} seeds ${from}–${to} overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`,
-    );
+const show = (s: Split): string => (s.to === undefined ? `${s.from} up` : `${s.from}–${s.to}`);
+
+/** The splits as config.json records them. */
+export function splitsRecord(): Record<keyof typeof SPLITS, string> {
+  return {
+    reserved: `${show(SPLITS.reserved)} (evaluation only)`,
+    test: `${show(SPLITS.test)} (played once per shipped model)`,
+    validation: `${show(SPLITS.validation)} (validation and model choice)`,
+    training: `${show(SPLITS.training)} (training and its labels)`,
+  };
 }
 
-/** Refuses two ranges that share a seed. */
-function checkDisjoint(
-  a: string,
-  aFrom: number,
-  aCount: number,
-  b: string,
-  bFrom: number,
-  bCount: number,
-): void {
-  if (aCount > 0 && bCount > 0 && aFrom <= bFrom + bCount - 1 && bFrom <= aFrom + aCount - 1)
+/**
+ * Refuses seeds `from` … `from + count − 1` (without a count: every seed from `from` up) that
+ * leave the split of their use; `what` names the option in the message.
+ */
+export function checkSeeds(use: SeedUse, what: string, from: number, count?: number): void {
+  if (
+    !Number.isSafeInteger(from) ||
+    (count !== undefined && !(Number.isSafeInteger(count) && count >= 0))
+  )
+    throw new UsageError(`${what}: bad seed range ${from} + ${String(count)}`);
+  if (count === 0) return;
+  const to = count === undefined ? undefined : from + count - 1;
+  const range = to === undefined ? `from ${from} up` : `${from}–${to}`;
+  const ok = ALLOWED[use];
+  if (from < SPLITS.validation.from)
     throw new UsageError(
-      `${a} seeds ${aFrom}–${aFrom + aCount - 1} overlap ${b} seeds ${bFrom}–${bFrom + bCount - 1}`,
+      `${what}: ${use} seeds ${range} include seeds below ${SPLITS.validation.from}, which are reserved for evaluation; ${use} uses seeds ${show(ok)}`,
     );
+  if (from < ok.from || (ok.to !== undefined && (to === undefined || to > ok.to)))
+    throw new UsageError(`${what}: ${use} seeds ${range} must lie in ${show(ok)}`);
 }
 
 /** Seeds `from` … `from + count − 1`; without a count, every seed from `from` up (PPO, ES). */
@@ -50,16 +83,14 @@ export interface SeedRange {
   readonly count?: number;
 }
 
-/** A run's deals: the seeds it trains on, validates on (model selection) and evaluates on. */
+/** A run's deals: the seeds it trains on, validates on (model choice) and evaluates on. */
 export interface DealSplit {
   readonly training: SeedRange;
   readonly validation?: SeedRange;
-  /** The held-out deals the run's figures are measured on (default: seeds 1–10000). */
+  /** Deals only measured on, never chosen by (default: the test deals). */
   readonly evaluation?: SeedRange;
 }
 
-const OPEN = Number.MAX_SAFE_INTEGER;
-const span = (r: SeedRange): number => r.count ?? OPEN - r.from;
 const text = (r: SeedRange): string =>
   r.count === undefined
     ? `${r.from} up`
@@ -68,43 +99,40 @@ const text = (r: SeedRange): string =>
       : `${r.from}–${r.from + r.count - 1}`;
 
 /**
- * Checks a split before a run touches any file: training and validation seeds lie outside the
- * held-out seeds 1–10000 and the evaluation seeds, and apart from each other. Returns the record
- * the run writes to deals.json.
+ * Checks a split before a run touches any file: training seeds in the training split,
+ * validation seeds in the validation split (so the two never meet, nor meet the reserved
+ * seeds). Returns the record the run writes to deals.json.
  */
-export function checkSplit(split: DealSplit): {
+export function checkSplit(
+  split: DealSplit,
+  names: { training?: string; validation?: string } = {},
+): {
   training: string;
   validation?: string;
   evaluation: string;
-  note: string;
+  splits: Record<string, string>;
 } {
   const evaluation = split.evaluation ?? {
-    from: HELD_OUT.from,
-    count: HELD_OUT.to - HELD_OUT.from + 1,
+    from: SPLITS.test.from,
+    count: SPLITS.test.to - SPLITS.test.from + 1,
   };
-  const uses: [string, SeedRange][] = [["training", split.training]];
-  if (split.validation) uses.push(["validation", split.validation]);
-  for (const [what, r] of uses) {
-    if (r.count !== undefined) checkOutsideHeldOut(what, r.from, r.count);
-    else if (r.from <= HELD_OUT.to)
-      throw new UsageError(
-        `${what} seeds from ${r.from} up overlap the held-out evaluation seeds ${HELD_OUT.from}–${HELD_OUT.to}; start at ${HELD_OUT.to + 1} or above`,
-      );
-    checkDisjoint(what, r.from, span(r), "evaluation", evaluation.from, span(evaluation));
-  }
+  checkSeeds(
+    "training",
+    names.training ?? "training deals",
+    split.training.from,
+    split.training.count,
+  );
   if (split.validation)
-    checkDisjoint(
-      "training",
-      split.training.from,
-      span(split.training),
+    checkSeeds(
       "validation",
+      names.validation ?? "validation deals",
       split.validation.from,
-      span(split.validation),
+      split.validation.count,
     );
   return {
-    note: "seeds of deal(rules, seed) (seedrandom); the ranges are disjoint, checked before the run started",
     training: text(split.training),
     ...(split.validation ? { validation: text(split.validation) } : {}),
     evaluation: text(evaluation),
+    splits: splitsRecord(),
   };
 }

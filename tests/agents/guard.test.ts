@@ -89,13 +89,14 @@ describe("the never-repeat guard", () => {
 });
 
 describe("checkSplit", () => {
-  it("accepts disjoint ranges outside the held-out seeds and refuses every overlap", () => {
+  it("accepts training and validation seeds in their splits and refuses any other", () => {
     expect(
-      checkSplit({ training: { from: 2_000_000 }, validation: { from: 1_500_000, count: 500 } }),
+      checkSplit({ training: { from: 2_000_000 }, validation: { from: 200_000, count: 500 } }),
     ).toMatchObject({
       training: "2000000 up",
-      validation: "1500000–1500499",
-      evaluation: "1–10000",
+      validation: "200000–200499",
+      evaluation: "10001–20000",
+      splits: { test: "10001–20000 (played once per shipped model)" },
     });
     expect(
       checkSplit({
@@ -104,19 +105,23 @@ describe("checkSplit", () => {
       }),
     ).toMatchObject({ training: "1000001–1000010", evaluation: "1–1000" });
     expect(() => checkSplit({ training: { from: 9_000, count: 5 } })).toThrow(
-      /training seeds 9000–9004 overlap the held-out evaluation seeds 1–10000/,
+      /training seeds 9000–9004 include seeds below 100000, which are reserved for evaluation/,
     );
     expect(() => checkSplit({ training: { from: 5_000 } })).toThrow(
-      /training seeds from 5000 up overlap the held-out/,
+      /training seeds from 5000 up include seeds below 100000/,
+    );
+    // Validation seeds are not training seeds, and the other way round.
+    expect(() => checkSplit({ training: { from: 999_990, count: 5 } })).toThrow(
+      /training seeds 999990–999994 must lie in 1000000 up/,
     );
     expect(() =>
       checkSplit({ training: { from: 1_000_000 }, validation: { from: 1_500_000, count: 10 } }),
-    ).toThrow(/training seeds .* overlap validation seeds 1500000–1500009/);
+    ).toThrow(/validation seeds 1500000–1500009 must lie in 100000–999999/);
     expect(() =>
-      checkSplit({
-        training: { from: 20_000, count: 10 },
-        evaluation: { from: 20_005, count: 10 },
-      }),
-    ).toThrow(/overlap evaluation seeds 20005–20014/);
+      checkSplit({ training: { from: 1_000_000 }, validation: { from: 999_995, count: 10 } }),
+    ).toThrow(/validation seeds 999995–1000004 must lie in 100000–999999/);
+    expect(() =>
+      checkSplit({ training: { from: 1_000_000 }, validation: { from: 99_999, count: 1 } }),
+    ).toThrow(/reserved for evaluation/);
   });
 });

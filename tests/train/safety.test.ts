@@ -75,7 +75,7 @@ describe(".npy files", () => {
 
 describe("penguin dataset", () => {
   const a = join(dir, "a");
-  it("labels every legal move of the positions played, checked against the solver; refuses held-out deals", () => {
+  it("labels every legal move of the positions played, checked against the solver; refuses reserved deals", () => {
     const r = penguin([
       "dataset",
       "--agent",
@@ -129,7 +129,7 @@ describe("penguin dataset", () => {
         expect(data.decision[k]).toBe(data.deal.length - 1);
     const bad = penguin(["dataset", "--seed", "9990", "--deals", "20", "--out", join(dir, "bad")]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--seed must be an integer from 10001/);
+    expect(bad.stderr).toMatch(/--seed must be an integer from 100000/);
     expect(existsSync(join(dir, "bad"))).toBe(false);
   }, 60_000);
 

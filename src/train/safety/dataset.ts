@@ -14,7 +14,7 @@ import type { AgentOptions } from "../../agents/agent.js";
 import { PACK_STRIDE } from "../dataset.js";
 import { writeAtomic } from "../../util/files.js";
 import { TaskPool, workerModule } from "../../util/pool.js";
-import { checkOutsideHeldOut } from "../splits.js";
+import { checkSeeds } from "../splits.js";
 import { emptyBlock, labelGame, type LabelPlayer } from "./label.js";
 import { readNpy, writeNpy, type NpyArray } from "./npy.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
@@ -274,7 +274,7 @@ export async function runDataset(
   log: (line: string) => void,
   stop: () => boolean = () => false,
 ): Promise<DatasetIndex> {
-  checkOutsideHeldOut("--seed/--deals", o.dealStart, o.deals);
+  checkSeeds("labelling", "--seed/--deals", o.dealStart, o.deals);
   const players = o.players.map(playerLabel);
   const fresh: DatasetIndex = {
     format: FORMAT,

@@ -280,7 +280,7 @@ export async function trainSafety(
   o: SafetyTrainOptions,
   resume = false,
 ): Promise<{ best: number; dir: string }> {
-  // The deal split is checked before the run folder is touched: every dataset's deals against the held-out and validation seeds.
+  // The deal split is checked before the run folder is touched: every dataset's deals in the training split, the validation deals in the validation split.
   const validation = { from: VALIDATION_DEAL_START, count: o.valDeals };
   const splits = o.data.map((dir) => {
     const idx = readIndex(dir);
@@ -584,7 +584,7 @@ export async function trainSafety(
     });
   if (!saved)
     run.writeJson("deals.json", {
-      note: splits[0]!.note,
+      splits: splits[0]!.splits,
       training: splits.map((s) => ({ data: s.data, seeds: s.training })),
       validation: splits[0]!.validation,
       evaluation: splits[0]!.evaluation,
