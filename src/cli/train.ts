@@ -7,14 +7,10 @@ import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
-import { TRAIN_DEFAULTS, type TrainOptions } from "../train/config.js";
 import { ALGO_NAMES, ALGOS, algoSpec, type AlgoSpec } from "../train/algos.js";
 import { optionsFrom, yargsOption, type OptionSpecs } from "../train/options.js";
-import type { EsOptions } from "../train/es/options.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
-import { defaultMaxSteps } from "../env/registry.js";
 import { stopOnSignals, stoppedExitCode, stopRequested } from "../train/stop.js";
-import { safetyOptions } from "../train/safety/options.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { lockFolder } from "../util/lock.js";
 import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
@@ -22,6 +18,7 @@ import { printable } from "../util/text.js";
 import { flag } from "../options/registry.js";
 import { withTfjs } from "../util/tfjs.js";
 import { heartbeat } from "./progress.js";
+import { TRAINERS, type Trainer } from "../train/trainers.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -118,46 +115,15 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
   if (spec.rules) rulesFromArgs(a); // refuses bad rule flags before the folder and TensorFlow.js
   claimRunFolder(out, "new");
   await announceBackend();
-  if (spec.name === "safety") {
-    const { trainSafety } = await import("../train/safety/train.js");
-    const r = await trainSafety(safetyOptions(o, out));
-    console.log(
-      JSON.stringify({ run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }),
-    );
-    return;
-  }
-  const rules = rulesFromArgs(a);
-  if (spec.name === "es") {
-    const { trainEs } = await import("../train/es/es.js");
-    const { maxMinutes, ...rest } = o;
-    const r = await trainEs({
-      ...(rest as Partial<EsOptions>),
-      minutes: maxMinutes as number,
-      out,
-      rules,
-    });
-    console.log(
-      JSON.stringify({
-        run: out,
-        algo: "es",
-        generations: r.generations,
-        bestGeneration: r.bestGeneration,
-        bestValidationWinRate: r.bestValidationWinRate,
-        seconds: Math.round(r.seconds),
-      }),
-    );
-    return;
-  }
-  const { train } = await import("../train/trainer.js");
-  const r = await train({
-    ...TRAIN_DEFAULTS,
-    ...(o as Partial<TrainOptions>),
-    algo: spec.name,
-    rules,
-    out,
-    maxSteps: (o as Partial<TrainOptions>).maxSteps ?? defaultMaxSteps(rules),
-  });
-  if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
+  const summary = await trainerOf(spec).train(o, out, () => rulesFromArgs(a));
+  if (summary) console.log(JSON.stringify(summary));
+}
+
+/** The algorithm's entry of the dispatch table (src/train/trainers.ts). */
+function trainerOf(spec: AlgoSpec): Trainer {
+  const t = TRAINERS[spec.name];
+  if (!t) throw new Error(`no trainer for algorithm ${spec.name}`);
+  return t;
 }
 
 /**
@@ -214,40 +180,8 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
     );
   const changes = parsed(spec, a, givenFlags());
   await announceBackend();
-  if (spec.name === "safety") {
-    const { resumeSafety } = await import("../train/safety/train.js");
-    const r = await resumeSafety(dir);
-    console.log(
-      JSON.stringify({ run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir }),
-    );
-    return;
-  }
-  if (spec.name === "es") {
-    const { trainEs } = await import("../train/es/es.js");
-    const { maxMinutes, ...rest } = changes;
-    const r = await trainEs(
-      {
-        out: dir,
-        ...(rest as Partial<EsOptions>),
-        ...(maxMinutes !== undefined ? { minutes: maxMinutes as number } : {}),
-      },
-      true,
-    );
-    console.log(
-      JSON.stringify({
-        run: dir,
-        algo: "es",
-        generations: r.generations,
-        bestGeneration: r.bestGeneration,
-        bestValidationWinRate: r.bestValidationWinRate,
-        seconds: Math.round(r.seconds),
-      }),
-    );
-    return;
-  }
-  const { resume: resumeRun } = await import("../train/trainer.js");
-  const r = await resumeRun(dir);
-  if (r.final) console.log(JSON.stringify({ run: r.run, backend: r.backend, ...r.final }));
+  const summary = await trainerOf(spec).resume(dir, changes);
+  if (summary) console.log(JSON.stringify(summary));
 }
 
 /** `train ppo --algo bc` names two algorithms: refused rather than one silently winning. */

@@ -280,7 +280,7 @@ const BC: AlgoSpec = {
 const ES: AlgoSpec = {
   name: "es",
   describe: "evolution strategies on the linear action-scorer, from greedy(tuned)'s weights",
-  docs: "docs/train-es.md",
+  docs: "docs/train.md",
   rules: true,
   resumable: ["max-minutes", "es-generations", "workers"],
   options: {
@@ -350,8 +350,9 @@ const ES: AlgoSpec = {
 
 const SAFETY: AlgoSpec = {
   name: "safety",
-  describe: "the move-safety network on penguin dataset labels",
-  docs: "docs/train-safety.md",
+  describe:
+    "the move-safety network on penguin dataset labels; the defaults are the recipe of the shipped network",
+  docs: "docs/train.md",
   rules: false,
   resumable: [],
   options: {
@@ -362,14 +363,14 @@ const SAFETY: AlgoSpec = {
     },
     "safety-epochs": {
       describe: "safety: passes over the training moves",
-      default: 3,
+      default: 4,
       min: 0.001,
       max: 1000,
       key: "epochs",
     },
     "safety-batch": {
       describe: "safety: minibatch size",
-      default: 256,
+      default: 32,
       min: 1,
       max: 65536,
       int: true,
@@ -385,7 +386,7 @@ const SAFETY: AlgoSpec = {
     },
     "keep-safe": {
       describe: "safety: share of positions with no losing move kept",
-      default: 0.3,
+      default: 1,
       min: 0,
       max: 1,
     },
@@ -396,12 +397,12 @@ const SAFETY: AlgoSpec = {
     }),
     thresholds: {
       type: "string",
-      default: "0.1,0.2,0.3,0.5",
+      default: "0.5",
       describe: "safety: risk cut-offs tried on validation deals (best kept)",
     },
     "safety-shuffle": {
       describe: "safety: share of moves played at random among the safe ones",
-      default: 0.2,
+      default: 0,
       min: 0,
       max: 1,
       key: "shuffle",
@@ -421,7 +422,7 @@ const SAFETY: AlgoSpec = {
     },
     "safety-features": {
       type: "string",
-      default: "structure",
+      default: "links",
       choices: ["structure", "basic", "flippers", "cards", "links"],
       describe:
         "safety: input features (structure: digging costs, blockers; flippers: also what each parked card costs to release; cards: also one row per card; links: card rows that also say what the cards they depend on cost)",
@@ -434,14 +435,14 @@ const SAFETY: AlgoSpec = {
     },
     "safety-objective": {
       type: "string",
-      default: "risk",
+      default: "choice",
       choices: ["risk", "choice"],
       describe: "safety: risk (each move's chance of losing) or choice (one softmax per position)",
       key: "objective",
     },
     "choice-target": {
       type: "string",
-      default: "winnable",
+      default: "lookahead",
       choices: ["winnable", "lookahead"],
       describe:
         "safety: choice objective: the winnable moves share the target alike, or by lookahead's values",
@@ -449,13 +450,13 @@ const SAFETY: AlgoSpec = {
     },
     temperature: {
       describe: "safety: lookahead target: weights e^((V - V_best)/T)",
-      default: 2,
+      default: 1,
       min: 0.01,
       max: 1000,
     },
     "safety-order": {
       type: "string",
-      default: "greedy",
+      default: "net",
       choices: ["greedy", "net"],
       describe:
         "safety: validation games play greedy's best or the network's best among the moves judged safe",
@@ -463,7 +464,7 @@ const SAFETY: AlgoSpec = {
     },
     "suit-shuffle": {
       type: "boolean",
-      default: false,
+      default: true,
       describe:
         "safety: train on a seeded renaming of the suits of every sample (the rules treat all suits alike)",
       key: "suitShuffle",
