@@ -5,6 +5,7 @@
  * resume continues from, each with its SHA-256. Every file is written to a
  * temporary name and renamed, so a kill never leaves half a file.
  */
+import { CheckpointError } from "../players/checkpoint.js";
 import { splitsRecord } from "./splits.js";
 import { UsageError } from "../errors.js";
 import { existsSync, appendFileSync, mkdirSync } from "node:fs";
@@ -101,14 +102,14 @@ export class RunFolder<C extends string = MetricName> {
       parsed = JSON.parse(readRunFile(p, name)) as typeof parsed;
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(
+      throw new CheckpointError(
         `damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`,
       );
     }
     if (typeof parsed.sha256 !== "string" || parsed.state === undefined)
-      throw new UsageError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
+      throw new CheckpointError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
     if (sha256(JSON.stringify(parsed.state)) !== parsed.sha256)
-      throw new UsageError(
+      throw new CheckpointError(
         `damaged run ${this.dir}: ${name} does not match its recorded SHA-256 (modified); start a new run or restore the file`,
       );
     return parsed.state as T;
@@ -155,7 +156,7 @@ export class RunFolder<C extends string = MetricName> {
       return JSON.parse(readRunFile(p, name)) as T;
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(`${p} is damaged (not valid JSON); restore it or start a new run`);
+      throw new CheckpointError(`${p} is damaged (not valid JSON); restore it or start a new run`);
     }
   }
 

@@ -14,6 +14,7 @@ import {
 } from "../../util/read.js";
 import { join } from "node:path";
 import { UsageError } from "../../errors.js";
+import { CheckpointError } from "../checkpoint.js";
 import { sha256, writeAtomic } from "../../util/files.js";
 import { Rng } from "../../util/rng.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH, GLOBAL_WIDTH } from "./encode.js";
@@ -362,7 +363,7 @@ export function loadSafety(path: string): {
   let dir = path;
   if (!existsSync(join(dir, "model.json"))) dir = join(path, "checkpoint");
   if (!existsSync(join(dir, "model.json")))
-    throw new UsageError(
+    throw new CheckpointError(
       `no safety network at ${path} (expected model.json there or in ${path}/checkpoint)`,
     );
   // Bounded and type-checked: a FIFO or device named model.json is refused, not waited on.
@@ -374,29 +375,29 @@ export function loadSafety(path: string): {
   try {
     file = JSON.parse(text) as ModelFile;
   } catch {
-    throw new UsageError(`${join(dir, "model.json")} is damaged (not JSON)`);
+    throw new CheckpointError(`${join(dir, "model.json")} is damaged (not JSON)`);
   }
   if (file.format !== "penguin-safety-net")
-    throw new UsageError(`${join(dir, "model.json")} is not a safety network`);
+    throw new CheckpointError(`${join(dir, "model.json")} is not a safety network`);
   const want = defaultConfig(file.config.columns);
   if (
     file.config.columnWidth !== want.columnWidth ||
     file.config.flipperWidth !== want.flipperWidth ||
     featuresOf(file.config) === undefined
   )
-    throw new UsageError(
+    throw new CheckpointError(
       `${join(dir, "model.json")} uses another position encoding (widths ${file.config.columnWidth}/${file.config.flipperWidth}/${file.config.globalWidth}); retrain it`,
     );
   if (hasCardRows(featuresOf(file.config)) !== (file.config.cardHidden?.length ?? 0) > 0)
-    throw new UsageError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
+    throw new CheckpointError(`${join(dir, "model.json")}: cardHidden does not match its inputs`);
   const heads = file.config.attentionHeads ?? 0;
   if (
     !(heads >= 0) ||
     file.config.columnHidden[file.config.columnHidden.length - 1]! % (heads || 1) !== 0
   )
-    throw new UsageError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
+    throw new CheckpointError(`${join(dir, "model.json")}: bad attentionHeads ${heads}`);
   if (file.config.objective !== undefined && file.config.objective !== "choice")
-    throw new UsageError(
+    throw new CheckpointError(
       `${join(dir, "model.json")}: unknown objective ${String(file.config.objective)}`,
     );
   const bytes = readBytesFile(join(dir, "weights.bin"), {
@@ -404,7 +405,7 @@ export function loadSafety(path: string): {
     what: "network weights",
   });
   if (sha256(bytes) !== file.weightsSha256)
-    throw new UsageError(
+    throw new CheckpointError(
       `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256`,
     );
   const all = new Float32Array(
@@ -420,7 +421,7 @@ export function loadSafety(path: string): {
     at += o;
   }
   if (at !== all.length)
-    throw new UsageError(
+    throw new CheckpointError(
       `damaged checkpoint ${dir}: weights.bin holds ${all.length} floats, the config needs ${at}`,
     );
   return { weights: { config: file.config, W, b }, meta: file.meta };

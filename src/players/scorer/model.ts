@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../errors.js";
+import { CheckpointError } from "../checkpoint.js";
 import { sha256 } from "../../util/files.js";
 import {
   MAX_CHECKPOINT_BYTES,
@@ -35,10 +36,8 @@ export interface ScorerWeights {
   readonly skip: Float32Array;
 }
 
-/** A damaged or missing scorer checkpoint (bad input: one line, exit 2). */
-export class ScorerCheckpointError extends UsageError {
-  override name = "ScorerCheckpointError";
-}
+/** A damaged or missing scorer checkpoint: the one checkpoint error class. */
+export const ScorerCheckpointError = CheckpointError;
 
 /** The weights from named tensors (a checkpoint's, or a live network's). */
 export function scorerWeights(

@@ -19,6 +19,7 @@
  * the Adam moments after each generation, and fitness depends only on weights and deal seeds, so
  * a resumed run, or one with a different number of workers, reaches the same weights.
  */
+import { CheckpointError } from "../../players/checkpoint.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { rulesLabel } from "../../engine/rules.js";
@@ -196,13 +197,14 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   const statePath = join(o.out, STATE);
   let saved: EsState | undefined;
   if (resume) {
-    if (!existsSync(statePath)) throw new UsageError(`${o.out} has no ${STATE} to resume from`);
+    if (!existsSync(statePath))
+      throw new CheckpointError(`${o.out} has no ${STATE} to resume from`);
     const cfg = new RunFolder(o.out).readJson<{
       algo?: string;
       options?: EsOptions;
       columns?: string[];
     }>("config.json");
-    if (!cfg) throw new UsageError(`damaged ES run ${o.out}: config.json is missing`);
+    if (!cfg) throw new CheckpointError(`damaged ES run ${o.out}: config.json is missing`);
     if (cfg.algo !== "es" || !cfg.options)
       throw new UsageError(`${o.out} is not an ES run (config.json has no ES options)`);
     if (JSON.stringify(cfg.columns) !== JSON.stringify(FEATURE_ROW_NAMES))
@@ -242,7 +244,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       Number.isInteger(saved.games) &&
       typeof saved.best?.winRate === "number";
     if (!ok)
-      throw new UsageError(
+      throw new CheckpointError(
         `damaged ES state ${statePath}: expected version 1 with ${ROW} weights, Adam moments, the best weights and the RNG state`,
       );
   } else if (existsSync(statePath))

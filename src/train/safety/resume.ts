@@ -5,9 +5,9 @@
  * safety-state.json, written atomically with its own SHA-256, so a kill leaves the old state or
  * the new one and an edited state is refused.
  */
+import { CheckpointError } from "../../players/checkpoint.js";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../errors.js";
 import type { Adam } from "../adam.js";
 import { tf } from "../backend.js";
 import type { RunFolder } from "../run.js";
@@ -70,11 +70,13 @@ export function loadProgress(
   if (!s) return undefined;
   const named = adam.namedState();
   if (s.vars.length !== vars.length || s.moments.length !== named.length)
-    throw new UsageError(`${join(run.dir, STATE_FILE)} does not match the network in config.json`);
+    throw new CheckpointError(
+      `${join(run.dir, STATE_FILE)} does not match the network in config.json`,
+    );
   vars.forEach((v, i) => {
     const a = decode(s.vars[i]!);
     if (a.length !== v.size)
-      throw new UsageError(
+      throw new CheckpointError(
         `${join(run.dir, STATE_FILE)} does not match the network in config.json`,
       );
     const t = tf.tensor(a, v.shape);
