@@ -6,7 +6,6 @@
  */
 import type { Rules } from "../engine/rules.js";
 import { UsageError } from "../errors.js";
-import { tfjsMissing } from "../util/tfjs.js";
 import type { Agent, AgentFactory, AgentOptions } from "./agent.js";
 import { GreedyAgent } from "./greedy.js";
 import { HEURISTIC_NAMES } from "./heuristic.js";

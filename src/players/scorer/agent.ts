@@ -11,7 +11,6 @@ import type { Agent, AgentInput, AgentOptions } from "../../agents/agent.js";
 import { actEach } from "../../agents/agent.js";
 import { PositionSet } from "../../agents/repeat-guard.js";
 import { ActionCodec } from "../../env/actions.js";
-import { ActionFeatures, ROW } from "./features.js";
 import { JsScorer, readScorer, type ScorerWeights } from "./model.js";
 
 // The decision buffers live in view.ts, free of TensorFlow.js, so the safety agent can share them.
