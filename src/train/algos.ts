@@ -470,6 +470,14 @@ const SAFETY: AlgoSpec = {
       key: "suitShuffle",
     },
     model: spec("model", { key: "init", detail: "safety: start from this network" }),
+    "critical-weight": {
+      describe:
+        "safety: choice objective: weight of -log(softmax weight on the winnable moves) in positions that hold a losing move (0: off)",
+      default: 0,
+      min: 0,
+      max: 1000,
+      key: "criticalWeight",
+    },
   },
 };
 

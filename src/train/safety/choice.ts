@@ -50,6 +50,32 @@ export function choiceLoss(
   return tf.div(tf.sub(tf.sum(lse), tf.sum(tf.mul(s, target))), positions) as tf.Scalar;
 }
 
+/**
+ * The fatal-move term of the choice objective (`--critical-weight`): for each position that holds
+ * a losing move, −log of the softmax weight on all its winnable moves together, weighted by
+ * `critical` (one number per position of the batch, 0 for the others), summed and divided by
+ * `positions`. The main loss only asks for lookahead's favourite; it charges a fatal move no more
+ * than a safe move lookahead likes less, while a single fatal move at the top loses the game.
+ * `safe` is 1 on the winnable rows. Scores are squashed as in choiceLoss.
+ */
+export function safeSetLoss(
+  z: tf.Tensor1D,
+  member: tf.Tensor2D,
+  safe: tf.Tensor1D,
+  critical: tf.Tensor1D,
+  positions: number,
+): tf.Scalar {
+  const s = tf.mul(tf.tanh(tf.div(z, 20)), 20) as tf.Tensor1D;
+  const top = tf.max(s);
+  const e = tf.exp(tf.sub(s, top));
+  const all = tf.matMul(tf.reshape(e, [1, -1]) as tf.Tensor2D, member);
+  // Every critical position has a winnable move (positions without one are not trained on); the
+  // tiny floor only keeps log finite on the padding columns, whose weight is 0.
+  const kept = tf.matMul(tf.reshape(tf.mul(e, safe), [1, -1]) as tf.Tensor2D, member);
+  const gap = tf.sub(tf.log(tf.add(all, 1e-30)), tf.log(tf.add(kept, 1e-30)));
+  return tf.div(tf.sum(tf.mul(tf.reshape(gap, [-1]), critical)), positions) as tf.Scalar;
+}
+
 /** The same loss in plain numbers, for the validation positions. */
 export function choiceLossJs(
   z: ArrayLike<number>,

@@ -53,5 +53,6 @@ export function safetyOptions(
     temperature: o.temperature as number,
     playOrder: o.playOrder === "net" ? "net" : "greedy",
     ...(o.init !== undefined ? { init: String(o.init) } : {}),
+    ...(Number(o.criticalWeight) > 0 ? { criticalWeight: Number(o.criticalWeight) } : {}),
   };
 }

@@ -25,7 +25,7 @@ import { SafetyAgent, type PlayPolicy } from "../../players/safety/agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
 import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "../../players/safety/encode.js";
-import { choiceLoss, choiceLossJs, decisionStarts } from "./choice.js";
+import { choiceLoss, choiceLossJs, decisionStarts, safeSetLoss } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 import { lookaheadValues } from "./teacher.js";
 import {
@@ -85,6 +85,11 @@ export interface SafetyTrainOptions {
   readonly suitShuffle?: boolean;
   /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
   readonly init?: string;
+  /**
+   * Choice objective: weight of the fatal-move term (choice.ts, safeSetLoss) in the positions that
+   * hold a losing move; 0 (the default) trains exactly as before.
+   */
+  readonly criticalWeight?: number;
   readonly quiet?: boolean;
 }
 
@@ -391,7 +396,7 @@ export async function trainSafety(
       `only ${trainIdx.length} training ${unit} in ${o.data.join(",")}, fewer than one minibatch (--safety-batch ${o.batch}); label more deals`,
     );
   log(
-    `safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`,
+    `safety: backend ${backend}; objective ${choice ? "choice" : "risk"}${look ? `, lookahead's values as target (T = ${T})` : ""}${o.suitShuffle ? ", suits renamed" : ""}${choice && (o.criticalWeight ?? 0) > 0 ? `, fatal-move term ×${o.criticalWeight}` : ""}; data ${o.data.join(",")}: ${data.deal.length} positions, ${M} moves; training on ${trainIdx.length} ${unit} (${lostTrain} ${choice ? "with a losing move" : "lost"}), ${val.length} validation ${unit}`,
   );
   const config = defaultConfig(
     C,
@@ -425,6 +430,10 @@ export async function trainSafety(
   const y = new Float32Array(R);
   const wt = new Float32Array(R);
   const seg = new Int32Array(R);
+  // Fatal-move term (criticalWeight > 0): which rows are winnable, and which batch positions hold a losing move.
+  const safeRow = new Float32Array(R);
+  const critPos = new Float32Array(choice ? B : 0);
+  const cw = choice ? (o.criticalWeight ?? 0) : 0;
   /** Choice objective: the one-hot of each row's position in the batch, rows × B. */
   const member = new Float32Array(choice ? R * B : 0);
   const renamer = new SuitRenamer();
@@ -467,12 +476,14 @@ export async function trainSafety(
       }
       // y holds the softmax target: the winnable moves share the weight (evenly, or by solver line length); lost moves get none.
       floor += targetEntropy[u]! / n;
+      critPos[j] = critical[u]!;
       const sh = bestValueOf(u);
       for (let k = first[u]!; k < first[u + 1]!; k++) {
         if (data.label[k] !== 0 && data.label[k] !== 1) continue;
         row(k, j);
         seg[r] = j;
         y[r] = data.label[k] === 1 ? targetOf(k, targetSum[u]!, sh) : 0;
+        safeRow[r] = data.label[k] === 1 ? 1 : 0;
         wt[r] = 1;
         r++;
       }
@@ -719,10 +730,17 @@ export async function trainSafety(
             return { loss: lossOf(z, target, tf.tensor1d(wt.subarray(0, rows))), extras: [] };
           member.fill(0, 0, rows * B);
           for (let r = 0; r < rows; r++) member[r * B + seg[r]!] = 1;
-          return {
-            loss: choiceLoss(z, tf.tensor2d(member.subarray(0, rows * B), [rows, B]), target, B),
-            extras: [],
-          };
+          const mem = tf.tensor2d(member.subarray(0, rows * B), [rows, B]);
+          const main = choiceLoss(z, mem, target, B);
+          if (cw === 0) return { loss: main, extras: [] };
+          const fatal = safeSetLoss(
+            z,
+            mem,
+            tf.tensor1d(safeRow.subarray(0, rows)),
+            tf.tensor1d(critPos),
+            B,
+          );
+          return { loss: tf.add(main, tf.mul(fatal, cw)) as tf.Scalar, extras: [] };
         },
         o.lr * (1 - 0.9 * (step / totalSteps)),
       );
