@@ -16,7 +16,7 @@
  * Writes DIR/metrics.csv (one row per update) and DIR/weights.json (the network and its input
  * scaling) at every evaluation.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpuUsage } from "node:process";
 import { parseArgs } from "node:util";
@@ -56,6 +56,11 @@ const { values: a } = parseArgs({
     "eval-seed": { type: "string", default: "700000" },
     "train-seed": { type: "string", default: "5000000" },
     seed: { type: "string", default: "1" },
+    // Evaluation only: load DIR/weights.json and write a penguin-eval CSV of these deals (for penguin compare).
+    load: { type: "string" },
+    "csv-deals": { type: "string", default: "1000" },
+    "csv-seed": { type: "string", default: "600000" },
+    csv: { type: "string" },
   },
 });
 if (!a.out) {
@@ -401,6 +406,32 @@ const evaluate = (): number => {
     if (runner.play(deal(rules, from + k), from + k).won) w++;
   return w;
 };
+
+if (a.load) {
+  // Evaluation only: the saved network and scaling, argmax with the shared guard, one CSV row per deal.
+  const saved = JSON.parse(readFileSync(join(a.load, "weights.json"), "utf8")) as {
+    mean: number[];
+    scale: number[];
+    policy: number[][];
+  };
+  mean.set(saved.mean);
+  scale.set(saved.scale);
+  jsP.w = saved.policy.map((w) => Float32Array.from(w));
+  const from = num("csv-seed");
+  const out = ["deal,rules,agent,won,cards_home,moves,ms"];
+  let w = 0;
+  for (let k = 0; k < num("csv-deals"); k++) {
+    const g = runner.play(deal(rules, from + k), from + k);
+    if (g.won) w++;
+    out.push(`${from + k},penguin,ppo-afterstate(${a.load}),${g.won},${g.cardsHome},${g.moves},0`);
+  }
+  writeAtomic(a.csv ?? join(OUT, `eval-${from}.csv`), `${out.join("\n")}\n`);
+  const ci = wilson(w, num("csv-deals"));
+  console.log(
+    `${w}/${num("csv-deals")} won, ${((100 * w) / num("csv-deals")).toFixed(1)} % [${(100 * ci.low).toFixed(1)}–${(100 * ci.high).toFixed(1)}]`,
+  );
+  process.exit(0);
+}
 
 // ---- the run ----
 const t0 = performance.now();
