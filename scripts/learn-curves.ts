@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import type { TopLevelSpec } from "vega-lite";
 import { renderSvg } from "../src/train/curve.js";
-import { writeAtomic } from "../src/train/files.js";
+import { writeAtomic } from "../src/util/files.js";
 import { parseCsvText } from "../src/util/csv.js";
 
 const [file, x, ys, out, title, xTitle] = process.argv.slice(2);

@@ -28,10 +28,11 @@ import type { State } from "../src/engine/state.js";
 import { ActionCodec } from "../src/env/actions.js";
 import { EpisodeRunner } from "../src/eval/game-loop.js";
 import { initBackend, tf } from "../src/train/backend.js";
-import { writeAtomic } from "../src/train/files.js";
-import { Rng } from "../src/train/rng.js";
-import { ScorerAgent, ScorerView } from "../src/train/scorer/agent.js";
-import { ROW } from "../src/train/scorer/features.js";
+import { writeAtomic } from "../src/util/files.js";
+import { Rng } from "../src/util/rng.js";
+import { ScorerAgent } from "../src/players/scorer/agent.js";
+import { ScorerView } from "../src/players/scorer/view.js";
+import { ROW } from "../src/players/scorer/features.js";
 import { wilson } from "../src/util/wilson.js";
 
 const { values: a } = parseArgs({
