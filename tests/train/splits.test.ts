@@ -45,22 +45,22 @@ describe("deal splits", () => {
   it("every training and labelling command refuses reserved seeds", async () => {
     const dir = scratchDir("splits");
     refused(
-      ["dataset", "--deal-start", "99990", "--deals", "5", "--out", join(dir, "d")],
+      ["dataset", "--seed", "99990", "--deals", "5", "--out", join(dir, "d")],
       join(dir, "d"),
-      /labelling seeds 99990–99994 include seeds below 100000, which are reserved for evaluation/,
+      /--seed must be an integer from 100000 to/,
     );
     for (const algo of ["ppo", "bc"])
       refused(
-        ["train", algo, "--train-deal-start", "5000", "--out", join(dir, algo)],
+        ["train", algo, "--seed", "5000", "--out", join(dir, algo)],
         join(dir, algo),
-        /--train-deal-start: training seeds .*reserved for evaluation/,
+        /--seed must be an integer from 100000 to/,
       );
     // The safety network trains on labelled deals: labels of validation seeds are not training data.
     const data = join(dir, "val-labels");
     expect(
       penguin([
         "dataset",
-        "--deal-start",
+        "--seed",
         "100000",
         "--deals",
         "1",
