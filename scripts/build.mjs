@@ -68,6 +68,7 @@ function standInTfTypes(file) {
 declare namespace tf {
  interface Tensor { readonly shape: number[]; readonly dtype: string; dispose(): void }
  interface Scalar extends Tensor {}
+ interface Tensor1D extends Tensor {}
  interface Tensor2D extends Tensor {}
  interface Tensor3D extends Tensor {}
  interface Variable extends Tensor { readonly name: string; readonly trainable: boolean }
