@@ -19,12 +19,12 @@ import {
   useBackend,
   type BackendName,
 } from "../src/train/backend.js";
-import { TRAIN_DEFAULTS } from "../src/train/config.js";
+import { PPO_DEFAULTS as TRAIN_DEFAULTS } from "../src/train/ppo/options.js";
 import { PolicyFeatures } from "../src/players/policy/features.js";
 import { maskedLogSoftmax } from "../src/train/masked.js";
 import { buildPolicyNet, forward, trainableVariables } from "../src/train/model.js";
 import { playPolicy } from "../src/train/play.js";
-import { train } from "../src/train/trainer.js";
+import { train } from "../src/train/ppo/train.js";
 
 type Figures = Record<string, number | string>;
 const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
@@ -87,14 +87,13 @@ async function ppoThroughput(): Promise<Figures> {
       {
         ...TRAIN_DEFAULTS,
         maxSteps: defaultMaxSteps(rules),
-        algo: "ppo",
         rules,
-        out,
         evalEvery: 0,
         evalDuring: 0,
         totalSteps: 32 * 128 * 2,
         checkpointEvery: 1000,
       },
+      out,
       { skipFinalEval: true, quiet: true },
     );
     const c = process.cpuUsage(c0);

@@ -12,7 +12,7 @@
  */
 import { applyMove, undoMove } from "../src/engine/moves.js";
 import { UsageError } from "../src/errors.js";
-import { PACK_STRIDE, unpackState, Unpacker } from "../src/train/dataset.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "../src/train/safety/pack.js";
 import { loadDataset } from "../src/train/safety/dataset.js";
 import { decisionStarts } from "../src/train/safety/choice.js";
 

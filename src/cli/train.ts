@@ -3,7 +3,7 @@
  * continues one. Every algorithm's flags, help and checks come from its one options spec
  * (src/train/algos.ts). See docs/train.md.
  */
-import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
+import { readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
@@ -11,14 +11,13 @@ import { ALGO_NAMES, ALGOS, algoSpec, type AlgoSpec } from "../train/algos.js";
 import { optionsFrom, yargsOption, type OptionSpecs } from "../train/options.js";
 import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { stopOnSignals, stoppedExitCode, stopRequested } from "../train/stop.js";
-import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { lockFolder } from "../util/lock.js";
 import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
 import { printable } from "../util/text.js";
 import { flag } from "../options/registry.js";
 import { withTfjs } from "../util/tfjs.js";
 import { heartbeat } from "./progress.js";
-import { TRAINERS, type Trainer } from "../train/trainers.js";
+import { runAlgo, TRAINERS, type Trainer } from "../train/trainers.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
@@ -60,19 +59,6 @@ function namedAlgo(): AlgoSpec | undefined {
   return args.some((x) => x === "--resume" || x.startsWith("--resume="))
     ? undefined
     : algoSpec("ppo");
-}
-
-/** The algorithm a run folder was started with (config.json), or undefined. */
-function runAlgo(dir: string): string | undefined {
-  const file = join(dir, "config.json");
-  if (!existsSync(file)) return undefined;
-  // Never a FIFO (it would block) nor a device or huge file (read whole): refused, named.
-  const text = readTextFile(file, { maxBytes: MAX_RUN_FILE_BYTES, what: "run config" });
-  try {
-    return (JSON.parse(text) as { algo?: string }).algo;
-  } catch {
-    throw new UsageError(`${file} is damaged (not valid JSON); restore it or start a new run`);
-  }
 }
 
 const flagList = (flags: readonly string[]): string => flags.map((f) => `--${f}`).join(" ");
@@ -157,6 +143,7 @@ function claimRunFolder(dir: string, kind: "new" | "resume"): void {
   lockFolder(dir);
   removeStaleTemps(dir);
   removeStaleTemps(join(dir, "checkpoint"));
+  removeStaleTemps(join(dir, "resume"));
 }
 
 async function resume(dir: string, a: TrainArgs): Promise<void> {

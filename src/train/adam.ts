@@ -4,6 +4,7 @@
  * exactly, and so the learning rate can follow a schedule without touching private fields.
  */
 import { tf } from "./backend.js";
+import { CheckpointError } from "./checkpoint.js";
 
 export interface AdamOptions {
   beta1: number;
@@ -91,7 +92,7 @@ export class Adam {
       const mi = named[`m${i}`];
       const vi = named[`v${i}`];
       if (!mi || !vi || !tf.util.arraysEqual(mi.shape, m.shape))
-        throw new Error(`optimizer state does not match the network (slot ${i})`);
+        throw new CheckpointError(`optimizer state does not match the network (slot ${i})`);
       m.assign(mi);
       this.v[i]!.assign(vi);
     });

@@ -1,168 +1,111 @@
 /**
- * Checkpoints: a folder holding
- *   model.json + weights.bin   the network, as tf.io.withSaveHandler hands them over (tfjs format)
- *   optimizer.json + .bin      Adam moments (tf.io.encodeWeights) and step count
- *   state.json                 trainer state (step, update, RNG states, anything else the run needs)
- *                              and the SHA-256 of every other file, written last.
- * The folder is first written complete under a temporary name (each file itself written to a
- * temporary file and renamed), then swapped in by renames, so a kill at any instant leaves either
- * the old or the new checkpoint. Loading checks every hash and refuses a damaged checkpoint with
- * one line saying which file is wrong.
+ * The one checkpoint format of every trainer (PPO, evolution strategies, the safety network): a
+ * folder holding
+ *   tensors.bin    the named arrays (network weights, optimizer moments, evolution's θ), back to back
+ *   <model files>  any files the algorithm keeps verbatim (a policy network's model.json + weights.bin)
+ *   state.json     version, algorithm, step counters, every generator's state (Rng.getState), the
+ *                  trainer's own JSON state, the tensors' manifest and the SHA-256 of every other file
+ *   state.sha256   state.json's own SHA-256
+ * The folder is first written complete under a temporary name (each file with the project's atomic
+ * write), then swapped in by renames, so a kill at any instant leaves the old checkpoint or the new
+ * one. Loading checks every hash and refuses a damaged checkpoint with one line naming the file.
+ *
+ * A run folder keeps its resume state in `resume/` (RESUME_DIR) in this format for every algorithm;
+ * `checkpoint/` holds the model a player loads, in that player's own format.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tf } from "./backend.js";
-import type { Adam } from "./adam.js";
 import { sha256, writeAtomic } from "../util/files.js";
-import type { PolicyNet, NetConfig } from "./model.js";
-import {
-  CheckpointError,
-  checkpointPath,
-  readChecked,
-  readState,
-} from "../players/policy/model.js";
-
-const CHECKPOINT_VERSION = 1;
+import type { RngState } from "../util/rng.js";
+import { CheckpointError, checkpointPath, readChecked, readState } from "../players/checkpoint.js";
 
 export { CheckpointError, checkpointPath };
 
-export interface SavedCheckpoint<T> {
-  net: PolicyNet;
-  optimizer?: { named: Record<string, tf.Tensor>; step: number };
-  trainer: T;
+/** Bumped whenever the layout changes: an older checkpoint is refused, never misread. */
+export const CHECKPOINT_VERSION = 2;
+/** Where every run folder keeps the state a resumed run continues from. */
+export const RESUME_DIR = "resume";
+
+export type TensorData = Float32Array | Float64Array | Int32Array;
+type Dtype = "float32" | "float64" | "int32";
+
+export interface Checkpoint<S> {
+  /** The algorithm that wrote it (a resume of another algorithm's checkpoint is refused). */
+  readonly algo: string;
+  /** Step counters: updates, generations, minibatches, the optimizer's step, … */
+  readonly steps: Readonly<Record<string, number>>;
+  /** Every generator's state, by name. */
+  readonly rngs: Readonly<Record<string, RngState>>;
+  /** Named arrays: weights, optimizer moments. */
+  readonly tensors: Readonly<Record<string, TensorData>>;
+  /** Files kept verbatim (a model a player loads). */
+  readonly files?: Readonly<Record<string, string | Uint8Array>>;
+  /** Everything else the trainer needs, as JSON. */
+  readonly state: S;
 }
 
-interface StateFile<T> {
+interface Manifest {
+  readonly name: string;
+  readonly dtype: Dtype;
+  readonly length: number;
+}
+
+interface StateFile<S> {
   version: number;
-  net: NetConfig;
-  optimizerStep: number;
-  trainer: T;
+  algo: string;
+  steps: Record<string, number>;
+  rngs: Record<string, RngState>;
+  tensors: Manifest[];
+  state: S;
   sha256: Record<string, string>;
 }
 
-function toBytes(data: ArrayBuffer | ArrayBuffer[] | undefined): Uint8Array {
-  if (!data) return new Uint8Array(0);
-  if (Array.isArray(data)) return new Uint8Array(tf.io.concatenateArrayBuffers(data));
-  return new Uint8Array(data);
+const TENSORS = "tensors.bin";
+
+function dtypeOf(a: TensorData): Dtype {
+  return a instanceof Float64Array ? "float64" : a instanceof Int32Array ? "int32" : "float32";
 }
 
-/**
- * A tfjs model as {model.json text, weights.bin bytes}. Without tfjs-node there is no file://
- * handler, so every network of the project is saved through withSaveHandler and this one layout;
- * `metadata` (given the weight bytes) goes into userDefinedMetadata.
- */
-export async function modelArtifacts(
-  model: tf.LayersModel,
-  metadata: (weights: Uint8Array) => Record<string, unknown>,
-): Promise<{ json: string; weights: Uint8Array }> {
-  let json = "";
-  let weights: Uint8Array = new Uint8Array(0);
-  await model.save(
-    tf.io.withSaveHandler(async (art) => {
-      weights = toBytes(art.weightData as ArrayBuffer | ArrayBuffer[] | undefined);
-      json = JSON.stringify({
-        format: "layers-model",
-        generatedBy: `TensorFlow.js tfjs-layers v${tf.version.tfjs}`,
-        convertedBy: null,
-        modelTopology: art.modelTopology,
-        weightsManifest: [{ paths: ["weights.bin"], weights: art.weightSpecs }],
-        userDefinedMetadata: metadata(weights),
-      });
-      return { modelArtifactsInfo: { dateSaved: new Date(0), modelTopologyType: "JSON" } };
-    }),
-  );
-  return { json, weights };
+function bytesOf(a: TensorData): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** The inverse of modelArtifacts: a model from its topology, weight specs and weight bytes (tf.io.fromMemory). */
-export function modelFromArtifacts(
-  topology: unknown,
-  weightSpecs: tf.io.WeightsManifestEntry[],
-  weights: Uint8Array,
-): Promise<tf.LayersModel> {
-  const buf = weights.buffer.slice(
-    weights.byteOffset,
-    weights.byteOffset + weights.byteLength,
-  ) as ArrayBuffer;
-  return tf.loadLayersModel(
-    tf.io.fromMemory({
-      modelTopology: topology as tf.io.ModelArtifacts["modelTopology"],
-      weightSpecs,
-      weightData: buf,
-    }),
-  );
-}
-
-/** The network as tfjs artifacts {model.json text, weights.bin bytes}. */
-function serializeNet(net: PolicyNet): Promise<{ json: string; weights: Uint8Array }> {
-  return modelArtifacts(net.model, () => ({ penguinNet: net.config }));
-}
-
-async function deserializeNet(
-  json: string,
-  weights: Uint8Array,
-  where: string,
-): Promise<PolicyNet> {
-  let parsed: {
-    modelTopology: object;
-    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
-    userDefinedMetadata?: { penguinNet?: NetConfig };
-  };
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    throw new CheckpointError(`${where}/model.json is not valid JSON`);
+/** Writes the checkpoint folder `dir` atomically (see the header). */
+export function saveCheckpoint<S>(dir: string, cp: Checkpoint<S>): void {
+  const manifest: Manifest[] = Object.entries(cp.tensors).map(([name, a]) => ({
+    name,
+    dtype: dtypeOf(a),
+    length: a.length,
+  }));
+  const total = Object.values(cp.tensors).reduce((n, a) => n + a.byteLength, 0);
+  const bin = new Uint8Array(total);
+  let at = 0;
+  for (const a of Object.values(cp.tensors)) {
+    bin.set(bytesOf(a), at);
+    at += a.byteLength;
   }
-  const config = parsed.userDefinedMetadata?.penguinNet;
-  if (!config || !parsed.weightsManifest?.[0])
-    throw new CheckpointError(`${where}/model.json is not a penguin policy network`);
-  try {
-    return {
-      model: await modelFromArtifacts(
-        parsed.modelTopology,
-        parsed.weightsManifest[0].weights,
-        weights,
-      ),
-      config,
-    };
-  } catch (e) {
-    throw new CheckpointError(
-      `${where}: cannot load the network (${(e as Error).message.split("\n")[0]})`,
-    );
-  }
-}
-
-export async function saveCheckpoint<T>(
-  dir: string,
-  net: PolicyNet,
-  optimizer: Adam | undefined,
-  trainer: T,
-): Promise<void> {
-  const { json, weights } = await serializeNet(net);
-  const files: Record<string, string | Uint8Array> = { "model.json": json, "weights.bin": weights };
-  if (optimizer) {
-    const enc = await tf.io.encodeWeights(optimizer.namedState());
-    files["optimizer.json"] = JSON.stringify({ specs: enc.specs });
-    files["optimizer.bin"] = toBytes(enc.data);
-  }
-  const hashes: Record<string, string> = {};
+  const files: Record<string, string | Uint8Array> = { ...cp.files };
+  if (manifest.length) files[TENSORS] = bin;
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
+  const hashes: Record<string, string> = {};
   for (const [name, data] of Object.entries(files)) {
     writeAtomic(join(tmp, name), data);
     hashes[name] = sha256(data);
   }
-  const state: StateFile<T> = {
+  const state: StateFile<S> = {
     version: CHECKPOINT_VERSION,
-    net: net.config,
-    optimizerStep: optimizer?.step ?? 0,
-    trainer,
+    algo: cp.algo,
+    steps: { ...cp.steps },
+    rngs: { ...cp.rngs },
+    tensors: manifest,
+    state: cp.state,
     sha256: hashes,
   };
-  const stateText = JSON.stringify(state, null, 1);
-  writeAtomic(join(tmp, "state.json"), stateText);
+  const text = JSON.stringify(state, null, 1);
+  writeAtomic(join(tmp, "state.json"), text);
   // state.json holds the other files' hashes; its own lives beside it.
-  writeAtomic(join(tmp, "state.sha256"), `${sha256(stateText)}\n`);
+  writeAtomic(join(tmp, "state.sha256"), `${sha256(text)}\n`);
   const old = `${dir}.old`;
   rmSync(old, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, old);
@@ -170,35 +113,90 @@ export async function saveCheckpoint<T>(
   rmSync(old, { recursive: true, force: true });
 }
 
-/** The checkpoint folder to read: `dir`, or `dir.old` when a kill fell between the two renames. */
-export async function loadCheckpoint<T>(dirArg: string): Promise<SavedCheckpoint<T>> {
-  const dir = checkpointPath(dirArg);
-  if (!dir) throw new CheckpointError(`no checkpoint in ${dirArg} (state.json missing)`);
-  const state = readState<StateFile<T>>(dir);
-  if (state.version !== CHECKPOINT_VERSION || !state.sha256 || !state.net)
-    throw new CheckpointError(
-      `damaged checkpoint ${dir}: state.json has version ${String(state.version)}, expected ${CHECKPOINT_VERSION}`,
-    );
-  const json = readChecked(dir, "model.json", state.sha256).toString("utf8");
-  const weights = readChecked(dir, "weights.bin", state.sha256);
-  const net = await deserializeNet(json, new Uint8Array(weights), dir);
-  let optimizer: SavedCheckpoint<T>["optimizer"];
-  if (state.sha256["optimizer.bin"]) {
-    const specs = JSON.parse(readChecked(dir, "optimizer.json", state.sha256).toString("utf8"))
-      .specs as tf.io.WeightsManifestEntry[];
-    const bin = readChecked(dir, "optimizer.bin", state.sha256);
-    const buf = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength) as ArrayBuffer;
-    optimizer = { named: tf.io.decodeWeights(buf, specs), step: state.optimizerStep };
-  }
-  return { net, optimizer, trainer: state.trainer };
+export interface LoadedCheckpoint<S> extends Checkpoint<S> {
+  /** The folder read: `dir`, or `dir.old` when a kill fell between the two renames. */
+  readonly dir: string;
+  readonly files: Readonly<Record<string, Buffer>>;
 }
 
-/** Loads just the network from a run folder (its `checkpoint/`) or a checkpoint folder. */
-export async function loadNet(path: string): Promise<PolicyNet> {
-  const dir = checkpointPath(join(path, "checkpoint")) ?? checkpointPath(path);
-  if (!dir)
+function decode(bin: Buffer, at: number, m: Manifest): TensorData {
+  const size = m.dtype === "float64" ? 8 : 4;
+  // A copy: its own buffer, aligned for the element size.
+  const bytes = Uint8Array.prototype.slice.call(bin, at, at + m.length * size).buffer;
+  return m.dtype === "float64"
+    ? new Float64Array(bytes)
+    : m.dtype === "int32"
+      ? new Int32Array(bytes)
+      : new Float32Array(bytes);
+}
+
+/**
+ * The checkpoint in `dir`, every file checked against its SHA-256; `algo`: the algorithm that must
+ * have written it. Refuses a missing, damaged, older or other algorithm's checkpoint with a
+ * CheckpointError (one line).
+ */
+export function loadCheckpoint<S>(dirArg: string, algo: string): LoadedCheckpoint<S> {
+  const dir = checkpointPath(dirArg);
+  if (!dir) throw new CheckpointError(`no checkpoint in ${dirArg} (state.json missing)`);
+  const s = readState<StateFile<S>>(dir);
+  if (s.version !== CHECKPOINT_VERSION || !s.sha256 || !Array.isArray(s.tensors))
     throw new CheckpointError(
-      `no trained policy in ${path}: expected ${join(path, "checkpoint", "state.json")}`,
+      `damaged checkpoint ${dir}: state.json has version ${String(s.version)}, expected ${CHECKPOINT_VERSION}; start a new run`,
     );
-  return (await loadCheckpoint(dir)).net;
+  if (s.algo !== algo)
+    throw new CheckpointError(`${dir} is a checkpoint of ${String(s.algo)}, not of ${algo}`);
+  const files: Record<string, Buffer> = {};
+  for (const name of Object.keys(s.sha256)) files[name] = readChecked(dir, name, s.sha256);
+  const tensors: Record<string, TensorData> = {};
+  const bin = files[TENSORS] ?? Buffer.alloc(0);
+  let at = 0;
+  for (const m of s.tensors) {
+    const size = m.dtype === "float64" ? 8 : 4;
+    if (!Number.isInteger(m.length) || at + m.length * size > bin.length)
+      throw new CheckpointError(
+        `damaged checkpoint ${dir}: ${TENSORS} is shorter than its manifest`,
+      );
+    tensors[m.name] = decode(bin, at, m);
+    at += m.length * size;
+  }
+  delete files[TENSORS];
+  return {
+    dir,
+    algo: s.algo,
+    steps: s.steps ?? {},
+    rngs: s.rngs ?? {},
+    tensors,
+    files,
+    state: s.state,
+  };
+}
+
+/** A tensor of the checkpoint that must be there with `length` entries (CheckpointError otherwise). */
+export function tensorOf(cp: LoadedCheckpoint<unknown>, name: string, length: number): TensorData {
+  const t = cp.tensors[name];
+  if (!t || t.length !== length)
+    throw new CheckpointError(
+      `${cp.dir} does not match this run: tensor ${name} ${t ? `has ${t.length} entries, expected ${length}` : "is missing"}`,
+    );
+  return t;
+}
+
+/** A step counter of the checkpoint (CheckpointError when missing). */
+export function stepOf(cp: LoadedCheckpoint<unknown>, name: string): number {
+  const v = cp.steps[name];
+  if (typeof v !== "number" || !Number.isFinite(v))
+    throw new CheckpointError(`damaged checkpoint ${cp.dir}: step counter ${name} is missing`);
+  return v;
+}
+
+/** A generator state of the checkpoint (CheckpointError when missing or malformed). */
+export function rngOf(cp: LoadedCheckpoint<unknown>, name: string): RngState {
+  const s = cp.rngs[name];
+  if (
+    !Array.isArray(s) ||
+    s.length !== 4 ||
+    s.some((v) => !Number.isInteger(v) || v < 0 || v > 0xffffffff)
+  )
+    throw new CheckpointError(`damaged checkpoint ${cp.dir}: generator state ${name} is missing`);
+  return s;
 }

@@ -1,11 +1,11 @@
 /**
  * The run folder of every `penguin train` algorithm: config.json (options, rules, backend,
  * provenance), deals.json (the deal split), metrics.csv (one row per update or generation, the
- * algorithm's own columns), train.log, curve.svg (learning curve), checkpoint/ and the state a
- * resume continues from, each with its SHA-256. Every file is written to a
+ * algorithm's own columns), train.log, curve.svg (learning curve), checkpoint/ (the model a
+ * player loads) and resume/ (the state a resume continues from, src/train/checkpoint.ts). Every file is written to a
  * temporary name and renamed, so a kill never leaves half a file.
  */
-import { CheckpointError } from "../players/checkpoint.js";
+import { CheckpointError } from "./checkpoint.js";
 import { splitsRecord } from "./splits.js";
 import { UsageError } from "../errors.js";
 import { existsSync, appendFileSync, mkdirSync } from "node:fs";
@@ -15,7 +15,7 @@ import { rulesLabel, type Rules } from "../engine/rules.js";
 import { provenance } from "../env/provenance.js";
 import { backendInfo } from "./backend.js";
 import { renderSvg } from "./curve.js";
-import { sha256, writeAtomic } from "../util/files.js";
+import { writeAtomic } from "../util/files.js";
 import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import { writeFailure } from "../util/output.js";
 
@@ -34,9 +34,6 @@ export const METRIC_COLUMNS = [
   "entropy",
   "approx_kl",
   "clip_frac",
-  "accuracy",
-  "val_loss",
-  "val_accuracy",
   "mean_reward",
   "episodes",
   "rollout_win_rate",
@@ -63,7 +60,7 @@ export class RunFolder<C extends string = MetricName> {
   rows: Partial<Record<C, number | string>>[] = [];
   /** Log to train.log only, not to stdout (tests). */
   quiet = false;
-  /** `columns`: the algorithm's metrics.csv header (default: PPO's and BC's). */
+  /** `columns`: the algorithm's metrics.csv header (default: PPO's). */
   constructor(
     readonly dir: string,
     readonly columns: readonly C[] = METRIC_COLUMNS as unknown as readonly C[],
@@ -82,37 +79,6 @@ export class RunFolder<C extends string = MetricName> {
       created: new Date().toISOString(),
       provenance: provenance([rules.preset]),
     });
-  }
-
-  /**
-   * Writes `value` to `name` with its SHA-256 in the same file (one atomic write, so a kill leaves
-   * the old state or the new one), and a resume refuses an edited state.
-   */
-  writeHashed(name: string, value: unknown): void {
-    const text = JSON.stringify(value);
-    writeAtomic(join(this.dir, name), `{"sha256":"${sha256(text)}","state":${text}}\n`);
-  }
-
-  /** Reads a file of writeHashed, checking its hash; undefined when it is not there. */
-  readHashed<T>(name: string): T | undefined {
-    const p = join(this.dir, name);
-    if (!existsSync(p)) return undefined;
-    let parsed: { sha256?: unknown; state?: unknown };
-    try {
-      parsed = JSON.parse(readRunFile(p, name)) as typeof parsed;
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new CheckpointError(
-        `damaged run ${this.dir}: ${name} is not valid JSON (truncated?); start a new run or restore the file`,
-      );
-    }
-    if (typeof parsed.sha256 !== "string" || parsed.state === undefined)
-      throw new CheckpointError(`damaged run ${this.dir}: ${name} has no recorded SHA-256`);
-    if (sha256(JSON.stringify(parsed.state)) !== parsed.sha256)
-      throw new CheckpointError(
-        `damaged run ${this.dir}: ${name} does not match its recorded SHA-256 (modified); start a new run or restore the file`,
-      );
-    return parsed.state as T;
   }
 
   /** The numeric rows of metrics.csv as written (on resume). */
@@ -189,10 +155,6 @@ export class RunFolder<C extends string = MetricName> {
         values.push({ wall_s: w, value: Number(val), series: "validation win rate" });
       if (r.rollout_win_rate !== undefined && r.rollout_win_rate !== "")
         values.push({ wall_s: w, value: Number(r.rollout_win_rate), series: "rollout win rate" });
-      if (r.accuracy !== undefined && r.accuracy !== "")
-        values.push({ wall_s: w, value: Number(r.accuracy), series: "BC accuracy" });
-      if (r.val_accuracy !== undefined && r.val_accuracy !== "")
-        values.push({ wall_s: w, value: Number(r.val_accuracy), series: "BC validation accuracy" });
       if (r.loss !== undefined && r.loss !== "")
         values.push({ wall_s: w, value: Number(r.loss), series: "loss" });
     }

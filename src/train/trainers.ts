@@ -2,12 +2,15 @@
  * The one dispatch table of `penguin train <algo>` and `penguin train --resume DIR`: for each
  * algorithm of src/train/algos.ts, how a run starts from the options its spec parsed and how a
  * stopped run continues. Each entry loads its trainer only when used (TensorFlow.js included),
- * and returns the one-line JSON summary the command prints.
+ * and returns the one-line JSON summary the command prints. `resume(dir)` continues any run.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Rules } from "../engine/rules.js";
-import { defaultMaxSteps } from "../env/registry.js";
-import { TRAIN_DEFAULTS, type Algo, type TrainOptions } from "./config.js";
+import { UsageError } from "../errors.js";
+import { MAX_RUN_FILE_BYTES, readTextFile } from "../util/read.js";
 import type { EsOptions } from "./es/options.js";
+import type { PpoOptions } from "./ppo/options.js";
 import { safetyOptions } from "./safety/options.js";
 
 type Summary = Record<string, unknown> | undefined;
@@ -19,35 +22,17 @@ export interface Trainer {
   resume(dir: string, changes: Record<string, unknown>): Promise<Summary>;
 }
 
-/** PPO and behaviour cloning share the policy trainer (src/train/trainer.ts). */
-function policyTrainer(algo: Algo): Trainer {
-  return {
-    async train(values, out, rules) {
-      const { train } = await import("./trainer.js");
-      const r0 = rules();
-      const r = await train({
-        ...TRAIN_DEFAULTS,
-        ...(values as Partial<TrainOptions>),
-        algo,
-        rules: r0,
-        out,
-        maxSteps: (values as Partial<TrainOptions>).maxSteps ?? defaultMaxSteps(r0),
-      });
-      return r.final ? { run: r.run, backend: r.backend, ...r.final } : undefined;
-    },
-    async resume(dir) {
-      const { resume } = await import("./trainer.js");
-      const r = await resume(dir);
-      return r.final ? { run: r.run, backend: r.backend, ...r.final } : undefined;
-    },
-  };
+function ppoSummary(r: {
+  run: string;
+  backend: string;
+  final?: Record<string, unknown> | object;
+}): Summary {
+  return r.final ? { run: r.run, backend: r.backend, ...r.final } : undefined;
 }
 
-async function es(partial: Partial<EsOptions>, resume: boolean): Promise<Summary> {
-  const { trainEs } = await import("./es/es.js");
-  const r = await trainEs(partial, resume);
+function esSummary(run: string, r: import("./es/es.js").EsResult): Summary {
   return {
-    run: partial.out,
+    run,
     algo: "es",
     generations: r.generations,
     bestGeneration: r.bestGeneration,
@@ -65,23 +50,68 @@ function esValues(values: Record<string, unknown>): Partial<EsOptions> {
   };
 }
 
+const safetySummary = (run: string, r: { best: number; dir: string }): Summary => ({
+  run,
+  algo: "safety",
+  bestValidationWins: r.best,
+  checkpoint: r.dir,
+});
+
 export const TRAINERS: Readonly<Record<string, Trainer>> = {
-  ppo: policyTrainer("ppo"),
-  bc: policyTrainer("bc"),
+  ppo: {
+    async train(values, out, rules) {
+      const { train } = await import("./ppo/train.js");
+      return ppoSummary(await train({ ...(values as Partial<PpoOptions>), rules: rules() }, out));
+    },
+    async resume(dir) {
+      const { resume } = await import("./ppo/train.js");
+      return ppoSummary(await resume(dir));
+    },
+  },
   es: {
-    train: (values, out, rules) => es({ ...esValues(values), out, rules: rules() }, false),
-    resume: (dir, changes) => es({ out: dir, ...esValues(changes) }, true),
+    async train(values, out, rules) {
+      const { train } = await import("./es/es.js");
+      return esSummary(out, await train({ ...esValues(values), rules: rules() }, out));
+    },
+    async resume(dir, changes) {
+      const { resume } = await import("./es/es.js");
+      return esSummary(dir, await resume(dir, esValues(changes)));
+    },
   },
   safety: {
     async train(values, out) {
-      const { trainSafety } = await import("./safety/train.js");
-      const r = await trainSafety(safetyOptions(values, out));
-      return { run: out, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir };
+      const { train } = await import("./safety/train.js");
+      return safetySummary(out, await train(safetyOptions(values, out), out));
     },
     async resume(dir) {
-      const { resumeSafety } = await import("./safety/train.js");
-      const r = await resumeSafety(dir);
-      return { run: dir, algo: "safety", bestValidationWins: r.best, checkpoint: r.dir };
+      const { resume } = await import("./safety/train.js");
+      return safetySummary(dir, await resume(dir));
     },
   },
 };
+
+/** The algorithm a run folder was started with (its config.json), or undefined. */
+export function runAlgo(dir: string): string | undefined {
+  const file = join(dir, "config.json");
+  if (!existsSync(file)) return undefined;
+  // Never a FIFO (it would block) nor a device or huge file (read whole): refused, named.
+  const text = readTextFile(file, { maxBytes: MAX_RUN_FILE_BYTES, what: "run config" });
+  try {
+    return (JSON.parse(text) as { algo?: string }).algo;
+  } catch {
+    throw new UsageError(`${file} is damaged (not valid JSON); restore it or start a new run`);
+  }
+}
+
+/** Continues the run in `dir`, whichever algorithm started it (the one resume path). */
+export function resume(dir: string, changes: Record<string, unknown> = {}): Promise<Summary> {
+  const algo = runAlgo(dir);
+  const t = algo === undefined ? undefined : TRAINERS[algo];
+  if (!t)
+    throw new UsageError(
+      algo === undefined
+        ? `${dir} is not a run folder (no config.json)`
+        : `${dir} was trained by ${algo}, which this version does not train (known: ${Object.keys(TRAINERS).join(", ")})`,
+    );
+  return t.resume(dir, changes);
+}

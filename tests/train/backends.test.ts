@@ -8,7 +8,7 @@ import {
   useBackend,
   type BackendName,
 } from "../../src/train/backend.js";
-import { loadNet, saveCheckpoint } from "../../src/train/checkpoint.js";
+import { loadNet, savePolicyModel } from "../../src/train/weights.js";
 import { PolicyFeatures } from "../../src/players/policy/features.js";
 import { buildPolicyNet, inferBatch } from "../../src/train/model.js";
 import { playPolicy } from "../../src/train/play.js";
@@ -54,7 +54,7 @@ describe("checkpoints across backends", () => {
     const games = (await playPolicy(net, rules, [1, 2, 3], { maxSteps: 60, recordActions: true }))
       .results;
     const dir = join(scratchDir(`backend-${from}-${to}`), "checkpoint");
-    await saveCheckpoint(dir, net, undefined, {});
+    await savePolicyModel(dir, net);
 
     expect(await useBackend(to)).toBe(true);
     const back = await loadNet(dir);

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
@@ -13,6 +13,7 @@ import { initBackend } from "../../src/train/backend.js";
 import {
   esBasis,
   linearScorer,
+  readEsState,
   trainEs,
   weightsOf,
   type EsOptions,
@@ -38,11 +39,11 @@ const tiny = (out: string, over: Partial<EsOptions> = {}): Partial<EsOptions> =>
   deals: 12,
   valDeals: 24,
   valEvery: 2,
+  lrSchedule: "constant",
   quiet: true,
   ...over,
 });
-const state = (dir: string): EsState =>
-  JSON.parse(readFileSync(join(dir, "es-state.json"), "utf8")).state;
+const state = (dir: string): EsState => readEsState(dir)!;
 
 describe("evolution strategies on the linear action-scorer", () => {
   it("the starting weights play as greedy(tuned): the same outcome on all 40 deals (one tie-break for both)", () => {
@@ -93,9 +94,10 @@ describe("evolution strategies on the linear action-scorer", () => {
     // Run c to generation 2 and keep its state; go on to 3 (which also validates, as a run's last
     // generation); then "kill" it back to the state of generation 2, as if it died before saving.
     await trainEs(tiny(c, { generations: 2 }));
-    const at2 = readFileSync(join(c, "es-state.json"));
+    cpSync(join(c, "resume"), join(c, "resume-at2"), { recursive: true });
     await trainEs({ out: c, generations: 3, quiet: true }, true);
-    writeFileSync(join(c, "es-state.json"), at2);
+    rmSync(join(c, "resume"), { recursive: true });
+    cpSync(join(c, "resume-at2"), join(c, "resume"), { recursive: true });
     await trainEs({ out: c, generations: 5, quiet: true }, true);
     const sa = state(a);
     const sc = state(c);
@@ -171,17 +173,21 @@ describe("evolution strategies on the linear action-scorer", () => {
     await expect(
       trainEs(tiny(out, { generations: 0, minutes: 1, lrSchedule: "linear" })),
     ).rejects.toThrow(/give it a number of generations/);
-    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/no es-state.json/);
+    await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(/no resume\/ checkpoint/);
     await trainEs(tiny(out, { generations: 1 }));
     await expect(trainEs(tiny(out))).rejects.toThrow(/already holds an ES run/);
-    const good = readFileSync(join(out, "es-state.json"), "utf8");
-    writeFileSync(join(out, "es-state.json"), good.replace('"generation":1', '"generation":0'));
+    const bin = join(out, "resume", "tensors.bin");
+    const good = readFileSync(bin);
+    const bad = Buffer.from(good);
+    bad[5] = bad[5]! ^ 0xff;
+    writeFileSync(bin, bad);
     await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(
-      /es-state\.json does not match its recorded SHA-256/,
+      /tensors\.bin does not match its recorded SHA-256/,
     );
-    writeFileSync(join(out, "es-state.json"), "{ truncated");
+    writeFileSync(bin, good);
+    writeFileSync(join(out, "resume", "state.json"), "{ truncated");
     await expect(trainEs({ out, quiet: true }, true)).rejects.toThrow(
-      /es-state\.json is not valid JSON/,
+      /state\.json does not match its recorded SHA-256/,
     );
   }, 60_000);
 

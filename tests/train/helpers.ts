@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { resolveRules } from "../../src/engine/rules.js";
-import { TRAIN_DEFAULTS, type TrainOptions } from "../../src/train/config.js";
+import { PPO_DEFAULTS, type PpoOptions } from "../../src/train/ppo/options.js";
 
 /** A fresh scratch folder under the repo's .tmp/ (git-ignored). */
 export function scratchDir(prefix: string): string {
@@ -10,31 +10,20 @@ export function scratchDir(prefix: string): string {
   return mkdtempSync(join(root, `${prefix}-`));
 }
 
-/** Options for runs small enough for a unit test (seconds). */
-export function tinyOptions(out: string, over: Partial<TrainOptions> = {}): TrainOptions {
+/** PPO options for runs small enough for a unit test (seconds). */
+export function tinyOptions(out: string, over: Partial<PpoOptions> = {}): PpoOptions {
   return {
-    ...TRAIN_DEFAULTS,
-    algo: "bc",
+    ...PPO_DEFAULTS,
     rules: resolveRules("penguin"),
     out,
     hidden: [32],
     trainDealStart: 1_000_001,
-    trainDeals: 24,
-    bcValidationDeals: 4,
     evalDealStart: 1,
     evalDeals: 6,
     evalDuring: 3,
     evalEvery: 2,
     checkpointEvery: 1,
-    bcEpochs: 2,
     maxSteps: 200,
-    daggerRounds: 0,
-    daggerDeals: 4,
-    daggerStates: 2,
-    daggerEpochs: 1,
-    bcBatch: 64,
-    bcBatchesPerUpdate: 5,
-    cacheDir: join(out, "cache"),
     envs: 4,
     rolloutSteps: 16,
     minibatches: 2,

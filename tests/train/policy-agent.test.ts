@@ -4,7 +4,7 @@ import { resolveRules } from "../../src/engine/rules.js";
 import { evaluate, type EvalRow } from "../../src/eval/evaluate.js";
 import { seedRange } from "../../src/eval/deals.js";
 import { initBackend } from "../../src/train/backend.js";
-import { saveCheckpoint } from "../../src/train/checkpoint.js";
+import { savePolicyModel } from "../../src/train/weights.js";
 import { PolicyFeatures } from "../../src/players/policy/features.js";
 import { buildPolicyNet, inferBatch } from "../../src/train/model.js";
 import { JsPolicy, readPolicy } from "../../src/players/policy/model.js";
@@ -25,7 +25,7 @@ describe("policy agent", () => {
       seed: 3,
       features: "env+slots",
     });
-    await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
+    await savePolicyModel(join(run, "checkpoint"), net);
     const rows: EvalRow[] = [];
     for await (const r of evaluate({
       agent: "policy",
@@ -95,7 +95,7 @@ describe("policy agent", () => {
       seed: 1,
       features: "env",
     });
-    await saveCheckpoint(join(run, "checkpoint"), net, undefined, {});
+    await savePolicyModel(join(run, "checkpoint"), net);
     await expect(createPolicyAgent({ model: run }, resolveRules("freecell"))).rejects.toThrow(
       /trained for observations of 693 and 126 actions/,
     );

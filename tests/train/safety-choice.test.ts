@@ -185,7 +185,7 @@ describe("the exact-label oracle and the never-repeat guard", () => {
   it("safe goes back to a seen position when only such moves are winnable; safe:back=0 never does while a fresh move exists", async () => {
     const { labelGame, emptyBlock } = await import("../../src/train/safety/label.js");
     const { parsePlayers } = await import("../../src/train/safety/dataset.js");
-    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/dataset.js");
+    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/safety/pack.js");
     expect(() => parsePlayers("safe:back=2")).toThrow(/safe:back must be 0 or 1/);
     // Deal 500294: the oracle that may go back first does so at move 11 (found on the validation deals).
     const backsWhileFresh = (back: boolean): number => {
@@ -230,7 +230,7 @@ describe("the exact-label oracle ordered by lookahead", () => {
   it("plays, among the fresh winnable moves, the one lookahead's search values most (greedy breaking ties)", async () => {
     const { labelGame, emptyBlock } = await import("../../src/train/safety/label.js");
     const { parsePlayers } = await import("../../src/train/safety/dataset.js");
-    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/dataset.js");
+    const { PACK_STRIDE, unpackState, Unpacker } = await import("../../src/train/safety/pack.js");
     const { LookaheadAgent } = await import("../../src/agents/lookahead.js");
     const { MoveScorer, weightsOf } = await import("../../src/agents/heuristic.js");
     expect(parsePlayers("safe:order=lookahead:back=0")[0]!.options.order).toBe("lookahead");

@@ -9,7 +9,7 @@ import { COLUMN_CAP } from "../../src/engine/state.js";
 import { PositionSet } from "../../src/agents/repeat-guard.js";
 import { ActionCodec } from "../../src/env/actions.js";
 import { solve } from "../../src/solver/index.js";
-import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/dataset.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "../../src/train/safety/pack.js";
 import { decodeNpy, encodeNpy } from "../../src/train/safety/npy.js";
 import { loadDataset } from "../../src/train/safety/dataset.js";
 import { SafetyView } from "../../src/players/safety/agent.js";

@@ -47,7 +47,7 @@ describe("penguin train: numbers, resume and signals", () => {
       [["--gamma", "2"], /--gamma must be a number from 0 to 1, got 2/],
       [["--max-minutes", "-1"], /--max-minutes must be a number from 0/],
       [["--checkpoint-every", "0"], /--checkpoint-every must be an integer from 1/],
-      [["--algo", "bc", "--bc-batch", "0"], /--bc-batch must be an integer from 1/],
+      [["--algo", "bc"], /unknown algorithm "bc"; allowed: ppo, es, safety/],
       [["--lr-schedule", "cosine"], /--lr-schedule must be linear or constant, got cosine/],
       [["--hidden", "16,x"], /--hidden must be layer sizes from 1 to 4096/],
       [["--es-pop", "3"], /Unknown arguments?: es-pop/],

@@ -16,11 +16,10 @@
  * validation deals; the best ever (ties: the later) is the run's checkpoint.
  *
  * Reproducible: every random draw comes from one seeded sfc32 Rng whose state is saved with θ and
- * the Adam moments after each generation, and fitness depends only on weights and deal seeds, so
- * a resumed run, or one with a different number of workers, reaches the same weights.
+ * the Adam moments after each generation (resume/, the one checkpoint format of
+ * src/train/checkpoint.ts), and fitness depends only on weights and deal seeds, so a resumed run,
+ * or one with a different number of workers, reaches the same weights.
  */
-import { CheckpointError } from "../../players/checkpoint.js";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { rulesLabel } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
@@ -38,27 +37,56 @@ import { ScorePool, type ScoreTask } from "./pool.js";
 import { stopRequested } from "../stop.js";
 import { ES_DEFAULTS, type EsOptions } from "./options.js";
 import { checkSplit, type DealSplit } from "../splits.js";
+import {
+  CheckpointError,
+  checkpointPath,
+  loadCheckpoint,
+  RESUME_DIR,
+  rngOf,
+  saveCheckpoint,
+  stepOf,
+  tensorOf,
+} from "../checkpoint.js";
 
 export { ES_DEFAULTS, type EsOptions };
 
-/** The state saved after every generation (es-state.json), enough to continue exactly. */
+/** Where the run stands after a generation: what a resume needs besides θ, the moments and the generator. */
 export interface EsState {
-  version: 1;
   generation: number;
   nextSeed: number;
-  theta: number[];
-  adamM: number[];
-  adamV: number[];
+  theta: Float64Array;
+  adamM: Float64Array;
+  adamV: Float64Array;
   rng: number[];
   best: { generation: number; winRate: number };
   /** The checkpoint's weights, so a resume can rewrite a checkpoint a kill left half-written. */
-  bestTheta: number[];
+  bestTheta: Float64Array;
   games: number;
   seconds: number;
 }
 
-/** The state a resume continues from (with its SHA-256 in es-state.json.sha256). */
-const STATE = "es-state.json";
+/** The ES state in a run folder's resume/ checkpoint (undefined when there is none). */
+export function readEsState(runFolder: string): EsState | undefined {
+  const dir = join(runFolder, RESUME_DIR);
+  if (!checkpointPath(dir)) return undefined;
+  const cp = loadCheckpoint<{ best: EsState["best"]; seconds: number }>(dir, "es");
+  const best = cp.state?.best;
+  if (typeof best?.winRate !== "number" || typeof best.generation !== "number")
+    throw new CheckpointError(`damaged checkpoint ${cp.dir}: the best validation is missing`);
+  return {
+    generation: stepOf(cp, "generation"),
+    nextSeed: stepOf(cp, "nextSeed"),
+    games: stepOf(cp, "games"),
+    theta: tensorOf(cp, "theta", ROW) as Float64Array,
+    adamM: tensorOf(cp, "adamM", ROW) as Float64Array,
+    adamV: tensorOf(cp, "adamV", ROW) as Float64Array,
+    bestTheta: tensorOf(cp, "bestTheta", ROW) as Float64Array,
+    rng: rngOf(cp, "es"),
+    best,
+    seconds: Number(cp.state.seconds) || 0,
+  };
+}
+
 const COLUMNS = [
   "generation",
   "deals",
@@ -194,11 +222,10 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     ...partial,
     maxSteps: partial.maxSteps ?? defaultMaxSteps(rules0),
   };
-  const statePath = join(o.out, STATE);
   let saved: EsState | undefined;
   if (resume) {
-    if (!existsSync(statePath))
-      throw new CheckpointError(`${o.out} has no ${STATE} to resume from`);
+    if (!checkpointPath(join(o.out, RESUME_DIR)))
+      throw new CheckpointError(`${o.out} has no ${RESUME_DIR}/ checkpoint to resume from`);
     const cfg = new RunFolder(o.out).readJson<{
       algo?: string;
       options?: EsOptions;
@@ -226,28 +253,8 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       generations: G,
       quiet: o.quiet,
     };
-    saved = new RunFolder(o.out).readHashed<EsState>(STATE)!;
-    const words = (a: unknown, n: number): boolean =>
-      Array.isArray(a) &&
-      a.length === n &&
-      a.every((x) => typeof x === "number" && Number.isFinite(x));
-    const ok =
-      saved.version === 1 &&
-      words(saved.theta, ROW) &&
-      words(saved.adamM, ROW) &&
-      words(saved.adamV, ROW) &&
-      words(saved.bestTheta, ROW) &&
-      words(saved.rng, 4) &&
-      saved.rng.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff) &&
-      Number.isInteger(saved.generation) &&
-      Number.isInteger(saved.nextSeed) &&
-      Number.isInteger(saved.games) &&
-      typeof saved.best?.winRate === "number";
-    if (!ok)
-      throw new CheckpointError(
-        `damaged ES state ${statePath}: expected version 1 with ${ROW} weights, Adam moments, the best weights and the RNG state`,
-      );
-  } else if (existsSync(statePath))
+    saved = readEsState(o.out);
+  } else if (checkpointPath(join(o.out, RESUME_DIR)))
     throw new UsageError(
       `${o.out} already holds an ES run: resume it with --resume ${o.out}, or choose another --out`,
     );
@@ -310,22 +317,14 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     });
     net.model.dispose();
   };
-  const saveState = (): void => {
-    const st: EsState = {
-      version: 1,
-      generation,
-      nextSeed,
-      theta: [...theta],
-      adamM: [...m],
-      adamV: [...v],
-      rng: rng.getState(),
-      best,
-      bestTheta: [...bestTheta],
-      games,
-      seconds: elapsed(),
-    };
-    run.writeHashed(STATE, st);
-  };
+  const saveState = (): void =>
+    saveCheckpoint(join(o.out, RESUME_DIR), {
+      algo: "es",
+      steps: { generation, nextSeed, games },
+      rngs: { es: rng.getState() },
+      tensors: { theta, adamM: m, adamV: v, bestTheta },
+      state: { best, seconds: elapsed() },
+    });
 
   let games = saved?.games ?? 0;
   try {
@@ -468,4 +467,14 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     seconds: summary.seconds,
     games,
   };
+}
+
+/** `penguin train es`: a new run in `runFolder` with ES_DEFAULTS where `options` gives none. */
+export function train(options: Partial<EsOptions>, runFolder: string): Promise<EsResult> {
+  return trainEs({ ...options, out: runFolder });
+}
+
+/** Continues the ES run in `runFolder`; `changes`: the budget, generations or workers. */
+export function resume(runFolder: string, changes: Partial<EsOptions> = {}): Promise<EsResult> {
+  return trainEs({ ...changes, out: runFolder }, true);
 }

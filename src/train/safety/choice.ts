@@ -11,7 +11,7 @@ import type { SafetyData } from "./dataset.js";
 import { squash } from "../../players/safety/model.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
-import { PACK_STRIDE, unpackState, Unpacker } from "../dataset.js";
+import { PACK_STRIDE, unpackState, Unpacker } from "./pack.js";
 
 /** Where each position's moves lie in the dataset: moves first[d] … first[d + 1] − 1 belong to position d. */
 export function decisionStarts(data: SafetyData): Int32Array {

@@ -11,7 +11,7 @@ import { resolveRules, rulesLabel, type Rules } from "../../engine/rules.js";
 import { UsageError } from "../../errors.js";
 import { createAgent } from "../../agents/registry.js";
 import type { AgentOptions } from "../../agents/agent.js";
-import { PACK_STRIDE } from "../dataset.js";
+import { PACK_STRIDE } from "./pack.js";
 import { writeAtomic } from "../../util/files.js";
 import { TaskPool, workerModule } from "../../util/pool.js";
 import { checkSeeds } from "../splits.js";

@@ -20,7 +20,7 @@ import { PositionSet } from "../../agents/repeat-guard.js";
 import { LookaheadAgent } from "../../agents/lookahead.js";
 import { solve } from "../../solver/index.js";
 import { Rng } from "../../util/rng.js";
-import { packState, PACK_STRIDE } from "../dataset.js";
+import { packState, PACK_STRIDE } from "./pack.js";
 
 const WINNABLE = 1;
 const LOST = 0;

@@ -14,7 +14,7 @@ import { wilson } from "../../eval/stats.js";
 import { deal } from "../../engine/deal.js";
 import { Adam } from "../adam.js";
 import { initBackend, tf } from "../backend.js";
-import { unpackState, PACK_STRIDE, Unpacker } from "../dataset.js";
+import { unpackState, PACK_STRIDE, Unpacker } from "./pack.js";
 import { Rng } from "../../util/rng.js";
 import { stopRequested } from "../stop.js";
 import { ActionFeatures, ROW } from "../../players/scorer/features.js";
@@ -23,7 +23,11 @@ import { RunFolder } from "../run.js";
 import { checkSplit, VALIDATION_DEAL_START } from "../splits.js";
 import { SafetyAgent, type PlayPolicy } from "../../players/safety/agent.js";
 import { loadDataset, readIndex, type SafetyData } from "./dataset.js";
-import { dropProgress, loadProgress, saveProgress, STATE_FILE } from "./resume.js";
+import { dropProgress, loadProgress, saveProgress } from "./resume.js";
+import { SAFETY_DEFAULTS, type SafetyTrainOptions } from "./options.js";
+
+export { SAFETY_DEFAULTS, type SafetyTrainOptions };
+import { RESUME_DIR } from "../checkpoint.js";
 import { COLUMN_WIDTH, encodeCandidate, FLIPPER_WIDTH } from "../../players/safety/encode.js";
 import { choiceLoss, choiceLossJs, decisionStarts, safeSetLoss } from "./choice.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
@@ -36,7 +40,6 @@ import {
   denseLayers,
   featuresOf,
   type SafetyFeatures,
-  type SafetyObjective,
   initWeights,
   layerShapes,
   loadSafety,
@@ -46,52 +49,6 @@ import {
   type SafetyConfig,
   type SafetyWeights,
 } from "../../players/safety/model.js";
-
-export interface SafetyTrainOptions {
-  readonly data: readonly string[];
-  readonly out: string;
-  readonly seed: number;
-  readonly epochs: number;
-  readonly batch: number;
-  readonly lr: number;
-  readonly lostWeight: number;
-  /** Share of the positions with no losing move that are trained on (all the others are). */
-  readonly keepSafe: number;
-  readonly columnHidden: readonly number[];
-  readonly headHidden: readonly number[];
-  /** Read the structural features (structure.ts) too. */
-  readonly structure: boolean;
-  /** Read, after the structural features, what each parked card costs to release (flippers.ts). */
-  readonly flipperCosts?: boolean;
-  /** Read, after the flipper costs, one row per card through a card network of these layer sizes (cards.ts). */
-  readonly cardHidden?: readonly number[];
-  /** With cardHidden: each card row carries its links too (links.ts). */
-  readonly links?: boolean;
-  /** Heads of the attention block over the columns (0: mean and max pooling only). */
-  readonly attentionHeads: number;
-  readonly valDeals: number;
-  readonly thresholds: readonly number[];
-  readonly shuffle: number;
-  readonly maxMinutes: number;
-  /** "risk": each move's loss probability (binary cross-entropy); "choice": one softmax per position (choice.ts). */
-  readonly objective?: SafetyObjective;
-  /** The validation games' choice among the moves judged safe (agent option `order`). */
-  readonly playOrder?: "greedy" | "net";
-  /** Choice objective: the winnable moves share the target alike ("winnable") or by lookahead's values (teacher.ts). */
-  readonly choiceTarget?: "winnable" | "lookahead";
-  /** With choiceTarget "lookahead": the softness of the target, in greedy-score units. */
-  readonly temperature?: number;
-  /** Train on a seeded renaming of the suits of every sample (suits.ts). */
-  readonly suitShuffle?: boolean;
-  /** Start from these weights (a run or checkpoint folder) instead of fresh ones: DAgger rounds. */
-  readonly init?: string;
-  /**
-   * Choice objective: weight of the fatal-move term (choice.ts, safeSetLoss) in the positions that
-   * hold a losing move; 0 (the default) trains exactly as before.
-   */
-  readonly criticalWeight?: number;
-  readonly quiet?: boolean;
-}
 
 /** Encodes sample k of the data (the move and the position after it) into row r of the batch arrays. */
 export class BatchEncoder {
@@ -270,8 +227,19 @@ const SAFETY_COLUMNS = [
   "wall_s",
 ] as const;
 
+/**
+ * `penguin train safety`: a new run in `runFolder` on `options.data`, with the shipped network's
+ * recipe (SAFETY_DEFAULTS) where `options` gives none.
+ */
+export function train(
+  options: Partial<SafetyTrainOptions> & Pick<SafetyTrainOptions, "data">,
+  runFolder: string,
+): Promise<{ best: number; dir: string }> {
+  return trainSafety({ ...SAFETY_DEFAULTS, ...options, out: runFolder });
+}
+
 /** Continues the safety run in `dir` from its saved state (config.json holds its options). */
-export async function resumeSafety(dir: string): Promise<{ best: number; dir: string }> {
+export async function resume(dir: string): Promise<{ best: number; dir: string }> {
   const options = new RunFolder(dir, SAFETY_COLUMNS).readJson<{ options?: SafetyTrainOptions }>(
     "config.json",
   )?.options;
@@ -410,14 +378,10 @@ export async function trainSafety(
   const start = init ?? initWeights(config, o.seed);
   const net = new TfSafety(start);
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
-  const saved = resume ? loadProgress(run, net.vars(), adam) : undefined;
+  const saved = resume ? loadProgress(run, net.vars(), adam, trainIdx.length) : undefined;
   if (resume && !saved)
     throw new UsageError(
-      `${o.out} has no ${STATE_FILE}: only a run stopped by a signal continues (a finished run is done; start from its network with --init ${o.out})`,
-    );
-  if (saved && saved.trainMoves !== trainIdx.length)
-    throw new UsageError(
-      `the data in ${o.data.join(",")} changed since ${o.out} stopped (${trainIdx.length} training moves, was ${saved.trainMoves}); start a new run`,
+      `${o.out} has no ${RESUME_DIR}/ checkpoint: a finished run is done (start from its network with --model ${o.out})`,
     );
   const enc = new BatchEncoder(rules, data, start.config);
   const GW = enc.globalWidth;
@@ -681,30 +645,36 @@ export async function trainSafety(
   // Where a resumed run picks up: the epochs begun are shuffled again from the seed, so the permutation is the one it stopped in.
   let next = -1;
   if (saved) {
-    for (; epoch < saved.epoch; epoch++) rng.shuffle(perm);
+    perm.set(saved.perm);
+    rng.setState(saved.rng);
+    epoch = saved.epoch;
     next = saved.next;
     run.rows = saved.rows;
     log(`resumed at step ${step}/${totalSteps} (epoch ${epoch})`);
   } else if (o.init) evalPoint(0);
-  const pause = (at: number): void => {
+  /** Saves where the run stands (resume/); `at`: the next minibatch of the epoch (-1: the epoch is over). */
+  const save = (at: number): void =>
     saveProgress(
       run,
       {
         step,
         epoch,
         next: at,
+        perm,
+        rng: rng.getState(),
         best,
         lastEval,
         lossAcc,
         lossN,
         samples0,
         wallSeconds: (performance.now() - t0) / 1000,
-        trainMoves: trainIdx.length,
         rows: run.rows as Record<string, number>[],
       },
       net.vars(),
       adam,
     );
+  const pause = (at: number): void => {
+    save(at);
     run.writeMetrics();
     log(`stopped by a signal at step ${step}; penguin train --resume ${o.out} continues`);
   };
@@ -768,8 +738,11 @@ export async function trainSafety(
       }
       // Half-epoch validation points: the network overfits within a few epochs, so the checkpoint is
       // picked finely. (Every epoch is stepsPerEpoch steps; its end is evaluated below, only once.)
-      if (step % stepsPerEpoch === Math.max(1, stepsPerEpoch >> 1) && step < totalSteps)
+      // Each validation point also saves the run, so a killed run resumes from the last one.
+      if (step % stepsPerEpoch === Math.max(1, stepsPerEpoch >> 1) && step < totalSteps) {
         evalPoint(Math.round((step / stepsPerEpoch) * 100) / 100);
+        save(i + B);
+      }
       if (performance.now() > deadline) break;
       if (step % 10 === 0 && step < totalSteps) {
         // Let a SIGINT/SIGTERM handler run; a stopped run saves where it is, and --resume goes on from the next minibatch.
@@ -784,6 +757,7 @@ export async function trainSafety(
     next = -1;
     if (paused) break;
     evalPoint(Math.round((step / Math.max(1, stepsPerEpoch)) * 100) / 100);
+    if (step < totalSteps) save(-1);
     if (performance.now() > deadline) {
       log(`stopped by --max-minutes ${o.maxMinutes}`);
       break;

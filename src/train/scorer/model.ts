@@ -18,7 +18,7 @@ import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/move-features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../../util/files.js";
-import { modelArtifacts, modelFromArtifacts } from "../checkpoint.js";
+import { modelArtifacts, modelFromArtifacts } from "../weights.js";
 import { ROW } from "../../players/scorer/features.js";
 import {
   JsScorer,

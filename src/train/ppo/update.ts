@@ -4,16 +4,15 @@
  * the legal masks (after the never-repeat guard) are stored with the rollout and the update
  * re-applies exactly those masks, so the ratio compares the same masked distributions.
  */
-import { envIdForPreset } from "../env/registry.js";
-import { VecEnv } from "../env/vec.js";
-import { tf } from "./backend.js";
+import { envIdForPreset } from "../../env/registry.js";
+import { VecEnv } from "../../env/vec.js";
+import { tf } from "../backend.js";
 import type { TrainContext } from "./context.js";
-import { computeGae, scheduledLr } from "./gae.js";
-import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "./masked.js";
-import { forward, inferBatch } from "./model.js";
-import { guardActions, PositionSet } from "../agents/repeat-guard.js";
-import { CheckpointError } from "./checkpoint.js";
-import { Rng } from "../util/rng.js";
+import { computeGae, scheduledLr } from "../gae.js";
+import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "../masked.js";
+import { forward, inferBatch } from "../model.js";
+import { guardActions, PositionSet } from "../../agents/repeat-guard.js";
+import { CheckpointError } from "../checkpoint.js";
 
 function makeVecEnv(ctx: TrainContext): VecEnv {
   const r = ctx.rules;
@@ -42,7 +41,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
   const updates = Math.max(1, Math.floor(totalSteps / batch));
   const vec = makeVecEnv(ctx);
   vec.reset({ seed: o.trainDealStart });
-  const rng = new Rng(`${o.seed}/ppo`);
+  const rng = ctx.rng;
   const seen = vec.envs.map((e) => {
     const set = new PositionSet();
     set.addState(e.state);
@@ -51,20 +50,19 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
   if (ctx.st.ppo) {
     // Resume: every sub-env continues the very episode it was in at the checkpoint.
     const p = ctx.st.ppo;
-    rng.setState(p.rng);
     p.envs.forEach((text, i) => vec.envs[i]!.restore(JSON.parse(text)));
     p.seen.forEach((pairs, i) => {
       seen[i]!.clear();
       for (const pair of pairs) {
         if (!Array.isArray(pair))
           throw new CheckpointError(
-            `damaged checkpoint ${ctx.run.checkpointDir}: its PPO episodes were saved by an older version (53-bit position keys); start a new run`,
+            `damaged checkpoint in ${ctx.run.dir}: its PPO episodes were saved by an older version (53-bit position keys); start a new run`,
           );
         seen[i]!.add(pair[0]!, pair[1]!);
       }
     });
   }
-  const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, rng: rng.getState(), envs: [], seen: [] });
+  const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, envs: [], seen: [] });
 
   const obs = new Float32Array(batch * O);
   const masks = new Uint8Array(batch * A);
@@ -234,7 +232,6 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
         `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} return ${episodes ? (returns / episodes).toFixed(3) : "-"} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(batch / rollSecs)} env steps/s ${Math.round((batch * o.ppoEpochs) / updSecs)} samples/s`,
       );
     }
-    p.rng = rng.getState();
     p.envs = vec.envs.map((e) => e.serialize());
     p.seen = seen.map((s) => s.entries());
     if (await ctx.endUpdate(row, last)) return true;

@@ -1,64 +1,56 @@
-/** What the training phases share: options, run folder, network, optimizer and resumable state. */
-import type { Rules } from "../engine/rules.js";
-import { ActionCodec } from "../env/actions.js";
-import type { Adam } from "./adam.js";
-import { saveCheckpoint } from "./checkpoint.js";
-import type { TrainOptions } from "./config.js";
-import { PolicyFeatures } from "../players/policy/features.js";
-import type { PolicyNet } from "./model.js";
-import { playPolicy } from "./play.js";
-import type { RngState } from "../util/rng.js";
-import type { MetricRow, RunFolder } from "./run.js";
-
-export interface BcProgress {
-  /** 0 = behaviour cloning on solver solutions; r ≥ 1 = training after DAgger round r. */
-  stage: number;
-  epoch: number;
-  /** Next minibatch of the epoch. */
-  batch: number;
-  /** Generator state before this epoch's shuffle (the permutation is drawn again on resume). */
-  epochRng: RngState;
-  samples: number;
-}
+/** What a PPO run's parts share: options, run folder, network, optimizer, generator and resumable state. */
+import { join } from "node:path";
+import type { Rules } from "../../engine/rules.js";
+import { ActionCodec } from "../../env/actions.js";
+import { PolicyFeatures } from "../../players/policy/features.js";
+import { Rng } from "../../util/rng.js";
+import type { Adam } from "../adam.js";
+import { RESUME_DIR, saveCheckpoint } from "../checkpoint.js";
+import { trainableVariables, type PolicyNet } from "../model.js";
+import { playPolicy } from "../play.js";
+import type { MetricRow, RunFolder } from "../run.js";
+import { stopRequested } from "../stop.js";
+import { savePolicyModel, trainables } from "../weights.js";
+import type { PpoOptions } from "./options.js";
 
 export interface PpoProgress {
   update: number;
   envSteps: number;
-  rng: RngState;
   /** Each sub-env's episode (PenguinEnv.serialize()) and its seen positions ([lo, hi] hashes). */
   envs: string[];
   seen: [number, number][][];
 }
 
+/** The JSON part of PPO's checkpoint (its weights, moments and generator are stored apart). */
 export interface TrainerState {
-  phase: "bc" | "ppo" | "done";
-  /** Metrics rows written so far (= updates across phases). */
+  phase: "ppo" | "done";
+  /** Metrics rows written so far. */
   update: number;
-  bc?: BcProgress;
   ppo?: PpoProgress;
   rows: MetricRow[];
   wallSeconds: number;
 }
 
-import { stopRequested } from "./stop.js";
-
 export class TrainContext {
   readonly codec: ActionCodec;
   readonly encoder: PolicyFeatures;
   readonly rules: Rules;
+  /** Every sampling and shuffling choice of the run. */
+  readonly rng: Rng;
   #startedAt = performance.now();
   /** Set when the maxMinutes budget ran out: training ends, the final evaluation still runs. */
   outOfTime = false;
   #wallBase: number;
 
   constructor(
-    readonly o: TrainOptions,
+    readonly o: PpoOptions,
     readonly run: RunFolder,
     public net: PolicyNet,
     public opt: Adam,
     public st: TrainerState,
   ) {
     this.rules = o.rules;
+    this.rng = new Rng(`${o.seed}/ppo`);
     this.codec = new ActionCodec(o.rules);
     this.encoder = new PolicyFeatures(o.rules, net.config.features ?? "env");
     this.#wallBase = st.wallSeconds;
@@ -107,16 +99,27 @@ export class TrainContext {
     return stop;
   }
 
-  /** Saves a checkpoint; redraws the learning curve when asked (drawing takes longer than saving). */
+  /**
+   * Saves the network a player loads (checkpoint/) and the state a resume continues from
+   * (resume/); redraws the learning curve when asked (drawing takes longer than saving).
+   */
   async checkpoint(curve = true): Promise<void> {
     this.st.wallSeconds = this.wall();
-    await saveCheckpoint(this.run.checkpointDir, this.net, this.opt, this.st);
+    const { tensors, steps } = trainables(trainableVariables(this.net), this.opt);
+    await savePolicyModel(this.run.checkpointDir, this.net, { update: this.st.update });
+    saveCheckpoint(join(this.run.dir, RESUME_DIR), {
+      algo: "ppo",
+      steps: { ...steps, update: this.st.update },
+      rngs: { ppo: this.rng.getState() },
+      tensors,
+      state: { ...this.st, net: this.net.config },
+    });
     if (curve) await this.drawCurve();
   }
 
   async drawCurve(): Promise<void> {
     try {
-      await this.run.writeCurve(`penguin train ${this.o.algo}: ${this.run.dir}`);
+      await this.run.writeCurve(`penguin train ppo: ${this.run.dir}`);
     } catch (e) {
       this.run.log(`warning: could not draw curve.svg (${(e as Error).message})`);
     }

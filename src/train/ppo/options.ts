@@ -1,0 +1,264 @@
+/**
+ * The options of `penguin train ppo` (masked PPO on the vector environment): the typed options
+ * object, its defaults (the recipe of docs/train.md's PPO figure) and its one spec, from which the
+ * command builds its flags, help and checks. No TensorFlow.js here, so `penguin --help` stays fast.
+ */
+import type { Rules } from "../../engine/rules.js";
+import { UsageError } from "../../errors.js";
+import { FEATURE_KINDS, type FeatureKind } from "../../players/policy/features.js";
+import { spec } from "../../options/registry.js";
+import type { OptionSpecs, StringSpec } from "../../options/spec.js";
+import { checkSplit, TRAIN_DEAL_START_POLICY, type DealSplit } from "../splits.js";
+import { COMMON_OPTIONS, lrSchedule } from "../shared-options.js";
+
+export interface PpoOptions {
+  rules: Rules;
+  /** Seeds the network's initial weights and every sampling/shuffling choice. */
+  seed: number;
+  /** Run folder. */
+  out: string;
+  /** Hidden layer sizes of the MLP. */
+  hidden: number[];
+  /** Network input: the env observation, or it plus flipper/column slot contents and the legal mask. */
+  features: FeatureKind;
+  /** Training deals: seeds trainDealStart, trainDealStart + 1, … (each sub-environment's next deal is the next seed). */
+  trainDealStart: number;
+  /** Held-out evaluation deals: seeds evalDealStart .. evalDealStart + evalDeals − 1 (disjoint from training). */
+  evalDealStart: number;
+  evalDeals: number;
+  /** Deals (the first of the evaluation set) played for the learning curve during training. */
+  evalDuring: number;
+  /** Evaluate every this many updates (0 = only at the end). */
+  evalEvery: number;
+  /** Write a checkpoint every this many updates (and always at the end). */
+  checkpointEvery: number;
+  /** Move limit per game (play and PPO episodes); the CLI's default is defaultMaxSteps(rules). */
+  maxSteps: number;
+  /** Mask out actions that return to a position seen earlier in the game (play, PPO rollouts). */
+  repeatGuard: boolean;
+
+  /** Environment steps of the whole run. */
+  totalSteps: number;
+  /** Parallel sub-environments of the VecEnv. */
+  envs: number;
+  /** Steps per sub-environment per update (an update learns from envs × rolloutSteps steps). */
+  rolloutSteps: number;
+  /** Passes over each update's steps. */
+  ppoEpochs: number;
+  /** Minibatches per pass. */
+  minibatches: number;
+  /** Adam's learning rate. */
+  ppoLr: number;
+  /** Discount. */
+  gamma: number;
+  /** GAE's lambda. */
+  gaeLambda: number;
+  /** Clip range of the probability ratio. */
+  clip: number;
+  /** Entropy bonus weight. */
+  entCoef: number;
+  /** Value-loss weight. */
+  vfCoef: number;
+  /** Global gradient-norm clipping (0 = off). */
+  maxGradNorm: number;
+  /** linear: the learning rate falls to 0 over the run; constant: it stays. */
+  lrSchedule: "linear" | "constant";
+  /** cards: 1/52 per card home; win: 1 for a won game. */
+  reward: "cards" | "win";
+
+  /**
+   * Wall-clock budget in minutes (0 = none), solver time included: training stops at the first
+   * update past it, checkpoints, and goes on to the final evaluation. A run cut short this way
+   * depends on the machine's speed, so it is not bit-reproducible.
+   */
+  maxMinutes: number;
+  /** Test hook: stop (as if killed) after this many updates, right after a checkpoint. */
+  stopAfterUpdates?: number;
+}
+
+/** The defaults but for the rules, the folder and the move limit, which the rules' env id declares. */
+export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
+  seed: 1,
+  hidden: [256, 256],
+  features: "env",
+  trainDealStart: TRAIN_DEAL_START_POLICY,
+  evalDealStart: 1,
+  evalDeals: 1000,
+  evalDuring: 100,
+  evalEvery: 6,
+  checkpointEvery: 10,
+  repeatGuard: true,
+  totalSteps: 200_000,
+  envs: 32,
+  rolloutSteps: 128,
+  ppoEpochs: 4,
+  minibatches: 4,
+  ppoLr: 2.5e-4,
+  gamma: 0.99,
+  gaeLambda: 0.95,
+  clip: 0.2,
+  entCoef: 0.01,
+  vfCoef: 0.5,
+  maxGradNorm: 0.5,
+  lrSchedule: "linear",
+  reward: "cards",
+  maxMinutes: 0,
+};
+
+/** Checks ranges and that training and evaluation deals cannot overlap. */
+export function validateOptions(o: PpoOptions): void {
+  const posInt = (name: string, v: number, min = 1): void => {
+    if (!Number.isInteger(v) || v < min)
+      throw new UsageError(`${name} must be an integer ≥ ${min}, got ${v}`);
+  };
+  posInt("--seed", o.seed, 0);
+  posInt("--seed", o.trainDealStart, 0);
+  posInt("--eval-deal-start", o.evalDealStart, 0);
+  posInt("--eval-deals", o.evalDeals);
+  posInt("--eval-during", o.evalDuring, 0);
+  posInt("--envs", o.envs);
+  posInt("--rollout-steps", o.rolloutSteps);
+  posInt("--minibatches", o.minibatches);
+  posInt("--max-steps", o.maxSteps);
+  if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1))
+    throw new UsageError(
+      `--hidden must list positive layer sizes, e.g. 256,256; got ${o.hidden.join(",")}`,
+    );
+  if (!FEATURE_KINDS.includes(o.features))
+    throw new UsageError(
+      `--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`,
+    );
+  if ((o.envs * o.rolloutSteps) % o.minibatches !== 0)
+    throw new UsageError(
+      `--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`,
+    );
+  checkSplit(dealSplit(o), { training: "--train-deal-start" });
+}
+
+/** The run's deals: PPO plays training seeds upward without end; the learning curve and the final figure play the evaluation seeds. */
+function dealSplit(o: PpoOptions): DealSplit {
+  return {
+    training: { from: o.trainDealStart },
+    evaluation: { from: o.evalDealStart, count: o.evalDeals },
+  };
+}
+
+/** The run's deals.json: the checked split, and which deals the learning curve uses. */
+export function describeDeals(o: PpoOptions): object {
+  return {
+    ...checkSplit(dealSplit(o), { training: "--train-deal-start" }),
+    learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
+  };
+}
+
+const D = PPO_DEFAULTS;
+
+/** The flags of `penguin train ppo`, each mapped onto a field of PpoOptions (its key). */
+export const PPO_SPEC: OptionSpecs = {
+  ...COMMON_OPTIONS,
+  hidden: { type: "sizes", describe: "hidden layer sizes", default: D.hidden },
+  features: {
+    type: "string",
+    describe:
+      "network input: env is the environment's own observation (as VecEnv gives it); env+slots adds the column-end cards and the legal mask",
+    default: D.features,
+    choices: FEATURE_KINDS,
+  },
+  seed: spec("seed", {
+    default: D.trainDealStart,
+    key: "trainDealStart",
+    min: 100_000,
+    max: 2 ** 31 - 1,
+    detail: "training deals (seeds below 100000 are reserved for evaluation and refused)",
+    hint: "the seed of the weights is --weights-seed",
+  }),
+  "eval-deal-start": {
+    describe: "first evaluation deal seed (measured only, never chosen by)",
+    default: D.evalDealStart,
+    min: 1,
+    max: 2 ** 31 - 1,
+    int: true,
+  },
+  "eval-deals": {
+    describe: "evaluation deals of the final figure",
+    default: D.evalDeals,
+    min: 0,
+    max: 10_000_000,
+    int: true,
+  },
+  "eval-during": {
+    describe: "evaluation deals played for the learning curve",
+    default: D.evalDuring,
+    min: 0,
+    max: 10_000_000,
+    int: true,
+  },
+  "eval-every": {
+    describe: "updates between curve evaluations",
+    default: D.evalEvery,
+    min: 1,
+    max: 1e6,
+    int: true,
+  },
+  "checkpoint-every": {
+    describe: "updates between checkpoints",
+    default: D.checkpointEvery,
+    min: 1,
+    max: 1e6,
+    int: true,
+  },
+  "max-steps": spec("max-steps", { detail: "default: the game's registered move limit" }),
+  "repeat-guard": {
+    type: "boolean",
+    describe: "the never-repeat guard in play and PPO rollouts (--no-repeat-guard to turn off)",
+    default: D.repeatGuard,
+  },
+  "total-steps": {
+    describe: "PPO: environment steps",
+    default: D.totalSteps,
+    min: 1,
+    max: 1e9,
+    int: true,
+  },
+  lr: spec("lr", { default: D.ppoLr, key: "ppoLr" }),
+  envs: { describe: "PPO: parallel environments", default: D.envs, min: 1, max: 4096, int: true },
+  "rollout-steps": {
+    describe: "PPO: steps per env per update",
+    default: D.rolloutSteps,
+    min: 1,
+    max: 100_000,
+    int: true,
+  },
+  "ppo-epochs": {
+    describe: "PPO: passes per update",
+    default: D.ppoEpochs,
+    min: 1,
+    max: 1000,
+    int: true,
+  },
+  minibatches: {
+    describe: "PPO: minibatches per pass",
+    default: D.minibatches,
+    min: 1,
+    max: 1e6,
+    int: true,
+  },
+  "lr-schedule": lrSchedule(D.lrSchedule) as StringSpec,
+  gamma: { describe: "PPO discount", default: D.gamma, min: 0, max: 1 },
+  "gae-lambda": { describe: "PPO GAE lambda", default: D.gaeLambda, min: 0, max: 1 },
+  clip: { describe: "PPO clip range", default: D.clip, min: 0, max: 10, minExclusive: true },
+  "ent-coef": { describe: "PPO entropy bonus", default: D.entCoef, min: 0, max: 100 },
+  "vf-coef": { describe: "PPO value-loss weight", default: D.vfCoef, min: 0, max: 100 },
+  "max-grad-norm": {
+    describe: "PPO gradient clipping (0 = off)",
+    default: D.maxGradNorm,
+    min: 0,
+    max: 1e6,
+  },
+  reward: {
+    type: "string",
+    describe: "PPO reward: cards (1/52 per card home) or win",
+    default: D.reward,
+    choices: ["cards", "win"],
+  },
+};
