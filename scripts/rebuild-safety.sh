@@ -25,7 +25,7 @@ $penguin dataset --rules penguin \
   --agent "safe:order=lookahead:shuffle=0.2,safety:model=results/train-safety/run-cards-4ep,lookahead,safe:shuffle=0.3" \
   --seed 3100000 --deals 10000 --shard-deals 20 --workers "${WORKERS:-2}" --out "$out/labels"
 echo "labels done after $(($(date +%s) - start)) s"
-if [ -f "$out/net/safety-state.json" ]; then
+if [ -f "$out/net/resume/state.json" ]; then
   $penguin train --resume "$out/net"
 else
   $penguin train safety --data "$out/labels" --out "$out/net"

@@ -171,7 +171,7 @@ async function resume(dir: string, a: TrainArgs): Promise<void> {
   if (summary) console.log(JSON.stringify(summary));
 }
 
-/** `train ppo --algo bc` names two algorithms: refused rather than one silently winning. */
+/** `train ppo --algo es` names two algorithms: refused rather than one silently winning. */
 function checkOneAlgo(): void {
   const args = process.argv.slice(process.argv.indexOf("train") + 1);
   const names: string[] = [];

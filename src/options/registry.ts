@@ -223,13 +223,6 @@ export function flag(name: Concept, u: Use = {}): Options {
 export const RENAMED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   dataset: { players: "agent", "deal-start": "seed" },
   "train ppo": { "train-deal-start": "seed" },
-  "train bc": {
-    "train-deal-start": "seed",
-    "bc-lr": "lr",
-    "bc-validation-deals": "validation-deals",
-    "solver-max-states": "max-states",
-    "solver-timeout-ms": "timeout-ms",
-  },
   "train es": {
     "es-lr": "lr",
     "es-lr-schedule": "lr-schedule",

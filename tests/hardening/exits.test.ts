@@ -133,10 +133,10 @@ describe("outputs that are not folders, closed pipes, conflicting options", () =
     }
   });
 
-  it("train ppo --algo bc is refused; flippers --report on a missing file is refused and creates nothing", async () => {
-    const t = await penguin(["train", "ppo", "--algo", "bc", "--out", join(dir, "two")]);
+  it("train ppo --algo es is refused; flippers --report on a missing file is refused and creates nothing", async () => {
+    const t = await penguin(["train", "ppo", "--algo", "es", "--out", join(dir, "two")]);
     expect(t.code).toBe(2);
-    expect(oneLine(t)).toMatch(/the algorithm is named twice \(ppo and bc\)/);
+    expect(oneLine(t)).toMatch(/the algorithm is named twice \(ppo and es\)/);
     expect(existsSync(join(dir, "two"))).toBe(false);
     const out = join(dir, "nope.csv");
     const f = await script("experiments/flippers.ts", ["--report", "--out", out]);

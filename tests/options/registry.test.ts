@@ -125,12 +125,7 @@ describe("the options registry", () => {
   it("the one-vocabulary names: --seed is a deal, --weights-seed trains, one --lr, one --agent", () => {
     const flagsOf = (n: string): string[] =>
       cmds.find((c) => c.name === n)!.flags.map((f) => f.flag);
-    for (const n of [
-      "penguin train ppo",
-      "penguin train bc",
-      "penguin train es",
-      "penguin train safety",
-    ]) {
+    for (const n of ["penguin train ppo", "penguin train es", "penguin train safety"]) {
       expect(flagsOf(n), n).toContain("weights-seed");
       expect(flagsOf(n), n).toContain("lr");
       expect(

@@ -49,7 +49,7 @@ describe("deal splits", () => {
       join(dir, "d"),
       /--seed must be an integer from 100000 to/,
     );
-    for (const algo of ["ppo", "bc"])
+    for (const algo of ["ppo"])
       refused(
         ["train", algo, "--seed", "5000", "--out", join(dir, algo)],
         join(dir, algo),

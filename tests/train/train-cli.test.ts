@@ -98,15 +98,17 @@ describe("penguin train: numbers, resume and signals", () => {
     expect(code).toBe(130);
     expect(stderr).toContain(`stopped; \`penguin train --resume ${run}\` continues`);
     expect(existsSync(join(run, "checkpoint", "state.json"))).toBe(true);
-    const state = JSON.parse(readFileSync(join(run, "checkpoint", "state.json"), "utf8"));
-    expect(state.trainer.update).toBeGreaterThanOrEqual(1);
+    const state = JSON.parse(readFileSync(join(run, "resume", "state.json"), "utf8"));
+    expect(state.algo).toBe("ppo");
+    expect(state.steps.update).toBeGreaterThanOrEqual(1);
+    expect(state.rngs.ppo).toHaveLength(4);
 
     const extra = penguin(["train", "--resume", run, "--lr", "0.1"]);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/keeps the settings in .*config\.json; leave out --lr/);
 
     // state.json is hashed like the other checkpoint files.
-    const sj = join(run, "checkpoint", "state.json");
+    const sj = join(run, "resume", "state.json");
     const original = readFileSync(sj, "utf8");
     writeFileSync(sj, original.replace('"update": ', '"update": 1'));
     const edited = penguin(["train", "--resume", run]);
