@@ -7,6 +7,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { UsageError } from "../errors.js";
 
 // tfjs's "install our node backend" banner (printed on the CPU backend's first use) would reach
 // test and benchmark logs; backendNotice says the same once, with the command that gets native
@@ -119,7 +120,7 @@ export async function availableBackends(): Promise<BackendName[]> {
 function parseBackend(v: string | undefined): BackendName | undefined {
   if (v === undefined || v === "") return undefined;
   if ((BACKEND_NAMES as readonly string[]).includes(v)) return v as BackendName;
-  throw new Error(`PENGUIN_TF_BACKEND must be one of ${BACKEND_NAMES.join(", ")}; got "${v}"`);
+  throw new UsageError(`PENGUIN_TF_BACKEND must be one of ${BACKEND_NAMES.join(", ")}; got "${v}"`);
 }
 
 /**

@@ -187,6 +187,25 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
       JSON.parse(readFileSync(join(dir, run, "final.json"), "utf8")).lastWeightsSha256;
     expect(last("safety-cut")).toMatch(/^[0-9a-f]{64}$/);
     expect(last("safety-cut")).toBe(last("safety-whole"));
+    // Killed outright (SIGKILL, no chance to save) after its first validation point saved resume/:
+    // --resume continues from there to the uninterrupted run's last weights.
+    const killed = join(dir, "safety-killed");
+    const p = spawn("node", ["bin/penguin.js", "train", "safety", ...args, "--out", killed], {
+      cwd: root,
+      env,
+    });
+    const closed = new Promise<NodeJS.Signals | null>((r) => p.on("close", (_c, sig) => r(sig)));
+    while (!existsSync(join(killed, "resume", "state.json")) && p.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    p.kill("SIGKILL");
+    expect(await closed).toBe("SIGKILL");
+    expect(existsSync(join(killed, "final.json"))).toBe(false);
+    const resumed = penguin(["train", "--resume", killed]);
+    expect(resumed.code).toBe(0);
+    expect(last("safety-killed")).toBe(last("safety-whole"));
+    expect(metrics(killed, ["samples_per_cpu_s", "wall_s"])).toEqual(
+      metrics(join(dir, "safety-whole"), ["samples_per_cpu_s", "wall_s"]),
+    );
     // last/ holds that network as a playable checkpoint, the same after a resume.
     const lastNet = (run: string): Buffer => readFileSync(join(dir, run, "last", "weights.bin"));
     expect(lastNet("safety-cut").equals(lastNet("safety-whole"))).toBe(true);

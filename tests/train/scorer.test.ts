@@ -20,8 +20,8 @@ import {
   jsScorerOf,
   loadScorer,
   saveScorer,
-  ScorerCheckpointError,
 } from "../../src/train/scorer/model.js";
+import { CheckpointError } from "../../src/train/checkpoint.js";
 import { scratchDir } from "./helpers.js";
 
 const rules = resolveRules("penguin");
@@ -136,7 +136,7 @@ describe("action-scorer", () => {
       expect(read.logit(block, r * ROW)).toBe(js.logit(block, r * ROW));
     tf.dispose([x, l1, l2]);
     truncateSync(join(dir, "weights.bin"), 100);
-    await expect(loadScorer(dir)).rejects.toThrow(ScorerCheckpointError);
+    await expect(loadScorer(dir)).rejects.toThrow(CheckpointError);
     await expect(loadScorer(dir)).rejects.toThrow(
       /weights\.bin does not match its recorded SHA-256/,
     );

@@ -12,6 +12,7 @@ import { checkSplit, TRAIN_DEAL_START_POLICY, type DealSplit } from "../splits.j
 import { COMMON_OPTIONS, lrSchedule } from "../shared-options.js";
 
 export interface PpoOptions {
+  /** The rule set played (any of the family). */
   rules: Rules;
   /** Seeds the network's initial weights and every sampling/shuffling choice. */
   seed: number;
@@ -23,8 +24,9 @@ export interface PpoOptions {
   features: FeatureKind;
   /** Training deals: seeds trainDealStart, trainDealStart + 1, … (each sub-environment's next deal is the next seed). */
   trainDealStart: number;
-  /** Held-out evaluation deals: seeds evalDealStart .. evalDealStart + evalDeals − 1 (disjoint from training). */
+  /** First held-out evaluation deal (disjoint from training; measured only, never chosen by). */
   evalDealStart: number;
+  /** Evaluation deals of the final figure: seeds evalDealStart .. evalDealStart + evalDeals − 1. */
   evalDeals: number;
   /** Deals (the first of the evaluation set) played for the learning curve during training. */
   evalDuring: number;
@@ -67,7 +69,7 @@ export interface PpoOptions {
   reward: "cards" | "win";
 
   /**
-   * Wall-clock budget in minutes (0 = none), solver time included: training stops at the first
+   * Wall-clock budget in minutes (0 = none): training stops at the first
    * update past it, checkpoints, and goes on to the final evaluation. A run cut short this way
    * depends on the machine's speed, so it is not bit-reproducible.
    */
@@ -78,6 +80,7 @@ export interface PpoOptions {
 
 /** The defaults but for the rules, the folder and the move limit, which the rules' env id declares. */
 export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
+  // The recipe of docs/train.md's PPO figure.
   seed: 1,
   hidden: [256, 256],
   features: "env",

@@ -717,7 +717,10 @@ export async function trainSafety(
       step++;
       lossAcc += loss! - (choice ? floor : 0);
       lossN++;
-      if (!Number.isFinite(loss!)) throw new Error(`loss ${loss} at step ${step}`);
+      if (!Number.isFinite(loss!))
+        throw new UsageError(
+          `the loss became ${loss} at step ${step}: lower --lr or --safety-batch`,
+        );
       if (step % 200 === 0) {
         const cpu = cpuNow() - cpu0;
         const sps = (step * B - samples0) / Math.max(cpu, 1e-6); // finite, so the resume state (JSON) keeps it

@@ -19,15 +19,11 @@ import { FEATURES } from "../../agents/move-features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../../util/files.js";
 import { modelArtifacts, modelFromArtifacts } from "../weights.js";
+import { CheckpointError } from "../checkpoint.js";
 import { ROW } from "../../players/scorer/features.js";
-import {
-  JsScorer,
-  ScorerCheckpointError,
-  scorerWeights,
-  type ScorerConfig,
-} from "../../players/scorer/model.js";
+import { JsScorer, scorerWeights, type ScorerConfig } from "../../players/scorer/model.js";
 
-export { ScorerCheckpointError, type ScorerConfig };
+export type { ScorerConfig };
 
 export interface ScorerNet {
   readonly model: tf.LayersModel;
@@ -99,7 +95,7 @@ export function jsScorerOf(net: ScorerNet): JsScorer {
   return new JsScorer(
     scorerWeights(net.config, (name) => {
       const t = byName.get(name);
-      if (!t) throw new Error(`scorer network has no tensor ${name}`);
+      if (!t) throw new CheckpointError(`scorer network has no tensor ${name}`);
       return t;
     }),
   );
@@ -125,7 +121,7 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
   const dir = existsSync(join(path, "checkpoint", "model.json")) ? join(path, "checkpoint") : path;
   const mj = join(dir, "model.json");
   if (!existsSync(mj))
-    throw new ScorerCheckpointError(
+    throw new CheckpointError(
       `no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`,
     );
   let parsed: {
@@ -139,21 +135,21 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
     );
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
+    throw new CheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
   }
   const config = parsed.userDefinedMetadata?.penguinScorer;
   if (!config || !parsed.weightsManifest?.[0])
-    throw new ScorerCheckpointError(`${mj} is not a penguin action-scorer network`);
+    throw new CheckpointError(`${mj} is not a penguin action-scorer network`);
   if (config.row !== ROW)
-    throw new ScorerCheckpointError(
+    throw new CheckpointError(
       `the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`,
     );
   const wp = join(dir, "weights.bin");
   if (!existsSync(wp))
-    throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
+    throw new CheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
   const bin = readBytesFile(wp, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
   if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
-    throw new ScorerCheckpointError(
+    throw new CheckpointError(
       `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`,
     );
   try {
@@ -164,7 +160,7 @@ export async function loadScorer(path: string): Promise<ScorerNet> {
     );
     return { model, config };
   } catch (e) {
-    throw new ScorerCheckpointError(
+    throw new CheckpointError(
       `${dir}: cannot load the scorer (${(e as Error).message.split("\n")[0]})`,
     );
   }
