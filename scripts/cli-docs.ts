@@ -85,7 +85,7 @@ export function cliDocs(): Record<string, string> {
           `| ${cmd === "experiments" ? "experiment scripts" : `penguin ${cmd}`} | \`--${old}\` | \`--${now}\` |`,
       ),
     ),
-    "| penguin train ppo, bc, es, safety | `--seed` (weights) | `--weights-seed` (`--seed` is now the first training deal) |",
+    "| penguin train ppo, es, safety | `--seed` (weights) | `--weights-seed` (`--seed` is now the first training deal) |",
     "",
     "## Commands",
     "",
