@@ -82,7 +82,8 @@ export async function train(
     features: o.features,
   });
   const st: TrainerState = { phase: "ppo", update: 0, rows: [], wallSeconds: 0 };
-  const { out: _out, ...recorded } = o;
+  // The test hook is not a setting of the run: a resume must not inherit it.
+  const { out: _out, stopAfterUpdates: _stop, ...recorded } = o;
   run.writeConfig("ppo", o.rules, { ...recorded, algo: "ppo" });
   run.writeJson("deals.json", describeDeals(o));
   run.log(
