@@ -217,10 +217,11 @@ export function safetyOptions(
   const cards = hasCardRows(o.features as SafetyFeatures);
   return {
     data,
+    // Every input switch explicit, so spreading these over SAFETY_DEFAULTS cannot turn one back on.
     structure: o.features !== "basic",
-    ...(o.features === "flippers" || cards ? { flipperCosts: true } : {}),
-    ...(cards ? { cardHidden: o.cardHidden as number[] } : {}),
-    ...(o.features === "links" ? { links: true } : {}),
+    flipperCosts: o.features === "flippers" || cards,
+    cardHidden: cards ? (o.cardHidden as number[]) : undefined,
+    links: o.features === "links",
     attentionHeads: o.attentionHeads as number,
     out,
     seed: o.seed as number,
