@@ -216,11 +216,10 @@ function esSplit(o: EsOptions): DealSplit {
 
 /** Starts a run in `out` (which must not hold one), or continues it with `resume: true`. */
 export async function trainEs(partial: Partial<EsOptions> = {}, resume = false): Promise<EsResult> {
-  const rules0 = partial.rules ?? ES_DEFAULTS.rules;
   let o: EsOptions = {
     ...ES_DEFAULTS,
     ...partial,
-    maxSteps: partial.maxSteps ?? defaultMaxSteps(rules0),
+    maxSteps: partial.maxSteps ?? ES_DEFAULTS.maxSteps,
   };
   let saved: EsState | undefined;
   if (resume) {
