@@ -16,15 +16,18 @@
  */
 import { spawnSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
@@ -43,6 +46,11 @@ const fail = (why) => {
   );
   process.exit(1);
 };
+/** Scratch folders and half-copied packages, removed however the script ends (process.exit too). */
+const leftovers = new Set();
+process.on("exit", () => {
+  for (const p of leftovers) rmSync(p, { recursive: true, force: true });
+});
 const secs = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
 if (!want) fail("package.json lists no optional peer @tensorflow/tfjs-node");
@@ -110,7 +118,11 @@ function report(how, res) {
 let res = check();
 if (res) report("already set up", res);
 
-// 1. The package itself: an optional peer, which `npm ci` does not install.
+// 1. The package itself: an optional peer, which `npm ci` does not install. `npm install --no-save`
+// cannot add it either: npm counts a declared optional peer as satisfied and answers "up to date".
+// So it is installed into a scratch project and copied in: tfjs-node to node_modules/@tensorflow/,
+// its own helpers (node-pre-gyp, tar, ...) nested under it, but not the @tensorflow scope, so that it
+// registers its backend with the project's single @tensorflow/tfjs.
 const require = createRequire(join(root, "package.json"));
 let dir;
 const locate = () => {
@@ -122,23 +134,96 @@ const locate = () => {
 };
 locate();
 if (!dir) {
+  const tfjs = (() => {
+    try {
+      return JSON.parse(readFileSync(require.resolve("@tensorflow/tfjs/package.json"), "utf8"))
+        .version;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (tfjs !== want)
+    fail(
+      `@tensorflow/tfjs ${tfjs ?? "is not installed"}${tfjs ? ", not" : "; tfjs-node needs"} ${want}: run npm ci first`,
+    );
   say(
     `installing @tensorflow/tfjs-node@${want} without its download step (package.json and the lock file stay as they are)`,
   );
-  const r = run("npm", [
-    "install",
-    "--no-save",
-    "--ignore-scripts",
-    "--no-audit",
-    "--no-fund",
-    `@tensorflow/tfjs-node@${want}`,
-  ]);
-  if (!r.ok)
+  const scratch = mkdtempSync(join(tmpdir(), "penguin-tfjs-node-"));
+  leftovers.add(scratch);
+  writeFileSync(
+    join(scratch, "package.json"),
+    `${JSON.stringify({ name: "penguin-native-scratch", version: "1.0.0", private: true })}\n`,
+  );
+  const r = run(
+    "npm",
+    [
+      "install",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      `@tensorflow/tfjs-node@${want}`,
+    ],
+    { cwd: scratch },
+  );
+  const from = join(scratch, "node_modules");
+  if (!r.ok || !existsSync(join(from, "@tensorflow", "tfjs-node", "package.json")))
     fail(
       `npm could not install @tensorflow/tfjs-node@${want}:\n${r.out.trim().split("\n").slice(-5).join("\n")}`,
     );
+  const target = join(root, "node_modules", "@tensorflow", "tfjs-node");
+  // Into a temp name first, renamed at the end: a stopped copy leaves no half package behind.
+  const temp = `${target}.tmp-${process.pid}`;
+  leftovers.add(temp);
+  cpSync(join(from, "@tensorflow", "tfjs-node"), temp, {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  for (const name of helpersOf(from, "@tensorflow/tfjs-node")) {
+    const to = join(temp, "node_modules", name);
+    // npm nests a second version under tfjs-node only when another one is at the top.
+    if (existsSync(to))
+      fail(`two versions of ${name} in tfjs-node's dependencies; cannot lay them out here`);
+    cpSync(join(from, name), to, { recursive: true, verbatimSymlinks: true });
+  }
+  renameSync(temp, target);
+  leftovers.delete(temp);
+  rmSync(scratch, { recursive: true, force: true });
   locate();
-  if (!dir) fail("@tensorflow/tfjs-node is still not resolvable after npm install");
+  if (!dir) fail("@tensorflow/tfjs-node is still not resolvable after its install");
+}
+
+/**
+ * The top-level packages of the scratch `node_modules` that `name` needs, directly or through
+ * others (a package's own nested node_modules travel with it), leaving out the @tensorflow scope.
+ */
+function helpersOf(modules, name) {
+  const need = new Set();
+  const seen = new Set();
+  const visit = (pkgDir) => {
+    if (seen.has(pkgDir)) return;
+    seen.add(pkgDir);
+    const meta = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+    for (const dep of Object.keys({ ...meta.dependencies, ...meta.optionalDependencies })) {
+      if (dep.startsWith("@tensorflow/")) continue;
+      // Node's lookup: the nearest node_modules/dep from the package's folder up to the top.
+      let at;
+      for (let d = pkgDir; d.startsWith(modules); d = dirname(d)) {
+        const candidate = join(d, "node_modules", dep);
+        if (d !== modules && existsSync(join(candidate, "package.json"))) {
+          at = candidate;
+          break;
+        }
+      }
+      at ??= join(modules, dep);
+      if (!existsSync(join(at, "package.json"))) continue; // an optional one left out
+      if (at === join(modules, dep)) need.add(dep);
+      visit(at);
+    }
+  };
+  visit(join(modules, name));
+  return [...need].sort();
 }
 
 // 2. Where its release host answers, the package's own install is all that is needed.
