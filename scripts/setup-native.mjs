@@ -23,6 +23,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -31,7 +32,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -133,6 +134,19 @@ const locate = () => {
   }
 };
 locate();
+// Its install script runs node-pre-gyp, which npm finds in a node_modules/.bin above the package.
+const hasInstallTools = (at) => {
+  for (let d = at; d !== dirname(d); d = dirname(d))
+    if (existsSync(join(d, "node_modules", ".bin", "node-pre-gyp"))) return true;
+  return false;
+};
+if (dir && !hasInstallTools(dir)) {
+  say(
+    `${relative(root, dir)} has no node-pre-gyp to build with (a partial install); installing it again`,
+  );
+  rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+}
 if (!dir) {
   const tfjs = (() => {
     try {
@@ -180,12 +194,22 @@ if (!dir) {
     recursive: true,
     verbatimSymlinks: true,
   });
-  for (const name of helpersOf(from, "@tensorflow/tfjs-node")) {
+  const helpers = helpersOf(from, "@tensorflow/tfjs-node");
+  for (const name of helpers) {
     const to = join(temp, "node_modules", name);
     // npm nests a second version under tfjs-node only when another one is at the top.
     if (existsSync(to))
       fail(`two versions of ${name} in tfjs-node's dependencies; cannot lay them out here`);
     cpSync(join(from, name), to, { recursive: true, verbatimSymlinks: true });
+  }
+  // Their commands too (its install script runs node-pre-gyp): the relative links of .bin.
+  const bin = join(from, ".bin");
+  for (const cmd of existsSync(bin) ? readdirSync(bin) : []) {
+    const link = readlinkSync(join(bin, cmd));
+    const owner = relative(from, resolve(bin, link)).split(sep).slice(0, 2);
+    if (!helpers.includes(owner[0].startsWith("@") ? owner.join("/") : owner[0])) continue;
+    mkdirSync(join(temp, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(link, join(temp, "node_modules", ".bin", cmd));
   }
   renameSync(temp, target);
   leftovers.delete(temp);
