@@ -23,12 +23,12 @@ for (const f of readdirSync(here)
   process.stderr.write(`bench: ${name} ...\n`);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const mod = (await import(pathToFileURL(join(here, f)).href)) as {
-    default: () => Promise<Figures>;
-  };
-  // A line every 10 s while the section runs (from its own thread: the loops do not yield).
+  // A line every 10 s while the section loads and runs (from its own thread: the loops do not
+  // yield, and loading TensorFlow.js alone can take seconds).
   const quiet = heartbeat(`bench: ${name}`);
-  const figures = await mod.default().finally(quiet);
+  const figures = await import(pathToFileURL(join(here, f)).href)
+    .then((mod: { default: () => Promise<Figures> }) => mod.default())
+    .finally(quiet);
   const c = process.cpuUsage(c0);
   process.stderr.write(
     `bench: ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s (${((c.user + c.system) / 1e6).toFixed(1)} s CPU)\n`,

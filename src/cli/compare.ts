@@ -10,6 +10,7 @@ import { mcnemarExact } from "../eval/stats.js";
 import { wilson } from "../util/wilson.js";
 import { readCsvFile } from "../util/csv.js";
 import { flag } from "../options/registry.js";
+import { heartbeat } from "./progress.js";
 
 interface CompareArgs {
   a: string;
@@ -72,12 +73,13 @@ function popcount(x: number): number {
   return c;
 }
 
-function readSide(file: string): Side {
+function readSide(file: string, onRow?: () => void): Side {
   const out: Side = { file, agent: "", won: new DealResults() };
   const agents = new Set<string>();
   let header: string[] = [];
   let at = { deal: -1, rules: -1, agent: -1, won: -1 };
   readCsvFile(file, "evaluation CSV", ({ fields: f }, n) => {
+    onRow?.();
     if (n === 0) {
       header = f;
       const col = (name: string): number => {
@@ -129,9 +131,12 @@ export interface Comparison {
   mcnemarP: number;
 }
 
-export function compareFiles(fa: string, fb: string): Comparison {
-  const sa = readSide(fa);
-  const sb = readSide(fb);
+/** `onRows(n)`: the rows read so far, every few thousand (for progress lines). */
+export function compareFiles(fa: string, fb: string, onRows?: (rows: number) => void): Comparison {
+  let rows = 0;
+  const tick = onRows && (() => ++rows % 4096 === 0 && onRows(rows));
+  const sa = readSide(fa, tick);
+  const sb = readSide(fb, tick);
   const A = sa.won;
   const B = sb.won;
   let missing = 0;
@@ -202,7 +207,14 @@ export const compareCommand: CommandModule<object, CompareArgs> = {
       })
       .option("json", flag("json", { default: false })) as unknown as Argv<CompareArgs>,
   handler: (a: CompareArgs) => {
-    const c = compareFiles(a.a, a.b);
+    // Files of millions of rows take a while to read: a line every 10 s meanwhile.
+    const beat = heartbeat("penguin compare", { unit: "rows" });
+    let c: Comparison;
+    try {
+      c = compareFiles(a.a, a.b, (n) => beat.count(n));
+    } finally {
+      beat();
+    }
     if (a.json) {
       console.log(JSON.stringify(c));
       return;

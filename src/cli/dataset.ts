@@ -5,6 +5,8 @@
  *
  * Resumable: run the same command again and it continues at the first missing shard.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { CommandModule } from "yargs";
 import type { Options } from "yargs";
 import {
@@ -18,6 +20,7 @@ import { optionsFrom } from "../options/spec.js";
 import { flag, spec } from "../options/registry.js";
 import { TRAIN_DEAL_START } from "../train/splits.js";
 import { defaultMaxSteps } from "../env/registry.js";
+import { heartbeat } from "./progress.js";
 
 interface Args extends RuleArgs {
   agent: string;
@@ -69,7 +72,7 @@ export const datasetCommand: CommandModule<object, Args> = {
   handler: async (a) => {
     const { seed } = optionsFrom({ seed: SEED }, a) as { seed: number };
     const rules = rulesFromArgs(a);
-    const { parsePlayers, runDataset } = await import("../train/safety/dataset.js");
+    const { parsePlayers, readIndex, runDataset } = await import("../train/safety/dataset.js");
     const players = parsePlayers(String(a.agent));
     let stopping = false;
     // Interrupted runs exit 130 (SIGINT) or 143 (SIGTERM), like every other command.
@@ -84,10 +87,15 @@ export const datasetCommand: CommandModule<object, Args> = {
     };
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    const log = a.quiet
-      ? () => {}
-      : (line: string) =>
-          process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+    // A shard can take minutes: a line on stderr every 10 s, with the shards the index holds
+    // (it is rewritten before each shard's line is logged).
+    const beat = heartbeat("penguin dataset", { unit: "shards" });
+    const shards = Math.ceil(a.deals / a["shard-deals"]);
+    const log = (line: string): void => {
+      if (existsSync(join(a.out, "index.json")))
+        beat.count(Math.min(readIndex(a.out).shards.length, shards), shards);
+      if (!a.quiet) process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+    };
     const idx = await runDataset(
       {
         rules,
@@ -102,7 +110,7 @@ export const datasetCommand: CommandModule<object, Args> = {
       },
       log,
       () => stopping,
-    );
+    ).finally(beat);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     const moves = idx.shards.reduce((n, s) => n + s.moves, 0);

@@ -191,7 +191,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
     process.once("SIGINT", onSignal);
     process.once("SIGTERM", onSignal);
     const unwatch = exitWithWrappers(() => stop("the end of its npx/npm wrapper", 129));
-    const progress = progressReporter();
+    const progress = progressReporter({ label: "penguin eval" });
     try {
       const res = await runEval({
         agent: a.agent,
@@ -244,6 +244,7 @@ export const evalCommand: CommandModule<object, EvalArgs> = {
         );
       }
     } finally {
+      progress.stop();
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       unwatch();

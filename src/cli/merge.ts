@@ -16,6 +16,7 @@ import { OutputWriter, outputTarget } from "../util/output.js";
 import { checkRegularFile, openRegularFile } from "../util/read.js";
 import { printable } from "../util/text.js";
 import { flag } from "../options/registry.js";
+import { heartbeat } from "./progress.js";
 
 /**
  * Checks the records of shard files handed over in deal order, one record at a time, and passes
@@ -276,7 +277,15 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         demandOption: true,
       }) as unknown as Argv<MergeArgs>,
   handler: (a) => {
-    const { files, rows } = mergeFiles(a.files.map(String), a.out);
+    // Millions of rows take a while: a line every 10 s meanwhile.
+    const quiet = heartbeat("penguin merge");
+    let merged: ReturnType<typeof mergeFiles>;
+    try {
+      merged = mergeFiles(a.files.map(String), a.out);
+    } finally {
+      quiet();
+    }
+    const { files, rows } = merged;
     process.stdout.write(`merged ${files} files, ${rows} rows -> ${a.out}\n`);
   },
 };

@@ -1,36 +1,169 @@
 import { Worker } from "node:worker_threads";
+import { UsageError } from "../errors.js";
 
 /**
- * Progress of a long batch on stderr: a bar redrawn in place on a terminal; otherwise (CI logs,
- * job arrays, `2> log`) one plain line every ~10 s, so a log shows the run is alive and how far.
+ * Progress on stderr for every command that can run past a few seconds. One mechanism: a
+ * heartbeat thread writes a line at least every 10 s, with the counts the main thread last gave it
+ * (shared memory, so a line comes on time even while the main thread runs a synchronous loop: a
+ * solver search, a PPO rollout, a benchmark section, a slow deal). On a terminal, batches of deals
+ * draw a bar redrawn in place instead.
  */
 export interface ProgressStream {
   readonly isTTY?: boolean;
   write(text: string): unknown;
 }
 
-export interface ProgressOptions {
-  readonly stream?: ProgressStream;
-  /** Seconds between lines when the stream is not a terminal. */
+/** Seconds between heartbeat lines: 10, or PENGUIN_PROGRESS_SECONDS (0.05 to 3600). */
+export function progressSeconds(): number {
+  const v = process.env.PENGUIN_PROGRESS_SECONDS;
+  if (v === undefined || v === "") return 10;
+  const s = Number(v);
+  if (!(s >= 0.05 && s <= 3600))
+    throw new UsageError(
+      `PENGUIN_PROGRESS_SECONDS must be a number of seconds from 0.05 to 3600, got "${v}"`,
+    );
+  return s;
+}
+
+export interface HeartbeatOptions {
+  /** Also say how many data rows this CSV holds (experiments, training metrics). */
+  readonly rowsOf?: string;
+  /** Seconds between lines (default: progressSeconds()). */
   readonly everySeconds?: number;
-  /** Milliseconds clock (tests pass a fake one). */
-  readonly now?: () => number;
-  /** What is counted, e.g. "deals". */
+  /** What `count` counts, e.g. "deals": lines then give done/total, the rate and the time left. */
   readonly unit?: string;
 }
 
-export type ProgressFn = (won: boolean, done: number, total: number) => void;
+/** Stops the heartbeat when called; `count` gives it the counts for its next line. */
+export interface Heartbeat {
+  (): void;
+  /** `done` of `total` (0: not known) so far; `wins`, when given, is shown too. */
+  count(done: number, total?: number, wins?: number): void;
+}
 
+// Slots of the shared counts: set (0/1), done, total, wins (-1: not shown), and the first count
+// given with its time (ms after the start).
+const SET = 0;
+const DONE = 1;
+const TOTAL = 2;
+const WINS = 3;
+const FIRST = 4;
+const FIRST_MS = 5;
+/** 1 once stopped: terminate() takes a moment, and no line may follow the command's own output. */
+const STOPPED = 6;
+const SLOTS = 7;
+
+const HEARTBEAT_THREAD = `
+const { workerData: w } = require("node:worker_threads");
+const { readFileSync, writeSync } = require("node:fs");
+const c = new Int32Array(w.counts);
+setInterval(() => {
+  const ms = Date.now() - w.t0;
+  const parts = [];
+  if (Atomics.load(c, ${SET})) {
+    const done = Atomics.load(c, ${DONE}), total = Atomics.load(c, ${TOTAL});
+    const wins = Atomics.load(c, ${WINS}), first = Atomics.load(c, ${FIRST});
+    let p = done + (total > 0 ? "/" + total : "") + " " + w.unit;
+    if (total > 0) p += " (" + ((100 * done) / total).toFixed(1) + "%)";
+    if (wins >= 0) p += ", " + wins + " wins in this run";
+    // The rate runs from the first count: items read back from an earlier run do not inflate it.
+    const since = (ms - Atomics.load(c, ${FIRST_MS})) / 1000;
+    const rate = since > 0 ? (done - first) / since : 0;
+    if (rate > 0) {
+      p += ", " + rate.toFixed(1) + " " + w.unit + "/s";
+      if (total > done) p += ", about " + Math.round((total - done) / rate) + " s left";
+    }
+    parts.push(p);
+  }
+  if (w.rowsOf) {
+    try {
+      const rows = readFileSync(w.rowsOf, "utf8").trim().split("\\n").length - 1;
+      parts.push(rows + (rows === 1 ? " row" : " rows") + " in " + w.rowsOf);
+    } catch {
+      parts.push("no row in " + w.rowsOf + " yet");
+    }
+  }
+  const after = w.every < 1000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000);
+  const line = w.label + ": still running after " + after + " s" + (parts.length ? ": " + parts.join("; ") : "");
+  if (!Atomics.load(c, ${STOPPED})) try { writeSync(2, line + "\\n"); } catch {}
+}, w.every);
+`;
+
+/**
+ * A line on stderr every `everySeconds` until stopped: the time so far, the counts last given to
+ * `count` and, with `rowsOf`, how many rows that CSV holds. Its thread writes straight to stderr's
+ * file descriptor and does not keep the process alive.
+ */
+export function heartbeat(label: string, o: HeartbeatOptions = {}): Heartbeat {
+  const counts = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
+  const t0 = Date.now();
+  const worker = new Worker(HEARTBEAT_THREAD, {
+    eval: true,
+    workerData: {
+      label,
+      rowsOf: o.rowsOf,
+      unit: o.unit ?? "done",
+      every: (o.everySeconds ?? progressSeconds()) * 1000,
+      counts: counts.buffer,
+      t0,
+    },
+    // Plain CommonJS whatever flags started this process (--input-type=module, --import tsx).
+    execArgv: [],
+    stdout: false,
+    stderr: false,
+  });
+  // Progress lines are a courtesy: a failing heartbeat never stops the command.
+  worker.on("error", () => {});
+  worker.unref();
+  const clamp = (n: number): number => Math.max(-1, Math.min(2 ** 31 - 1, Math.round(n)));
+  const stop = (() => {
+    Atomics.store(counts, STOPPED, 1);
+    void worker.terminate();
+  }) as Heartbeat;
+  stop.count = (done, total = 0, wins = -1) => {
+    if (!Atomics.load(counts, SET)) {
+      Atomics.store(counts, FIRST, clamp(done));
+      Atomics.store(counts, FIRST_MS, clamp(Date.now() - t0));
+    }
+    Atomics.store(counts, DONE, clamp(done));
+    Atomics.store(counts, TOTAL, clamp(total));
+    Atomics.store(counts, WINS, clamp(wins));
+    Atomics.store(counts, SET, 1);
+  };
+  return stop;
+}
+
+export interface ProgressOptions {
+  /** Where the bar goes (stderr); off a terminal the heartbeat writes to stderr itself. */
+  readonly stream?: ProgressStream;
+  /** Seconds between lines off a terminal (default: progressSeconds()). */
+  readonly everySeconds?: number;
+  /** Milliseconds clock of the bar (tests pass a fake one). */
+  readonly now?: () => number;
+  /** What is counted, e.g. "deals". */
+  readonly unit?: string;
+  /** The label of the heartbeat lines, e.g. "penguin eval". */
+  readonly label?: string;
+}
+
+/** Called once per finished item; `stop()` ends the heartbeat (off a terminal). */
+export interface ProgressFn {
+  (won: boolean, done: number, total: number): void;
+  stop(): void;
+}
+
+/**
+ * Progress of a batch of games: on a terminal a bar redrawn in place; otherwise (CI logs, job
+ * arrays, `2> log`) the heartbeat's plain line at least every 10 s, counts included.
+ */
 export function progressReporter(o: ProgressOptions = {}): ProgressFn {
   const stream = o.stream ?? process.stderr;
   const now = o.now ?? (() => performance.now());
   const unit = o.unit ?? "deals";
-  const t0 = now();
   let wins = 0;
-  let last = t0;
   if (stream.isTTY) {
-    last = -Infinity;
-    return (won, done, total) => {
+    let last = -Infinity;
+    const bar = ((won, done, total) => {
       if (won) wins++;
       const t = now();
       if (t - last < 100 && done < total) return;
@@ -41,67 +174,18 @@ export function progressReporter(o: ProgressOptions = {}): ProgressFn {
         `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${unit}, ${wins} wins in this run`,
       );
       if (done === total) stream.write("\n");
-    };
+    }) as ProgressFn;
+    bar.stop = () => {};
+    return bar;
   }
-  const every = (o.everySeconds ?? 10) * 1000;
-  let started = 0;
-  return (won, done, total) => {
-    if (won) wins++;
-    if (started === 0) started = done;
-    const t = now();
-    if (t - last < every || done >= total) return;
-    last = t;
-    const seconds = (t - t0) / 1000;
-    const rate = (done - started + 1) / seconds;
-    const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-    stream.write(
-      `progress: ${done}/${total} ${unit} (${((100 * done) / total).toFixed(1)}%), ${wins} wins in this run, ${rate.toFixed(1)} ${unit}/s, about ${eta} s left\n`,
-    );
-  };
-}
-
-/**
- * The heartbeat's own thread: it writes straight to stderr's file descriptor, so its lines come
- * on time even while the main thread runs a long synchronous loop (a PPO rollout, a benchmark).
- */
-const HEARTBEAT_THREAD = `
-const { workerData: w } = require("node:worker_threads");
-const { readFileSync, writeSync } = require("node:fs");
-const t0 = Date.now();
-setInterval(() => {
-  let status = "";
-  if (w.rowsOf) {
-    try {
-      const rows = readFileSync(w.rowsOf, "utf8").trim().split("\\n").length - 1;
-      status = ": " + rows + (rows === 1 ? " row" : " rows") + " in " + w.rowsOf;
-    } catch {
-      status = ": no row in " + w.rowsOf + " yet";
-    }
-  }
-  const s = Math.round((Date.now() - t0) / 1000);
-  try { writeSync(2, w.label + ": still running after " + s + " s" + status + "\\n"); } catch {}
-}, w.every);
-`;
-
-/**
- * A line on stderr every `everySeconds` while a long step runs whose own reports are further
- * apart (a training run logs only at its evaluations; a benchmark section not at all): the time
- * so far and, with `rowsOf`, how many rows that CSV holds. Returns the stop.
- */
-export function heartbeat(
-  label: string,
-  o: { rowsOf?: string; everySeconds?: number } = {},
-): () => void {
-  const worker = new Worker(HEARTBEAT_THREAD, {
-    eval: true,
-    workerData: { label, rowsOf: o.rowsOf, every: (o.everySeconds ?? 10) * 1000 },
-    // Plain CommonJS whatever flags started this process (--input-type=module, --import tsx).
-    execArgv: [],
-    stdout: false,
-    stderr: false,
+  const beat = heartbeat(o.label ?? "progress", {
+    unit,
+    ...(o.everySeconds === undefined ? {} : { everySeconds: o.everySeconds }),
   });
-  // Progress lines are a courtesy: a failing heartbeat never stops the command.
-  worker.on("error", () => {});
-  worker.unref();
-  return () => void worker.terminate();
+  const line = ((won, done, total) => {
+    if (won) wins++;
+    beat.count(done, total, wins);
+  }) as ProgressFn;
+  line.stop = beat;
+  return line;
 }

@@ -20,6 +20,7 @@ import {
   type ReplaySpec,
 } from "../viewer/record.js";
 import { MAX_STATES_LIMIT } from "../solver/search.js";
+import { heartbeat } from "./progress.js";
 import { flag } from "../options/registry.js";
 import {
   dealFromArgs,
@@ -170,8 +171,14 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
   handler: async (a) => {
     checkOutputFile(a.out);
     const spec = specFrom(a);
-    const data = await buildReplay(spec);
-    writeOutput(a.out, await replayHtml(data));
-    process.stdout.write(`${replaySummary(data)}\nwrote ${a.out}\n`);
+    // The marker's and the solver line's searches can take minutes: a line every 10 s meanwhile.
+    const quiet = heartbeat("penguin replay");
+    try {
+      const data = await buildReplay(spec);
+      writeOutput(a.out, await replayHtml(data));
+      process.stdout.write(`${replaySummary(data)}\nwrote ${a.out}\n`);
+    } finally {
+      quiet();
+    }
   },
 };

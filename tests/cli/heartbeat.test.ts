@@ -1,7 +1,8 @@
 /**
  * Commands that can run past a few seconds report at least every 10 s. The heartbeat writes from
  * its own thread, so it keeps time while the main thread runs a loop that never yields (as a PPO
- * rollout or a benchmark section does).
+ * rollout, a solver search or a benchmark section does). PENGUIN_PROGRESS_SECONDS shortens the
+ * interval here so that each test takes a second or two.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +11,24 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
+const progress = JSON.stringify(join(root, "dist/src/cli/progress.js"));
+
+function node(code: string, env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
+}
+
+/** `penguin …` with stderr a pipe (not a terminal), lines every 0.25 s. */
+function penguin(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [join(root, "bin/penguin.js"), ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, PENGUIN_PROGRESS_SECONDS: "0.25", ...env },
+  });
+}
 
 describe("heartbeat", () => {
   it("writes on time during a synchronous loop, with the CSV's row count, and stops when told", () => {
@@ -17,19 +36,15 @@ describe("heartbeat", () => {
     try {
       const csv = join(dir, "metrics.csv");
       writeFileSync(csv, "update,loss\n1,0.5\n2,0.4\n");
-      const code = `
-        const { heartbeat } = await import(${JSON.stringify(join(root, "dist/src/cli/progress.js"))});
+      const r = node(`
+        const { heartbeat } = await import(${progress});
         const stop = heartbeat("test", { rowsOf: ${JSON.stringify(csv)}, everySeconds: 0.25 });
         const t = Date.now();
         while (Date.now() - t < 1600) {} // never yields
         stop();
         const u = Date.now();
         while (Date.now() - u < 600) {}
-      `;
-      const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
-        encoding: "utf8",
-        timeout: 30_000,
-      });
+      `);
       expect(r.status).toBe(0);
       const lines = r.stderr.trim().split("\n");
       // 1.6 s at one line per 0.25 s, less the thread's start-up: at least 3 lines, all of them
@@ -37,7 +52,104 @@ describe("heartbeat", () => {
       expect(lines.length).toBeGreaterThanOrEqual(3);
       expect(lines.length).toBeLessThanOrEqual(7);
       for (const l of lines)
-        expect(l).toMatch(/^test: still running after \d+ s: 2 rows in .*metrics\.csv$/);
+        expect(l).toMatch(/^test: still running after \d+\.\d s: 2 rows in .*metrics\.csv$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the counts last set, with the rate and the time left from the first count on", () => {
+    const r = node(`
+      const { heartbeat } = await import(${progress});
+      const beat = heartbeat("test", { unit: "deals", everySeconds: 0.2 });
+      beat.count(40, 100, 3); // read back from an earlier run: not in the rate
+      const t = Date.now();
+      while (Date.now() - t < 1000) {}
+      beat.count(50, 100, 7);
+      const u = Date.now();
+      while (Date.now() - u < 700) {}
+      beat();
+    `);
+    expect(r.status).toBe(0);
+    const lines = r.stderr.trim().split("\n");
+    const early = lines.filter((l) => l.includes(" 40/100 "));
+    const late = lines.filter((l) => l.includes(" 50/100 "));
+    expect(early.length).toBeGreaterThanOrEqual(2);
+    expect(late.length).toBeGreaterThanOrEqual(1);
+    // No progress yet: no rate. Then 10 deals in about 1 s (1.x s on a loaded machine).
+    for (const l of early)
+      expect(l).toMatch(
+        /^test: still running after \d+\.\d s: 40\/100 deals \(40\.0%\), 3 wins in this run$/,
+      );
+    for (const l of late) {
+      const m =
+        /^test: still running after \d+\.\d s: 50\/100 deals \(50\.0%\), 7 wins in this run, ([\d.]+) deals\/s, about (\d+) s left$/.exec(
+          l,
+        );
+      expect(m, l).not.toBeNull();
+      const rate = Number(m![1]);
+      expect(rate).toBeGreaterThan(3);
+      expect(rate).toBeLessThanOrEqual(10.5);
+      expect(Number(m![2])).toBeCloseTo(50 / rate, -1);
+    }
+  });
+
+  it("refuses a bad PENGUIN_PROGRESS_SECONDS with one line and exit code 2", () => {
+    const r = penguin(["solve", "--seed", "1"], { PENGUIN_PROGRESS_SECONDS: "0" });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      'penguin: PENGUIN_PROGRESS_SECONDS must be a number of seconds from 0.05 to 3600, got "0"',
+    );
+    expect(r.stdout).toBe("");
+  });
+});
+
+describe("commands off a terminal report at least every interval", () => {
+  it("penguin eval: lines while a slow deal is played, none after the result", () => {
+    // A free-cell-starved FreeCell deal exhausts the solver agent's budget: about a second.
+    const r = penguin([
+      "eval",
+      "--rules",
+      "freecell",
+      "--cells",
+      "1",
+      "--agent",
+      "solver",
+      "--max-states",
+      "400000",
+      "--deals",
+      "2",
+      "--no-timing",
+    ]);
+    expect(r.status).toBe(0);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const l of lines)
+      expect(l).toMatch(/^penguin eval: still running after \d+\.\d s(: [0-2]\/2 deals \(.*)?$/);
+    expect(r.stdout).toMatch(/^solver\(max-states=400000\) on freecell\[cells=1\]\ngames 2, /);
+  });
+
+  it("penguin dataset: lines within a shard, with the shards done", () => {
+    const dir = mkdtempSync(join(tmpdir(), "penguin-dataset-progress-"));
+    try {
+      const r = penguin([
+        "dataset",
+        "--deals",
+        "4",
+        "--shard-deals",
+        "2",
+        "--max-states",
+        "20000",
+        "--out",
+        join(dir, "labels"),
+        "--quiet",
+      ]);
+      expect(r.status).toBe(0);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines.length).toBeGreaterThanOrEqual(3);
+      for (const l of lines)
+        expect(l).toMatch(/^penguin dataset: still running after \d+\.\d s: [012]\/2 shards \(/);
+      expect(lines.some((l) => l.includes(": 0/2 shards"))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -336,21 +336,27 @@ describe("penguin eval --html", () => {
   });
 });
 
-describe("progress off a terminal", () => {
-  it("writes one plain line per 10 s, none at the end", () => {
+describe("progress on a terminal", () => {
+  it("redraws one bar in place, at most every 100 ms, and ends it with a newline", () => {
     const lines: string[] = [];
     let t = 0;
     const p = progressReporter({
-      stream: { isTTY: false, write: (x) => lines.push(x) },
+      stream: { isTTY: true, write: (x) => lines.push(x) },
       now: () => t,
     });
-    for (let i = 1; i <= 100; i++) {
-      t = i * 300; // 0.3 s a deal: 30 s in all
-      p(i % 2 === 0, i, 100);
+    for (let i = 1; i <= 10; i++) {
+      t = i * 60; // 60 ms a deal: every other deal redraws
+      p(i % 2 === 0, i, 10);
     }
+    p.stop();
     expect(lines).toEqual([
-      "progress: 34/100 deals (34.0%), 17 wins in this run, 3.3 deals/s, about 20 s left\n",
-      "progress: 68/100 deals (68.0%), 34 wins in this run, 3.3 deals/s, about 10 s left\n",
+      `\r[${"#".repeat(3)}${" ".repeat(27)}] 1/10 deals, 0 wins in this run`,
+      `\r[${"#".repeat(9)}${" ".repeat(21)}] 3/10 deals, 1 wins in this run`,
+      `\r[${"#".repeat(15)}${" ".repeat(15)}] 5/10 deals, 2 wins in this run`,
+      `\r[${"#".repeat(21)}${" ".repeat(9)}] 7/10 deals, 3 wins in this run`,
+      `\r[${"#".repeat(27)}${" ".repeat(3)}] 9/10 deals, 4 wins in this run`,
+      `\r[${"#".repeat(30)}] 10/10 deals, 5 wins in this run`,
+      "\n",
     ]);
   });
 });
