@@ -33,13 +33,14 @@ import {
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const want = pkg.peerDependencies?.["@tensorflow/tfjs-node"];
 const started = performance.now();
-const say = (line) => console.log(`setup:native: ${line}`);
+const secs = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+const say = (line) => console.log(`setup:native: [${secs()}] ${line}`);
 const fail = (why) => {
   console.error(`setup:native: failed: ${why}`);
   console.error(
@@ -52,9 +53,19 @@ const leftovers = new Set();
 process.on("exit", () => {
   for (const p of leftovers) rmSync(p, { recursive: true, force: true });
 });
-const secs = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
 if (!want) fail("package.json lists no optional peer @tensorflow/tfjs-node");
+
+// The install and the build run for minutes with little to show: the project's heartbeat (built
+// into dist/ by npm ci) writes a line to stderr every 10 s meanwhile.
+try {
+  const { heartbeat } = await import(
+    pathToFileURL(join(root, "dist", "src", "cli", "progress.js")).href
+  );
+  heartbeat("setup:native");
+} catch {
+  // No dist/ yet (npm ci --ignore-scripts): no progress lines, nothing else changes.
+}
 
 /** Runs a command in the project folder; returns its status and output. */
 function run(cmd, args, opts = {}) {
