@@ -4,7 +4,7 @@
  * Penguin rules otherwise. The seeds disagree on this rule (docs/rules.md settles it as unlimited);
  * this measures how much the reading matters.
  *
- *   npx tsx experiments/group-move.ts [--deals 200] [--cells 0-7] [--group unlimited,supermove,single]
+ *   npx tsx experiments/group-move.ts [--deals 200] [--cells 0-7] [--group-move unlimited,supermove,single]
  *                                     [--agent greedy,solver] [--workers 2] [--shard i/n]
  */
 import { GROUP_MOVE_RULES } from "../src/engine/rules.js";

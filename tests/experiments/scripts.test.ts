@@ -82,11 +82,11 @@ describe("experiment scripts", () => {
   it("every script refuses bad options with a one-line UsageError naming what is allowed", async () => {
     const cases = [
       [flippers, ["--empty", "sometimes"], "allowed: below-base, any, none"],
-      [groupMove, ["--group", "huge"], "allowed: unlimited, supermove, free-cells, single"],
+      [groupMove, ["--group-move", "huge"], "allowed: unlimited, supermove, free-cells, single"],
       [baseRank, ["--rules", "freecell"], "allowed: penguin"],
       [family, ["--rules", "klondike"], "allowed: penguin, penguin-relaxed"],
       [heuristics, ["--heuristic", "clever"], "allowed: parlett"],
-      [quick, ["--players", "oracle"], "allowed: random, greedy, lookahead, solver"],
+      [quick, ["--agent", "oracle"], "allowed: random, greedy, lookahead, solver"],
       [quick, ["--deals", "-3"], "--deals must be an integer from 1"],
       [quick, ["--shard", "2/2"], "0 ≤ i < n"],
     ] as const;
