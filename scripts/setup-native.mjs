@@ -2,6 +2,8 @@
 /**
  * `npm run setup:native`: makes the optional native backend, @tensorflow/tfjs-node, load.
  *
+ * The package is an optional peer, which `npm ci` leaves out and `npm install --no-save` will not
+ * add; it is installed into a scratch folder and copied in (package.json and the lock file stay).
  * tfjs-node's own install downloads libtensorflow and a prebuilt addon from its release host.
  * Where that host answers, its normal install is all this script runs. Where it does not, the
  * script builds the addon here instead, against the TensorFlow C library found inside a
