@@ -46,7 +46,7 @@ const say = (line) => console.log(`setup:native: [${secs()}] ${line}`);
 const fail = (why) => {
   console.error(`setup:native: failed: ${why}`);
   console.error(
-    "setup:native: training still works on the WebAssembly backend (about 6x slower per training step).",
+    "setup:native: training still works on the WebAssembly backend (a training step takes about 4x the CPU time; docs/train.md#backends).",
   );
   process.exit(1);
 };

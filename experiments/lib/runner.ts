@@ -12,7 +12,7 @@ import { UsageError } from "../../src/errors.js";
 import { printable } from "../../src/util/text.js";
 import { writeOutput } from "../../src/util/output.js";
 import { exitWithWrappers } from "../../src/util/parent.js";
-import { heartbeat } from "../../src/cli/progress.js";
+import { progressReporter } from "../../src/cli/progress.js";
 import { writeSidecar } from "../../src/env/provenance.js";
 import type { TopLevelSpec } from "vega-lite";
 import {
@@ -72,13 +72,6 @@ export interface ExperimentResult {
 
 export const OUTCOME_COLUMNS = ["base", "outcome", "cards_home", "moves", "states"];
 
-function fmtSeconds(s: number): string {
-  if (!Number.isFinite(s)) return "?";
-  return s >= 90
-    ? `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`
-    : `${s.toFixed(0)}s`;
-}
-
 export async function runExperiment<S extends OptionSpecs>(
   def: Experiment<S>,
   argv: readonly string[],
@@ -135,10 +128,11 @@ export async function runExperiment<S extends OptionSpecs>(
   const done = store.rows;
   let rows = done;
   const todo = o.report ? 0 : total - done;
-  const showProgress = !o.quiet && process.stderr.isTTY === true;
-  // Not on a terminal (a log, a job array): a line every 10 s with the rows the CSV holds.
-  const quietBeat =
-    !o.quiet && !showProgress && todo > 0 ? heartbeat(def.name, { rowsOf: out }) : () => {};
+  // A bar on a terminal; in a log or a job array, a line every 10 s.
+  const progress =
+    !o.quiet && todo > 0
+      ? progressReporter({ label: def.name, unit: "games", wins: false })
+      : undefined;
   const t0 = Date.now();
   let buffer: string[][] = [];
   let lastFlush = t0;
@@ -177,26 +171,17 @@ export async function runExperiment<S extends OptionSpecs>(
       rows++;
       i++;
       buffer.push(fields);
-      const now = Date.now();
-      if (buffer.length >= 256 || now - lastFlush > 1000) {
-        flush();
-        if (showProgress) {
-          const rate = (i * 1000) / (now - t0);
-          process.stderr.write(
-            `\r${def.name}: ${rows}/${total} games, ${rate.toFixed(1)}/s, eta ${fmtSeconds((todo - i) / rate)}   `,
-          );
-        }
-      }
+      progress?.(false, rows, total);
+      if (buffer.length >= 256 || Date.now() - lastFlush > 1000) flush();
     }
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
     unwatch();
-    quietBeat();
+    progress?.stop();
     // Rows finished before an error are kept; the failing task is retried on the next run.
     flush();
     store.close();
-    if (showProgress) process.stderr.write("\n");
   }
   const complete = rows === total;
   let summary = summarizer.rows();

@@ -32,6 +32,8 @@ export interface HeartbeatOptions {
   readonly everySeconds?: number;
   /** What `count` counts, e.g. "deals": lines then give done/total, the rate and the time left. */
   readonly unit?: string;
+  /** Redraw a terminal's bar (from the counts) instead of writing lines. */
+  readonly bar?: boolean;
 }
 
 /** Stops the heartbeat when called; `count` gives it the counts for its next line. */
@@ -51,7 +53,20 @@ const FIRST = 4;
 const FIRST_MS = 5;
 /** 1 once stopped: terminate() takes a moment, and no line may follow the command's own output. */
 const STOPPED = 6;
-const SLOTS = 7;
+/** 1 while the thread writes a line: stop() waits for it, so a stop is never overtaken. */
+const WRITING = 7;
+const SLOTS = 8;
+
+/**
+ * A terminal's progress bar, `[#########     ] 30/100 deals, 12 wins in this run, 20 s`. It is
+ * self-contained: the heartbeat's thread runs its source too, so the bar is drawn one way.
+ */
+function barText(done: number, total: number, unit: string, wins: number, secs: number): string {
+  const width = 30;
+  const filled = total > 0 ? Math.max(0, Math.min(width, Math.round((width * done) / total))) : 0;
+  const won = wins >= 0 ? `, ${wins} wins in this run` : "";
+  return `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${unit}${won}, ${Math.round(secs)} s`;
+}
 
 const HEARTBEAT_THREAD = `
 const { workerData: w } = require("node:worker_threads");
@@ -84,9 +99,16 @@ setInterval(() => {
     }
   }
   const after = w.every < 1000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000);
-  const line = w.label + ": still running after " + after + " s" + (parts.length ? ": " + parts.join("; ") : "");
-  if (!Atomics.load(c, ${STOPPED})) try { writeSync(2, line + "\\n"); } catch {}
+  let line = w.label + ": still running after " + after + " s" + (parts.length ? ": " + parts.join("; ") : "") + "\\n";
+  // A terminal: the bar again, its time moving even while one slow item runs.
+  if (w.bar) line = Atomics.load(c, ${SET}) ? barText(Atomics.load(c, ${DONE}), Atomics.load(c, ${TOTAL}), w.unit, Atomics.load(c, ${WINS}), ms / 1000) : "";
+  if (line && Atomics.compareExchange(c, ${WRITING}, 0, 1) === 0) {
+    if (!Atomics.load(c, ${STOPPED})) try { writeSync(2, line); } catch {}
+    Atomics.store(c, ${WRITING}, 0);
+  }
 }, w.every);
+// Under its own name: a minified build renames the declaration.
+const barText = (${barText.toString()});
 `;
 
 /**
@@ -103,6 +125,7 @@ export function heartbeat(label: string, o: HeartbeatOptions = {}): Heartbeat {
       label,
       rowsOf: o.rowsOf,
       unit: o.unit ?? "done",
+      bar: o.bar === true,
       every: (o.everySeconds ?? progressSeconds()) * 1000,
       counts: counts.buffer,
       t0,
@@ -118,6 +141,8 @@ export function heartbeat(label: string, o: HeartbeatOptions = {}): Heartbeat {
   const clamp = (n: number): number => Math.max(-1, Math.min(2 ** 31 - 1, Math.round(n)));
   const stop = (() => {
     Atomics.store(counts, STOPPED, 1);
+    // A line being written finishes first (a few microseconds); none starts after this.
+    while (Atomics.load(counts, WRITING) === 1) {}
     void worker.terminate();
   }) as Heartbeat;
   stop.count = (done, total = 0, wins = -1) => {
@@ -134,7 +159,7 @@ export function heartbeat(label: string, o: HeartbeatOptions = {}): Heartbeat {
 }
 
 export interface ProgressOptions {
-  /** Where the bar goes (stderr); off a terminal the heartbeat writes to stderr itself. */
+  /** Where the bar goes (stderr). A stream of a test's own gets the bar from rows alone. */
   readonly stream?: ProgressStream;
   /** Seconds between lines off a terminal (default: progressSeconds()). */
   readonly everySeconds?: number;
@@ -142,50 +167,64 @@ export interface ProgressOptions {
   readonly now?: () => number;
   /** What is counted, e.g. "deals". */
   readonly unit?: string;
-  /** The label of the heartbeat lines, e.g. "penguin eval". */
+  /** The label of the lines off a terminal, e.g. "penguin eval". */
   readonly label?: string;
+  /** Count wins ("… wins in this run"); off for items that are not games won or lost. */
+  readonly wins?: boolean;
 }
 
-/** Called once per finished item; `stop()` ends the heartbeat (off a terminal). */
+/** Called once per finished item; `stop()` ends the heartbeat. */
 export interface ProgressFn {
   (won: boolean, done: number, total: number): void;
   stop(): void;
 }
 
 /**
- * Progress of a batch of games: on a terminal a bar redrawn in place; otherwise (CI logs, job
- * arrays, `2> log`) the heartbeat's plain line at least every 10 s, counts included.
+ * Progress of a batch: on a terminal a bar, redrawn at each finished item (at most every 100 ms)
+ * and every second between them; otherwise (CI logs, job arrays, `2> log`) the heartbeat's plain
+ * line at least every 10 s, counts included.
  */
 export function progressReporter(o: ProgressOptions = {}): ProgressFn {
   const stream = o.stream ?? process.stderr;
   const now = o.now ?? (() => performance.now());
   const unit = o.unit ?? "deals";
+  const countWins = o.wins ?? true;
+  const tty = stream.isTTY === true;
+  const beat =
+    o.stream === undefined
+      ? heartbeat(o.label ?? "progress", {
+          unit,
+          bar: tty,
+          ...(tty
+            ? { everySeconds: 1 }
+            : o.everySeconds === undefined
+              ? {}
+              : { everySeconds: o.everySeconds }),
+        })
+      : undefined;
+  const t0 = now();
   let wins = 0;
-  if (stream.isTTY) {
-    let last = -Infinity;
-    const bar = ((won, done, total) => {
-      if (won) wins++;
-      const t = now();
-      if (t - last < 100 && done < total) return;
-      last = t;
-      const width = 30;
-      const filled = Math.round((width * done) / total);
-      stream.write(
-        `\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${unit}, ${wins} wins in this run`,
-      );
-      if (done === total) stream.write("\n");
-    }) as ProgressFn;
-    bar.stop = () => {};
-    return bar;
-  }
-  const beat = heartbeat(o.label ?? "progress", {
-    unit,
-    ...(o.everySeconds === undefined ? {} : { everySeconds: o.everySeconds }),
-  });
-  const line = ((won, done, total) => {
+  let last = -Infinity;
+  let ended = false;
+  const fn = ((won, done, total) => {
     if (won) wins++;
-    beat.count(done, total, wins);
+    beat?.count(done, total, countWins ? wins : -1);
+    if (!tty || ended) return;
+    const t = now();
+    if (t - last < 100 && done < total) return;
+    last = t;
+    if (done >= total) {
+      ended = true;
+      beat?.();
+    }
+    stream.write(barText(done, total, unit, countWins ? wins : -1, (t - t0) / 1000));
+    if (done >= total) stream.write("\n");
   }) as ProgressFn;
-  line.stop = beat;
-  return line;
+  fn.stop = () => {
+    beat?.();
+    // A bar cut short (an error, a stop) ends its line, so the next message starts on its own.
+    if (tty && last > -Infinity && !ended) stream.write("\n");
+    ended = true;
+  };
+  return fn;
 }

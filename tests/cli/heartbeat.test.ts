@@ -5,9 +5,9 @@
  * interval here so that each test takes a second or two.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
@@ -152,6 +152,45 @@ describe("commands off a terminal report at least every interval", () => {
       expect(lines.some((l) => l.includes(": 0/2 shards"))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// A terminal, through util-linux's `script` (a pseudo-terminal); skipped where it is missing.
+describe.skipIf(!existsSync("/usr/bin/script"))("on a terminal", () => {
+  it("the bar is redrawn every second while one item runs, and ends with a newline", () => {
+    const code = `
+      const { progressReporter } = await import(${progress});
+      const p = progressReporter({ label: "t" });
+      const spin = (ms) => { const t = Date.now(); while (Date.now() - t < ms) {} };
+      p(true, 1, 3); spin(2600); p(false, 2, 3); spin(300); p(true, 3, 3); spin(1500); p.stop();
+      process.stdout.write("done");`;
+    const file = join(mkdtempSync(join(tmpdir(), "penguin-tty-")), "bar.mjs");
+    writeFileSync(file, code);
+    try {
+      const r = spawnSync(
+        "/usr/bin/script",
+        ["-q", "-c", `${process.execPath} ${file}`, "/dev/null"],
+        {
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
+      expect(r.status).toBe(0);
+      const draws = r.stdout.split("\r").filter((d) => d.startsWith("["));
+      const at1 = draws.filter((d) =>
+        /^\[#{10} {20}\] 1\/3 deals, 1 wins in this run, \d s$/.test(d),
+      );
+      // Drawn for the first item, then again by the thread during the 2.6 s it waits.
+      expect(at1.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(at1.map((d) => d.slice(-3))).size).toBeGreaterThanOrEqual(2);
+      // The full bar last, its line ended (a terminal shows "\n" as "\r\n"), then the program's
+      // own output: nothing from the thread after the end.
+      expect(draws.at(-1)).toMatch(/^\[#{30}\] 3\/3 deals, 2 wins in this run, \d s$/);
+      expect(r.stdout).toMatch(/3\/3 deals, 2 wins in this run, \d s\r\ndone$/);
+      expect(r.stdout.trimEnd().endsWith("done")).toBe(true);
+    } finally {
+      rmSync(dirname(file), { recursive: true, force: true });
     }
   });
 });

@@ -350,12 +350,12 @@ describe("progress on a terminal", () => {
     }
     p.stop();
     expect(lines).toEqual([
-      `\r[${"#".repeat(3)}${" ".repeat(27)}] 1/10 deals, 0 wins in this run`,
-      `\r[${"#".repeat(9)}${" ".repeat(21)}] 3/10 deals, 1 wins in this run`,
-      `\r[${"#".repeat(15)}${" ".repeat(15)}] 5/10 deals, 2 wins in this run`,
-      `\r[${"#".repeat(21)}${" ".repeat(9)}] 7/10 deals, 3 wins in this run`,
-      `\r[${"#".repeat(27)}${" ".repeat(3)}] 9/10 deals, 4 wins in this run`,
-      `\r[${"#".repeat(30)}] 10/10 deals, 5 wins in this run`,
+      `\r[${"#".repeat(3)}${" ".repeat(27)}] 1/10 deals, 0 wins in this run, 0 s`,
+      `\r[${"#".repeat(9)}${" ".repeat(21)}] 3/10 deals, 1 wins in this run, 0 s`,
+      `\r[${"#".repeat(15)}${" ".repeat(15)}] 5/10 deals, 2 wins in this run, 0 s`,
+      `\r[${"#".repeat(21)}${" ".repeat(9)}] 7/10 deals, 3 wins in this run, 0 s`,
+      `\r[${"#".repeat(27)}${" ".repeat(3)}] 9/10 deals, 4 wins in this run, 1 s`,
+      `\r[${"#".repeat(30)}] 10/10 deals, 5 wins in this run, 1 s`,
       "\n",
     ]);
   });
