@@ -13,7 +13,14 @@ const SLOW = [
   "tests/experiments/atlas-slurm.test.ts",
   "tests/engine/property-family.test.ts",
 ];
-const shared = { testTimeout: 120_000, hookTimeout: 120_000, pool: "forks" as const };
+const shared = {
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  pool: "forks" as const,
+  // Commands write a progress line every 10 s; on a loaded machine a short run could pass 10 s and
+  // print one where a test compares stderr exactly. Tests of the progress lines set their own.
+  env: { PENGUIN_PROGRESS_SECONDS: "3600" },
+};
 
 export default defineConfig({
   test: {
