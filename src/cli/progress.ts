@@ -85,7 +85,7 @@ setInterval(() => {
     const since = (ms - Atomics.load(c, ${FIRST_MS})) / 1000;
     const rate = since > 0 ? (done - first) / since : 0;
     if (rate > 0) {
-      p += ", " + rate.toFixed(1) + " " + w.unit + "/s";
+      p += ", " + (rate >= 100 ? Math.round(rate) : rate.toFixed(1)) + " " + w.unit + "/s";
       if (total > done) p += ", about " + Math.round((total - done) / rate) + " s left";
     }
     parts.push(p);

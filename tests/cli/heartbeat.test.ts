@@ -156,6 +156,52 @@ describe("commands off a terminal report at least every interval", () => {
   });
 });
 
+describe("more commands off a terminal", () => {
+  it("penguin replay: lines while the marker's searches run", () => {
+    const dir = mkdtempSync(join(tmpdir(), "penguin-replay-progress-"));
+    try {
+      const r = penguin([
+        "replay",
+        ...["--rules", "freecell", "--cells", "1", "--seed", "1", "--max-states", "400000"],
+        ...["--out", join(dir, "game.html")],
+      ]);
+      expect(r.status).toBe(0);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      for (const l of lines) expect(l).toMatch(/^penguin replay: still running after \d+\.\d s$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("penguin compare: lines with the rows read, on files of 150,000 deals", () => {
+    const dir = mkdtempSync(join(tmpdir(), "penguin-compare-progress-"));
+    try {
+      const head = "deal,rules,agent,won,cards_home,moves,ms";
+      const file = (agent: string, every: number): string => {
+        const rows = [head];
+        for (let i = 1; i <= 150_000; i++)
+          rows.push(`${i},penguin,${agent},${i % every === 0},52,80,0`);
+        const f = join(dir, `${agent}.csv`);
+        writeFileSync(f, `${rows.join("\n")}\n`);
+        return f;
+      };
+      const r = penguin(["compare", file("greedy", 3), file("random", 5)]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^greedy: 50000\/150000 = 33\.3%/);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines.length).toBeGreaterThanOrEqual(1);
+      for (const l of lines)
+        expect(l).toMatch(
+          /^penguin compare: still running after \d+\.\d s(: \d+ rows(, [\d.]+ rows\/s)?)?$/,
+        );
+      expect(lines.some((l) => / \d+ rows/.test(l))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 // A terminal, through util-linux's `script` (a pseudo-terminal); skipped where it is missing.
 describe.skipIf(!existsSync("/usr/bin/script"))("on a terminal", () => {
   it("the bar is redrawn every second while one item runs, and ends with a newline", () => {
