@@ -6,7 +6,7 @@ import { UsageError } from "../errors.js";
  * heartbeat thread writes a line at least every 10 s, with the counts the main thread last gave it
  * (shared memory, so a line comes on time even while the main thread runs a synchronous loop: a
  * solver search, a PPO rollout, a benchmark section, a slow deal). On a terminal, batches of deals
- * draw a bar redrawn in place instead.
+ * draw a bar instead, redrawn in place at each finished deal and, by the same thread, every second.
  */
 export interface ProgressStream {
   readonly isTTY?: boolean;
