@@ -182,10 +182,13 @@ if (!dir) {
     join(scratch, "package.json"),
     `${JSON.stringify({ name: "penguin-native-scratch", version: "1.0.0", private: true })}\n`,
   );
+  // The project's registry (a project .npmrc is not read in the scratch folder).
+  const registry = run("npm", ["config", "get", "registry"]).stdout.trim();
   const r = run(
     "npm",
     [
       "install",
+      ...(registry ? [`--registry=${registry}`] : []),
       "--ignore-scripts",
       "--no-audit",
       "--no-fund",
