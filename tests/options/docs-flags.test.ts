@@ -108,7 +108,7 @@ describe("flags on the pages", () => {
     expect(unknownFlags("penguin frobnicate --seed 1")).toEqual([
       "penguin frobnicate: no such command",
     ]);
-    expect(unknownFlags("--solver-max-states N")).toEqual(["--solver-max-states"]);
+    expect(unknownFlags("--safety-lr 2e-4")).toEqual(["--safety-lr"]);
     expect(unknownFlags("--max-states N")).toEqual([]);
     // Other tools' flags are theirs.
     expect(unknownFlags("npm ci --ignore-scripts")).toEqual([]);
