@@ -135,7 +135,7 @@ export function validateOptions(o: PpoOptions): void {
     throw new UsageError(
       `--envs × --rollout-steps (${o.envs * o.rolloutSteps}) must be divisible by --minibatches (${o.minibatches})`,
     );
-  checkSplit(dealSplit(o), { training: "--train-deal-start" });
+  checkSplit(dealSplit(o), { training: "--seed" });
 }
 
 /** The run's deals: PPO plays training seeds upward without end; the learning curve and the final figure play the evaluation seeds. */
@@ -149,7 +149,7 @@ function dealSplit(o: PpoOptions): DealSplit {
 /** The run's deals.json: the checked split, and which deals the learning curve uses. */
 export function describeDeals(o: PpoOptions): object {
   return {
-    ...checkSplit(dealSplit(o), { training: "--train-deal-start" }),
+    ...checkSplit(dealSplit(o), { training: "--seed" }),
     learningCurve: `the first ${Math.min(o.evalDuring, o.evalDeals)} evaluation deals`,
   };
 }
