@@ -192,7 +192,7 @@ describe("evolution strategies on the linear action-scorer", () => {
   }, 60_000);
 
   it("the shipped checkpoint (results/train-es) replays its recorded evaluation of deals 1-40", async () => {
-    const recorded = readFileSync(join("results", "train-es", "eval-es.csv"), "utf8")
+    const recorded = readFileSync(join("results", "train-safety", "es-1-1000.csv"), "utf8")
       .trim()
       .split("\n")
       .slice(1, 41)
