@@ -1,7 +1,7 @@
 /**
  * Engine throughput per preset on one core, from random playouts over many seeded deals:
  * - movesPerSec: moves played per second in random playouts (each step generates the legal
- *   moves, picks one with a seeded xorshift PRNG and applies it; a playout ends after 300 moves
+ *   moves, picks one with the project's seeded generator (`Rng`) and applies it; a playout ends after 300 moves
  *   or when no move is left, then the next deal starts);
  * - moveGenPerSec: generateMoves calls per second over positions sampled from those playouts;
  * - applyUndoPerSec: apply + undo pairs per second over the same positions' moves;
@@ -21,6 +21,7 @@ import {
   undoMove,
   type State,
 } from "../src/engine/index.js";
+import { Rng } from "../src/util/rng.js";
 
 const DEALS = 200;
 const PLAYOUT = 300;
@@ -37,13 +38,7 @@ function measure(preset: string): Record<string, number> {
   const starts = Array.from({ length: DEALS }, (_, i) => deal(rules, i));
   const s = starts[0]!.clone();
   const buf = new Int32Array(MAX_MOVES);
-  let x = 0x9e3779b9;
-  const next = (): number => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
+  const rng = new Rng(1);
 
   // Random playouts, timed; sample positions for the other loops as we go (outside the clock).
   const sample: State[] = [];
@@ -57,7 +52,7 @@ function measure(preset: string): Record<string, number> {
       for (let step = 0; step < PLAYOUT; step++) {
         const n = generateMoves(s, buf);
         if (n === 0) break;
-        applyMoveUnchecked(s, buf[next() % n]!);
+        applyMoveUnchecked(s, buf[rng.nextU32() % n]!);
         moves++;
       }
     }
@@ -69,7 +64,7 @@ function measure(preset: string): Record<string, number> {
         const n = generateMoves(s, buf);
         if (n === 0) break;
         if (step % 7 === 0) sample.push(s.clone());
-        applyMoveUnchecked(s, buf[next() % n]!);
+        applyMoveUnchecked(s, buf[rng.nextU32() % n]!);
       }
     }
   }

@@ -10,7 +10,7 @@ import { ENV_IDS, ENV_SPECS, makeEnv, VecEnv } from "../src/env/index.js";
 
 /** Episodes end here, so that rates stay comparable with earlier runs of this benchmark. */
 export const BENCH_MAX_STEPS = 500;
-import { mulberry32 } from "../src/engine/rng.js";
+import { Rng } from "../src/util/rng.js";
 
 const SECONDS = Number(process.env.ENV_BENCH_SECONDS ?? 1);
 
@@ -50,7 +50,7 @@ function timeLoop(body: () => number, seconds: number): number {
 /** Steps per CPU second of one env, and the mean episode length of random play (resets cost a deal each). */
 export function envStepsPerSec(id: string, seconds: number): [number, number] {
   const env = makeEnv(id, { maxSteps: BENCH_MAX_STEPS });
-  const rnd = mulberry32(1);
+  const rnd = new Rng(1).uniform();
   env.reset({ seed: 1 });
   const n = env.actionSpace.n;
   let steps = 0;
@@ -71,7 +71,7 @@ export function envStepsPerSec(id: string, seconds: number): [number, number] {
 
 export function vecEnvStepsPerSec(id: string, seconds: number): number {
   const v = new VecEnv(64, id, { maxSteps: BENCH_MAX_STEPS });
-  const rnd = mulberry32(1);
+  const rnd = new Rng(1).uniform();
   v.reset({ seed: 1 });
   const actions = new Int32Array(64);
   const n = v.numActions;

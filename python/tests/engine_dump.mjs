@@ -5,7 +5,7 @@
 //   node engine_dump.mjs ROOT vector ID OPTIONS_JSON N SEED STEPS PICK_SEED
 //   node engine_dump.mjs ROOT decode DATASET_DIR
 //
-// Actions are uniformly random legal ones from mulberry32(PICK_SEED); they are printed too, so
+// Actions are uniformly random legal ones from the seeded Rng(PICK_SEED); they are printed too, so
 // the Python side replays the same ones.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 const [root, mode, ...args] = process.argv.slice(2);
 const load = (p) => import(pathToFileURL(join(root, "dist/src", p)).href);
 const { makeEnv, VecEnv, deal, resolveRules } = await load("index.js");
-const { mulberry32 } = await load("engine/rng.js");
+const { Rng } = await load("util/rng.js");
 const b64 = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("base64");
 
 function pick(mask, from, n, rnd) {
@@ -27,7 +27,7 @@ function pick(mask, from, n, rnd) {
 
 function trajectory(id, options, seed, steps, pickSeed) {
   const env = makeEnv(id, options);
-  const rnd = mulberry32(pickSeed);
+  const rnd = new Rng(pickSeed).uniform();
   const n = env.actionSpace.n;
   const obs = [];
   const masks = [];
@@ -74,7 +74,7 @@ function trajectory(id, options, seed, steps, pickSeed) {
 
 function vector(id, options, n, seed, steps, pickSeed) {
   const vec = new VecEnv(n, id, options);
-  const rnd = mulberry32(pickSeed);
+  const rnd = new Rng(pickSeed).uniform();
   const na = vec.numActions;
   const size = vec.obsSize;
   vec.reset({ seed });

@@ -1,17 +1,15 @@
 /**
- * `random`: uniform over the legal actions, from a small seeded generator (mulberry32) reset per
- * episode, so the same deal and seed give the same game on every machine.
+ * `random`: uniform over the legal actions, from the project's seeded generator (`Rng`, sfc32)
+ * reseeded per episode, so the same deal and seed give the same game on every machine.
  */
 import { UsageError } from "../errors.js";
-import { Mulberry32 } from "../engine/rng.js";
 import type { Agent, AgentInput, AgentOptions } from "./agent.js";
+import { Rng } from "../util/rng.js";
 import { actEach } from "./agent.js";
-
-export { Mulberry32 };
 
 export class RandomAgent implements Agent {
   readonly name: string;
-  readonly #rng = new Mulberry32();
+  readonly #rng = new Rng();
   readonly #salt: number;
 
   constructor(options: AgentOptions = {}) {
@@ -24,7 +22,7 @@ export class RandomAgent implements Agent {
 
   reset(_start: unknown, seed: number): void {
     // Mix the episode seed with the agent's own seed option so both matter.
-    this.#rng.seed(Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(this.#salt, 0x85ebca6b));
+    this.#rng.reseed(Math.imul(seed | 0, 0x9e3779b1) ^ Math.imul(this.#salt, 0x85ebca6b));
   }
 
   act(input: AgentInput): number {
@@ -32,7 +30,7 @@ export class RandomAgent implements Agent {
     let n = 0;
     for (let a = 0; a < mask.length; a++) n += mask[a]!;
     if (n === 0) throw new Error("random agent asked to act with no legal action");
-    let k = Math.floor(this.#rng.next() * n);
+    let k = this.#rng.int(n);
     for (let a = 0; a < mask.length; a++) if (mask[a] === 1 && k-- === 0) return a;
     throw new Error("unreachable: legal action count changed");
   }

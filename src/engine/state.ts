@@ -12,7 +12,7 @@
  */
 import { NO_CARD, rankOf, suitOf, colorOf, makeCard, type Card } from "./card.js";
 import type { Rules } from "./rules.js";
-import { keyTable } from "./rng.js";
+import { keyTable } from "../util/rng.js";
 
 export const MAX_COLUMNS = 10;
 export const MAX_CELLS = 8;

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES, moveTo, type Move } from "../engine/moves.js";
 import { parseMove } from "../engine/notation.js";
 import type { State } from "../engine/state.js";
-import { mulberry32 } from "../engine/rng.js";
+import { Rng } from "../util/rng.js";
 import { deserializeEnv, type ResetResult, type StepResult } from "./env.js";
 
 /** What checkEnv needs from an environment: the members of PenguinEnv it reads. */
@@ -197,7 +197,7 @@ export function checkEnv(envLike: unknown, options: CheckEnvOptions = {}): Check
 
   /** One episode; returns its trace (for the determinism check). */
   const play = (ep: number, seed: number, trace: boolean, count = true): string[] => {
-    const rnd = mulberry32(seed0 * 7919 + ep);
+    const rnd = new Rng(seed0 * 7919 + ep).uniform();
     where = `seed ${seed} step 0`;
     const first = env.reset({ seed });
     const out: string[] = trace ? [observationHash(first.observation)] : [];

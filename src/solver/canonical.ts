@@ -25,7 +25,7 @@
 import { NO_CARD } from "../engine/card.js";
 import { autoHomeSuit, CELL0, FOUNDATION } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
-import { fmix32, keyTable } from "../engine/rng.js";
+import { fmix32, keyTable } from "../util/rng.js";
 
 const DEPTH_KEYS = COLUMN_CAP * 52;
 /** Key i's low half at 2i, its high half at 2i + 1: both in one cache line. */

@@ -7,7 +7,7 @@
  */
 import { CELL0, FOUNDATION, generateMoves, MAX_MOVES } from "../engine/moves.js";
 import { COLUMN_CAP, type State } from "../engine/state.js";
-import { fmix32 } from "../engine/rng.js";
+import { fmix32 } from "../util/rng.js";
 import {
   hasManoeuvres,
   isManoeuvre,

@@ -5,7 +5,7 @@
  * unsolvable with one fewer (deals listed with 0 cells have only the first check).
  */
 import { dealMs } from "../engine/deal.js";
-import { mulberry32 } from "../engine/rng.js";
+import { Rng } from "../util/rng.js";
 import { resolveRules } from "../engine/rules.js";
 import { solve, type SolveResult } from "./search.js";
 
@@ -22,13 +22,13 @@ export function parseMinCells(text: string): Map<number, number> {
   return out;
 }
 
-/** `count` distinct deal numbers from [from, to], drawn with a seeded generator (mulberry32), ascending. */
+/** `count` distinct deal numbers from [from, to], drawn with the seeded generator (`Rng`), ascending. */
 export function sampleDeals(from: number, to: number, count: number, seed: number): number[] {
   const pool = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  const next = mulberry32(seed);
+  const rng = new Rng(seed);
   const k = Math.min(count, pool.length);
   for (let i = 0; i < k; i++) {
-    const j = i + Math.floor(next() * (pool.length - i));
+    const j = i + rng.int(pool.length - i);
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
   }
   return pool.slice(0, k).sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 /** Glue between the engine and the test-only reference model, plus a tiny seeded PRNG. */
-import { keyTable } from "../../src/engine/rng.js";
+import { Rng } from "../../src/util/rng.js";
 import {
   autoHomeSuit,
   NO_CARD,
@@ -58,17 +58,15 @@ export function engineMoveKey(m: Move, s: State): string {
   });
 }
 
-/** mulberry32: small, seeded, the same everywhere. */
-export { mulberry32 as prng } from "../../src/engine/rng.js";
+/** A seeded uniform stream in [0, 1) from the project's generator (`Rng`): the same everywhere. */
+export function prng(seed: number): () => number {
+  return new Rng(seed).uniform();
+}
 
-/**
- * Random walks' choices (uint32s) from a fixed table of hashed words (keyTable), so the
- * positions the solver tests were written against stay the same.
- */
+/** Random walks' choices (uint32s) from the project's seeded generator. */
 export function walkChoices(seed: number): () => number {
-  const words = keyTable(seed, 1 << 16);
-  let i = 0;
-  return () => words[i++ & 0xffff]!;
+  const rng = new Rng(seed);
+  return () => rng.nextU32();
 }
 
 /** A position key that ignores which flipper holds which card (the hash does too). */

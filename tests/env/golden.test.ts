@@ -15,7 +15,7 @@ import { moveToString } from "../../src/engine/notation.js";
 import { ENV_IDS, makeEnv } from "../../src/env/index.js";
 import { createAgent } from "../../src/agents/index.js";
 import { observationHash } from "../../src/env/check.js";
-import { mulberry32, pickAction } from "./helpers.js";
+import { prng, pickAction } from "./helpers.js";
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), "golden");
 const SEED = 1;
@@ -25,10 +25,10 @@ const update = process.env.UPDATE_GOLDEN === "1";
 
 function playthrough(id: string): string {
   const env = makeEnv(id, { maxSteps: MAX_STEPS });
-  const rnd = mulberry32(POLICY_SEED);
+  const rnd = prng(POLICY_SEED);
   const { observation, info } = env.reset({ seed: SEED });
   const lines = [
-    `# ${id} seed ${SEED} maxSteps ${MAX_STEPS}; policy: tests/env/helpers.ts pickAction(mulberry32(${POLICY_SEED}), 0.8)`,
+    `# ${id} seed ${SEED} maxSteps ${MAX_STEPS}; policy: tests/env/helpers.ts pickAction(prng(${POLICY_SEED}), 0.8)`,
     ...env
       .render()
       .split("\n")

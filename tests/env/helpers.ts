@@ -2,7 +2,7 @@
 import { FOUNDATION, moveTo, moveFrom, CELL0 } from "../../src/engine/moves.js";
 import type { PenguinEnv } from "../../src/env/env.js";
 
-export { mulberry32 } from "../../src/engine/rng.js";
+export { prng } from "../engine/helpers.js";
 
 /**
  * A legal action chosen at random, preferring (with probability `bias`) foundation moves and

@@ -1,7 +1,7 @@
 /** VecEnv: seeds per sub-env, the "same-step" autoreset, and determinism. */
 import { describe, expect, it } from "vitest";
 import { makeEnv, VecEnv } from "../../src/env/index.js";
-import { mulberry32 } from "./helpers.js";
+import { prng } from "./helpers.js";
 
 /** A random legal action per sub-env from the batch's masks. */
 function randomActions(v: VecEnv, rnd: () => number, out: Int32Array): Int32Array {
@@ -42,7 +42,7 @@ describe("VecEnv", () => {
       e.reset({ seed: 10 + i });
       return e;
     });
-    const rnd = mulberry32(3);
+    const rnd = prng(3);
     const actions = new Int32Array(n);
     for (let episode = 0; episode < 3; episode++) {
       for (let t = 1; t <= 4; t++) {
@@ -84,7 +84,7 @@ describe("VecEnv", () => {
     const run = (seed: number): number[] => {
       const v = new VecEnv(8, "SeahavenTowers-v2", { maxSteps: 30 });
       v.reset({ seed });
-      const rnd = mulberry32(11);
+      const rnd = prng(11);
       const actions = new Int32Array(8);
       const trace: number[] = [];
       for (let t = 0; t < 80; t++) {
