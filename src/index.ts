@@ -95,6 +95,7 @@ export {
   type EnvId,
   type EnvSpec,
   ENV_IDS,
+  PREVIOUS_ENV_IDS,
   ENV_SPECS,
   isEnvId,
   envSpec,

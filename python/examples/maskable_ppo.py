@@ -1,4 +1,4 @@
-"""MaskablePPO (sb3-contrib) on penguin_gym/Penguin-v2: a starting point, not a tuned recipe.
+"""MaskablePPO (sb3-contrib) on penguin_gym/Penguin-v3: a starting point, not a tuned recipe.
 
     pip install ./python sb3-contrib
     python python/examples/maskable_ppo.py
@@ -19,7 +19,7 @@ import penguin_gym  # noqa: F401  (registers the ids)
 
 N_ENVS = 8
 envs = make_vec_env(
-    "penguin_gym/Penguin-v2",
+    "penguin_gym/Penguin-v3",
     n_envs=N_ENVS,
     seed=1_000_000,
     env_kwargs={"max_steps": 200, "seed_stride": N_ENVS},
@@ -28,7 +28,7 @@ model = MaskablePPO("MlpPolicy", envs, seed=1, verbose=1)
 model.learn(total_timesteps=200_000)
 envs.close()
 
-env = gym.make("penguin_gym/Penguin-v2", max_steps=1000)
+env = gym.make("penguin_gym/Penguin-v3", max_steps=1000)
 wins, n = 0, 1000
 for seed in range(1, n + 1):
     obs, info = env.reset(seed=seed)

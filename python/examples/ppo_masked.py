@@ -1,4 +1,4 @@
-"""Masked PPO on penguin_gym/Penguin-v2, in the style of CleanRL's ppo.py (one file, PyTorch).
+"""Masked PPO on penguin_gym/Penguin-v3, in the style of CleanRL's ppo.py (one file, PyTorch).
 
     pip install ./python torch
     python python/examples/ppo_masked.py --total-timesteps 500000
@@ -34,7 +34,7 @@ import penguin_gym  # noqa: F401  (registers the ids)
 
 @dataclass
 class Args:
-    env_id: str = "penguin_gym/Penguin-v2"
+    env_id: str = "penguin_gym/Penguin-v3"
     """the environment id"""
     seed: int = 1
     """seed of torch, numpy and the training deals (deal seeds start at 1,000,000 + seed)"""

@@ -40,7 +40,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
     """A solitaire of the Penguin family (docs/env.md); the engine runs in a Node child process.
 
     Args:
-        env_id: a TypeScript id such as ``"Penguin-v2"`` (``penguin_gym.ENV_IDS``).
+        env_id: a TypeScript id such as ``"Penguin-v3"`` (``penguin_gym.ENV_IDS``).
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the board as text).
         cells, empty_column, group_move, build, base, foundations, deal: rule overrides.
         reward: ``"cards"`` (1/52 per card home) or ``"win"``; max_steps: truncation (default: the
@@ -61,7 +61,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        env_id: str = "Penguin-v2",
+        env_id: str = "Penguin-v3",
         render_mode: str | None = None,
         *,
         cells: int | None = None,

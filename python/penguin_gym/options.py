@@ -9,17 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 ENV_IDS = (
-    "Penguin-v2",
-    "PenguinRelaxed-v2",
-    "Opus-v2",
-    "PenguinBeakHome-v2",
-    "BakersGame-v2",
-    "KingsOnlyBakersGame-v2",
-    "FreeCell-v2",
-    "EightOff-v2",
-    "SeahavenTowers-v2",
-    "Stalactites-v2",
+    "Penguin-v3",
+    "PenguinRelaxed-v3",
+    "Opus-v3",
+    "PenguinBeakHome-v3",
+    "BakersGame-v3",
+    "KingsOnlyBakersGame-v3",
+    "FreeCell-v3",
+    "EightOff-v3",
+    "SeahavenTowers-v3",
+    "Stalactites-v3",
 )
+# The previous version (a 500-move limit), still registered as the engine keeps it.
+PREVIOUS_ENV_IDS = tuple(i.replace("-v3", "-v2") for i in ENV_IDS)
 
 # Python keyword -> the engine's option name (docs/env.md, "Options").
 OPTION_NAMES = {
@@ -52,6 +54,6 @@ def engine_options(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_env_id(env_id: str) -> str:
-    if env_id not in ENV_IDS:
+    if env_id not in ENV_IDS and env_id not in PREVIOUS_ENV_IDS:
         raise ValueError(f"unknown env id {env_id!r}; known: {', '.join(ENV_IDS)}")
     return env_id

@@ -40,7 +40,7 @@ class PenguinVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 8,
-        env_id: str = "Penguin-v2",
+        env_id: str = "Penguin-v3",
         render_mode: str | None = None,
         *,
         node: str | os.PathLike[str] | None = None,

@@ -15,26 +15,26 @@ from penguin_gym import ENV_IDS
 
 # Observation size and action count per id (docs/env.md's table).
 SHAPES = {
-    "Penguin-v2": (693, 126),
-    "PenguinRelaxed-v2": (693, 714),
-    "Opus-v2": (693, 108),
-    "PenguinBeakHome-v2": (693, 126),
-    "BakersGame-v2": (752, 888),
-    "KingsOnlyBakersGame-v2": (752, 120),
-    "FreeCell-v2": (752, 888),
-    "EightOff-v2": (752, 160),
-    "SeahavenTowers-v2": (870, 168),
-    "Stalactites-v2": (752, 130),
+    "Penguin-v3": (693, 126),
+    "PenguinRelaxed-v3": (693, 714),
+    "Opus-v3": (693, 108),
+    "PenguinBeakHome-v3": (693, 126),
+    "BakersGame-v3": (752, 888),
+    "KingsOnlyBakersGame-v3": (752, 120),
+    "FreeCell-v3": (752, 888),
+    "EightOff-v3": (752, 160),
+    "SeahavenTowers-v3": (870, 168),
+    "Stalactites-v3": (752, 130),
 }
 
 
 def test_every_engine_id_is_registered(engine):
-    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     try:
         assert env.engine_ids == ENV_IDS  # the Python list is the engine's own
     finally:
         env.close()
-    for env_id in ENV_IDS:
+    for env_id in ENV_IDS + penguin_gym.options.PREVIOUS_ENV_IDS:
         spec = gym.spec(f"penguin_gym/{env_id}")
         assert spec.kwargs == {"env_id": env_id}
         assert spec.vector_entry_point == "penguin_gym.vector:PenguinVectorEnv"
@@ -61,11 +61,11 @@ def test_check_env_and_spaces(engine, env_id):
 
 
 def test_render_ansi_and_options(engine):
-    env = gym.make("penguin_gym/Penguin-v2", render_mode="ansi", max_steps=7, cells=5, engine=engine)
+    env = gym.make("penguin_gym/Penguin-v3", render_mode="ansi", max_steps=7, cells=5, engine=engine)
     try:
         obs, info = env.reset(seed=5)
         text = env.render()
-        assert text.startswith("Penguin-v2 seed 5 step 0/7\n")
+        assert text.startswith("Penguin-v3 seed 5 step 0/7\n")
         assert "flippers: a --  b --  c --  d --  e --\n" in text  # 5 flippers, not 7
         rng = np.random.default_rng(3)
         steps = 0
@@ -100,21 +100,21 @@ def live_children() -> list[int]:
 def test_bad_options_name_what_is_allowed(engine):
     before = live_children()
     with pytest.raises(ValueError, match="cells must be an integer from 0 to 8, got 9") as refused:
-        penguin_gym.PenguinEnv("Penguin-v2", cells=9, engine=engine)
+        penguin_gym.PenguinEnv("Penguin-v3", cells=9, engine=engine)
     # The engine was ended at once, not left to the garbage collector (the traceback still
     # holds the half-built environment).
     assert refused.tb is not None and live_children() == before
     with pytest.raises(ValueError, match="unknown reward \"score\"; allowed: cards, win"):
-        penguin_gym.PenguinEnv("Penguin-v2", reward="score", engine=engine)
-    with pytest.raises(ValueError, match="unknown env id 'Penguin-v0'; known: Penguin-v2"):
+        penguin_gym.PenguinEnv("Penguin-v3", reward="score", engine=engine)
+    with pytest.raises(ValueError, match="unknown env id 'Penguin-v0'; known: Penguin-v3"):
         penguin_gym.PenguinEnv("Penguin-v0", engine=engine)
     with pytest.raises(TypeError, match="flippers"):
-        gym.make("penguin_gym/Penguin-v2", flippers=3, engine=engine)
+        gym.make("penguin_gym/Penguin-v3", flippers=3, engine=engine)
 
 
 def test_illegal_actions(engine):
-    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
-    strict = penguin_gym.PenguinEnv("Penguin-v2", illegal_action="raise", engine=engine)
+    env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
+    strict = penguin_gym.PenguinEnv("Penguin-v3", illegal_action="raise", engine=engine)
     try:
         for e in (env, strict):
             _, info = e.reset(seed=5)
@@ -141,8 +141,8 @@ def test_illegal_actions(engine):
 
 
 def test_unseeded_resets_follow_gymnasium(engine):
-    a = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
-    b = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    a = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
+    b = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     try:
         _, ia = a.reset()
         _, ib = b.reset()
@@ -155,11 +155,11 @@ def test_unseeded_resets_follow_gymnasium(engine):
     finally:
         a.close()
         b.close()
-    c = penguin_gym.PenguinEnv("Penguin-v2", seed_stride=3, engine=engine)
+    c = penguin_gym.PenguinEnv("Penguin-v3", seed_stride=3, engine=engine)
     try:
         c.reset(seed=10)
         assert [c.reset()[1]["seed"] for _ in range(2)] == [13, 16]
     finally:
         c.close()
     with pytest.raises(ValueError, match="seed_stride must be an integer from 1 to 65536, got 0"):
-        penguin_gym.PenguinEnv("Penguin-v2", seed_stride=0, engine=engine)
+        penguin_gym.PenguinEnv("Penguin-v3", seed_stride=0, engine=engine)

@@ -18,9 +18,9 @@ def test_node_not_found(engine, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))  # no node anywhere on PATH
     monkeypatch.delenv("PENGUIN_NODE", raising=False)
     with pytest.raises(NodeNotFoundError, match="Node.js not found: there is no `node` on PATH"):
-        penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+        penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     with pytest.raises(NodeNotFoundError, match="Node.js not found at '/nowhere/node'"):
-        penguin_gym.PenguinEnv("Penguin-v2", node="/nowhere/node", engine=engine)
+        penguin_gym.PenguinEnv("Penguin-v3", node="/nowhere/node", engine=engine)
 
 
 def test_node_too_old(engine, tmp_path):
@@ -28,16 +28,16 @@ def test_node_too_old(engine, tmp_path):
     fake.write_text("#!/bin/sh\necho v18.19.0\n")
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     with pytest.raises(NodeNotFoundError, match=r"Node.js 18.19.0 at .* is too old: the engine needs \^20.19.0"):
-        penguin_gym.PenguinEnv("Penguin-v2", node=fake, engine=engine)
+        penguin_gym.PenguinEnv("Penguin-v3", node=fake, engine=engine)
 
 
 def test_engine_not_found(tmp_path):
     with pytest.raises(EngineNotFoundError, match="no penguin-gym engine found in"):
-        penguin_gym.PenguinEnv("Penguin-v2", engine=tmp_path)
+        penguin_gym.PenguinEnv("Penguin-v3", engine=tmp_path)
 
 
 def test_child_killed_mid_episode(engine):
-    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     _, info = env.reset(seed=9)
     _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     os.kill(env._bridge.proc.pid, signal.SIGKILL)
@@ -51,7 +51,7 @@ def test_child_killed_mid_episode(engine):
 
 
 def test_vector_child_killed(engine):
-    envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v2", engine=engine)
+    envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v3", engine=engine)
     envs.reset(seed=9)
     envs._bridge.proc.kill()
     with pytest.raises(EngineDiedError):
@@ -60,7 +60,7 @@ def test_vector_child_killed(engine):
 
 
 def test_silent_engine_times_out(engine):
-    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine, timeout=0.5)
+    env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine, timeout=0.5)
     env.reset(seed=1)
     pid = env._bridge.proc.pid
     os.kill(pid, signal.SIGSTOP)  # alive but never answering
@@ -72,7 +72,7 @@ def test_silent_engine_times_out(engine):
 
 
 def test_close_ends_the_child(engine):
-    env = penguin_gym.PenguinEnv("Penguin-v2", engine=engine)
+    env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     env.reset(seed=1)
     proc = env._bridge.proc
     env.close()

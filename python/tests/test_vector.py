@@ -12,8 +12,8 @@ import penguin_gym
 
 def test_same_step_autoreset_against_twin_single_envs(engine):
     n, seed = 3, 1_500_000
-    envs = gym.make_vec("penguin_gym/Penguin-v2", num_envs=n, max_steps=25, engine=engine)
-    twins = [penguin_gym.PenguinEnv("Penguin-v2", max_steps=25, engine=engine) for _ in range(n)]
+    envs = gym.make_vec("penguin_gym/Penguin-v3", num_envs=n, max_steps=25, engine=engine)
+    twins = [penguin_gym.PenguinEnv("Penguin-v3", max_steps=25, engine=engine) for _ in range(n)]
     try:
         assert isinstance(envs, penguin_gym.PenguinVectorEnv)
         assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
@@ -56,7 +56,7 @@ def test_same_step_autoreset_against_twin_single_envs(engine):
 
 
 def test_illegal_action_changes_nothing(engine):
-    envs = penguin_gym.PenguinVectorEnv(2, "Penguin-v2", engine=engine)
+    envs = penguin_gym.PenguinVectorEnv(2, "Penguin-v3", engine=engine)
     try:
         obs, info = envs.reset(seed=5)
         legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
@@ -65,7 +65,7 @@ def test_illegal_action_changes_nothing(engine):
             envs.step(np.array([legal[0], illegal]))
         with pytest.raises(ValueError, match="step needs 2 integer actions"):
             envs.step(np.array([0.5, 1.0]))
-        twin = penguin_gym.PenguinVectorEnv(2, "Penguin-v2", engine=engine)
+        twin = penguin_gym.PenguinVectorEnv(2, "Penguin-v3", engine=engine)
         try:
             twin.reset(seed=5)
             a = envs.step(np.array(legal))[0]
@@ -81,11 +81,11 @@ def test_illegal_action_changes_nothing(engine):
 
 
 def test_render_every_sub_env(engine):
-    envs = penguin_gym.PenguinVectorEnv(2, "FreeCell-v2", render_mode="ansi", shuffle="microsoft", engine=engine)
+    envs = penguin_gym.PenguinVectorEnv(2, "FreeCell-v3", render_mode="ansi", shuffle="microsoft", engine=engine)
     try:
         envs.reset(seed=1)
         first, second = envs.render()
-        assert first.startswith("FreeCell-v2 seed 1 step 0/1000") and "JD 2D 9H JC 5D 7H 7C 5H" not in second
-        assert second.startswith("FreeCell-v2 seed 2 step 0/1000")  # the id's registered limit
+        assert first.startswith("FreeCell-v3 seed 1 step 0/1000") and "JD 2D 9H JC 5D 7H 7C 5H" not in second
+        assert second.startswith("FreeCell-v3 seed 2 step 0/1000")  # the id's registered limit
     finally:
         envs.close()

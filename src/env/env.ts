@@ -3,9 +3,10 @@
  *
  * ## Description
  * One deal of a solitaire from the rule family of docs/rules.md (Penguin by default):
- * move every card to the four foundations. Ids: Penguin-v2, PenguinRelaxed-v2, Opus-v2,
- * PenguinBeakHome-v2, BakersGame-v2, KingsOnlyBakersGame-v2, FreeCell-v2, EightOff-v2,
- * SeahavenTowers-v2, Stalactites-v2 (see registry.ts); `makeEnv(id, options)` builds one.
+ * move every card to the four foundations. Ids: Penguin-v3, PenguinRelaxed-v3, Opus-v3,
+ * PenguinBeakHome-v3, BakersGame-v3, KingsOnlyBakersGame-v3, FreeCell-v3, EightOff-v3,
+ * SeahavenTowers-v3, Stalactites-v3, and their previous version -v2 (see registry.ts);
+ * `makeEnv(id, options)` builds one.
  *
  * ## Action Space
  * Discrete(n), fixed for a rule shape (ActionCodec in actions.ts): id = src × D + dst with src a
@@ -42,7 +43,7 @@
  *
  * ## Episode End
  * Terminated: all 52 cards home (won), or no legal action left. Truncated: `maxSteps` steps
- * (default: the maxSteps the id registers, 1000 for every id), or, with `truncateOnRepeat:
+ * (default: the maxSteps the id registers, 1000 for the v3 ids, 500 for v2), or, with `truncateOnRepeat:
  * true`, a position (flipper order ignored) seen before in the episode; a terminating step is never also truncated. Stepping a finished
  * episode throws; call reset().
  *
@@ -65,6 +66,8 @@
  * solitaire for the other way to name actions (by card).
  *
  * ## Version History
+ * v3: the default move limit (maxSteps) is 1000, from 500; nothing else changes. The v2 ids
+ *     stay registered with 500.
  * v2: supermove is (free flippers + 1) × 2^(empty columns) under every empty-column rule, and
  *     the new `free-cells` group rule is Eight Off's and Seahaven Towers'; PenguinBeakHome sends
  *     base cards home as they emerge during play, within the move that uncovers them; new id

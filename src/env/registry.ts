@@ -1,9 +1,10 @@
 /**
  * Versioned environment ids, one per rule preset, and the options every id accepts. An id's
  * version changes whenever the behaviour behind it changes (rules, observation, action layout,
- * rewards, episode end), so a result tagged `Penguin-v2` always means the same game and tensors.
- * Every id moves together: v1 → v2 changed rules, observation and actions at once (env.ts's
- * Version History).
+ * rewards, episode end), so a result tagged `Penguin-v3` always means the same game and tensors.
+ * Every id moves together (env.ts's Version History): v3 differs from v2 only in its move
+ * limit, which each version declares once below. The previous version stays registered, as
+ * Gymnasium keeps older ids, so a result recorded under `-v2` can be played again.
  */
 import { MS_MAX } from "../engine/deal.js";
 import {
@@ -47,89 +48,75 @@ export const DEFAULT_SETTINGS: Omit<EnvSettings, "maxSteps"> = {
 /** Rule overrides (cells, emptyColumn, groupMove, build, base, foundations, deal) plus env settings. */
 export type EnvOptions = Omit<RuleOverrides, "columns"> & Partial<EnvSettings>;
 
-export const ENV_IDS = [
-  "Penguin-v2",
-  "PenguinRelaxed-v2",
-  "Opus-v2",
-  "PenguinBeakHome-v2",
-  "BakersGame-v2",
-  "KingsOnlyBakersGame-v2",
-  "FreeCell-v2",
-  "EightOff-v2",
-  "SeahavenTowers-v2",
-  "Stalactites-v2",
-] as const;
-export type EnvId = (typeof ENV_IDS)[number];
+/** Each environment's name, without its version, and the rule preset it plays. */
+const PRESET_OF_NAME = {
+  Penguin: "penguin",
+  PenguinRelaxed: "penguin-relaxed",
+  Opus: "opus",
+  PenguinBeakHome: "penguin-beak-home",
+  BakersGame: "bakers-game",
+  KingsOnlyBakersGame: "kings-only-bakers-game",
+  FreeCell: "freecell",
+  EightOff: "eight-off",
+  SeahavenTowers: "seahaven-towers",
+  Stalactites: "stalactites",
+} as const satisfies Record<string, PresetName>;
+type EnvName = keyof typeof PRESET_OF_NAME;
+const NAMES = Object.keys(PRESET_OF_NAME) as EnvName[];
+
+/**
+ * Moves before a game counts as lost, declared here once per version (as Gymnasium registers
+ * max_episode_steps): the env truncates its episodes there, and `penguin eval`, the
+ * experiments, the viewer, training and `penguin dataset` end their games at the current
+ * version's limit unless told otherwise (see defaultMaxSteps). Won Penguin games take about
+ * 100-250 moves and the FreeCell family's solver lines fewer; 1000 leaves room for long
+ * flipper manoeuvres in every game, and is the limit every published evaluation of this project
+ * was played under. v2 stopped at 500.
+ */
+const MAX_STEPS_OF_VERSION = { 2: 500, 3: 1000 } as const;
+/** The current version: the one `envIdForPreset` names and ENV_IDS lists. */
+export const ENV_VERSION = 3;
+
+/** A registered id: any name at a registered version. */
+export type EnvId = `${EnvName}-v${keyof typeof MAX_STEPS_OF_VERSION}`;
+
+/** The current ids (`Penguin-v3`, …), one per preset. */
+export const ENV_IDS: readonly EnvId[] = NAMES.map((n): EnvId => `${n}-v${ENV_VERSION}`);
+/** The previous version's ids (`Penguin-v2`, …): still registered, with their 500-move limit. */
+export const PREVIOUS_ENV_IDS: readonly EnvId[] = NAMES.map((n): EnvId => `${n}-v2`);
 
 export interface EnvSpec {
   readonly id: EnvId;
   readonly preset: PresetName;
   readonly version: number;
-  /**
-   * Moves before a game counts as lost, declared here once per id (as Gymnasium registers
-   * max_episode_steps): the env truncates its episodes there, and `penguin eval`, the
-   * experiments, the viewer, training and `penguin dataset` end their games there unless told
-   * otherwise (see defaultMaxSteps).
-   */
+  /** Moves before an episode is truncated (MAX_STEPS_OF_VERSION, read everywhere through here). */
   readonly maxSteps: number;
 }
 
-const PRESET_OF: Readonly<Record<EnvId, PresetName>> = {
-  "Penguin-v2": "penguin",
-  "PenguinRelaxed-v2": "penguin-relaxed",
-  "Opus-v2": "opus",
-  "PenguinBeakHome-v2": "penguin-beak-home",
-  "BakersGame-v2": "bakers-game",
-  "KingsOnlyBakersGame-v2": "kings-only-bakers-game",
-  "FreeCell-v2": "freecell",
-  "EightOff-v2": "eight-off",
-  "SeahavenTowers-v2": "seahaven-towers",
-  "Stalactites-v2": "stalactites",
-};
-
-/**
- * Won Penguin games take about 100-250 moves and the FreeCell family's solver lines fewer; 1000
- * leaves room for long flipper manoeuvres in every game, and is the limit every published
- * evaluation of this project was played under.
- */
-const MAX_STEPS_OF: Readonly<Record<EnvId, number>> = {
-  "Penguin-v2": 1000,
-  "PenguinRelaxed-v2": 1000,
-  "Opus-v2": 1000,
-  "PenguinBeakHome-v2": 1000,
-  "BakersGame-v2": 1000,
-  "KingsOnlyBakersGame-v2": 1000,
-  "FreeCell-v2": 1000,
-  "EightOff-v2": 1000,
-  "SeahavenTowers-v2": 1000,
-  "Stalactites-v2": 1000,
-};
-
 export const ENV_SPECS: Readonly<Record<EnvId, EnvSpec>> = Object.fromEntries(
-  ENV_IDS.map((id) => [
-    id,
-    {
-      id,
-      preset: PRESET_OF[id],
-      version: Number(/-v(\d+)$/.exec(id)![1]),
-      maxSteps: MAX_STEPS_OF[id],
-    },
-  ]),
+  NAMES.flatMap((name) =>
+    Object.entries(MAX_STEPS_OF_VERSION).map(([version, maxSteps]) => {
+      const id = `${name}-v${version}` as EnvId;
+      return [id, { id, preset: PRESET_OF_NAME[name], version: Number(version), maxSteps }];
+    }),
+  ),
 ) as Record<EnvId, EnvSpec>;
 
 export function isEnvId(id: string): id is EnvId {
-  return (ENV_IDS as readonly string[]).includes(id);
+  return Object.hasOwn(ENV_SPECS, id);
 }
 
 export function envSpec(id: string): EnvSpec {
   if (!isEnvId(id))
-    throw new UsageError(`unknown env id ${JSON.stringify(id)}; known: ${ENV_IDS.join(", ")}`);
+    throw new UsageError(
+      `unknown env id ${JSON.stringify(id)}; known: ${ENV_IDS.join(", ")} (and the previous version, -v2)`,
+    );
   return ENV_SPECS[id];
 }
 
-/** The current id of a preset's environment (`penguin` → `Penguin-v2`). */
+/** The current id of a preset's environment (`penguin` → `Penguin-v3`). */
 export function envIdForPreset(preset: string): EnvId {
-  const id = ENV_IDS.find((i) => PRESET_OF[i] === preset);
+  const id = ENV_IDS.find((i) => ENV_SPECS[i].preset === preset);
   if (!id)
     throw new UsageError(
       `unknown rules ${JSON.stringify(preset)}; known: ${Object.keys(PRESETS).join(", ")}`,
@@ -138,8 +125,8 @@ export function envIdForPreset(preset: string): EnvId {
 }
 
 /**
- * The move limit of a game under `rules` (any overrides): its preset's env id's registered
- * maxSteps. Every default move limit in the project is read here.
+ * The move limit of a game under `rules` (any overrides): its preset's current env id's
+ * registered maxSteps. Every default move limit in the project is read here.
  */
 export function defaultMaxSteps(rules: { readonly preset: string }): number {
   return ENV_SPECS[envIdForPreset(rules.preset)].maxSteps;

@@ -30,9 +30,9 @@ import {
 
 const penguin = resolveRules("penguin");
 
-/** A serialized Penguin-v2 env after reset(5), as an object to edit. */
+/** A serialized Penguin-v3 env after reset(5), as an object to edit. */
 function saved(): Record<string, unknown> & { columns: string[][]; found: number[] } {
-  const env = makeEnv("Penguin-v2");
+  const env = makeEnv("Penguin-v3");
   env.reset({ seed: 5 });
   return JSON.parse(env.serialize());
 }
@@ -62,7 +62,7 @@ describe("deserializeEnv checks every field and the 52-card invariant", () => {
     neg.found = [-1, 0, 0, 0];
     expect(() => restore(neg)).toThrow(/found must be 4 counts of 0\.\.13/);
   });
-  it("refuses base 99 and -1, steps -5, and a FreeCell-v2 state restored into Penguin", () => {
+  it("refuses base 99 and -1, steps -5, and a FreeCell-v3 state restored into Penguin", () => {
     for (const base of [99, -1, 1.5]) {
       const d = saved();
       d.base = base;
@@ -71,13 +71,13 @@ describe("deserializeEnv checks every field and the 52-card invariant", () => {
     const steps = saved();
     steps.steps = -5;
     expect(() => restore(steps)).toThrow(/steps must be an integer from 0/);
-    const fc = makeEnv("FreeCell-v2");
+    const fc = makeEnv("FreeCell-v3");
     fc.reset({ seed: 3 });
-    expect(() => makeEnv("Penguin-v2").restore(JSON.parse(fc.serialize()))).toThrow(
+    expect(() => makeEnv("Penguin-v3").restore(JSON.parse(fc.serialize()))).toThrow(
       InvalidStateError,
     );
     const relabelled = JSON.parse(fc.serialize());
-    relabelled.id = "Penguin-v2";
+    relabelled.id = "Penguin-v3";
     relabelled.options = {};
     expect(() => restore(relabelled)).toThrow(/columns must be a list of 7 columns/);
   });
@@ -94,7 +94,7 @@ describe("deserializeEnv checks every field and the 52-card invariant", () => {
     expect(() => deserializeEnv("null")).toThrow(InvalidStateError);
   });
   it("leaves the env unchanged when restore refuses", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     env.reset({ seed: 7 });
     const before = env.serialize();
     const d = saved();
@@ -152,14 +152,14 @@ describe("other entry points refuse what they used to accept silently", () => {
     expect(() => resolveRules("penguin", "x" as never)).toThrow(InvalidArgumentError);
   });
   it("reset refuses unknown keys, non-objects, a null seed and a bigint seed", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     expect(() => env.reset({ frob: 1 } as never)).toThrow(/unknown reset option "frob"/);
     expect(() => env.reset("seed" as never)).toThrow(/reset takes an options object/);
     expect(() => env.reset({ seed: null } as never)).toThrow(/seed must be an integer, got null/);
     expect(() => env.reset({ seed: 5n } as never)).toThrow(/got 5n \(a bigint\)/);
   });
   it("step names a non-number action by its type", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     env.reset({ seed: 5 });
     expect(() => env.step("3" as never)).toThrow(/action must be a number .* got "3" \(a string\)/);
     expect(() => env.step([7] as never)).toThrow(/got an array/);
@@ -183,7 +183,7 @@ describe("other entry points refuse what they used to accept silently", () => {
     await expect(createAgent("lookahead", { depth: 3 }, penguin)).resolves.toBeDefined();
   });
   it("checkEnv names the broken promise of an env that never ends its episodes", () => {
-    const env = makeEnv("Penguin-v2", { maxSteps: 500 });
+    const env = makeEnv("Penguin-v3", { maxSteps: 500 });
     const step = env.step.bind(env);
     env.step = (a): StepResult => ({ ...step(a), terminated: false, truncated: false });
     expect(() => checkEnv(env)).toThrow(

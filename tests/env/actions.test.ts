@@ -39,7 +39,7 @@ describe("ActionCodec layout", () => {
     const rules = resolveRules("bakers-game");
     // Column 1 ends in the run 6C 5C 4C over a 9D; column 2 is empty; 4 free cells.
     const s = position(rules, 0, ["9D 6C 5C 4C", "", "KH", "KS", "KD", "KC", "QH", "QS"]);
-    const env = makeEnv("BakersGame-v2");
+    const env = makeEnv("BakersGame-v3");
     env.reset({ state: s });
     const c = env.codec;
     const legal = env.legalActions().map((a) => c.actionToString(a));
@@ -70,7 +70,7 @@ describe("ActionCodec layout", () => {
       ["9D 7C 6C 5C 4C", "", "KH", "KS", "KD", "KC", "QH", "QS"],
       ["2D", "2H", "2S", "3D"],
     );
-    const env = makeEnv("BakersGame-v2");
+    const env = makeEnv("BakersGame-v3");
     env.reset({ state: s });
     const legal = env.legalActions().map((a) => env.codec.actionToString(a));
     expect(legal).toContain("12");
@@ -82,7 +82,7 @@ describe("ActionCodec layout", () => {
     const rules = resolveRules("penguin");
     // Base 5 (rel 12 = 4): column 1 ends 4H 3H over QS; column 2 is empty.
     const s = position(rules, 4, ["QS 4H 3H", "", "9C", "9D", "9S", "TC", "TD"]);
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     env.reset({ state: s });
     const m = env.actionMoves[env.codec.parseAction("12")]!;
     expect(env.actionMask[env.codec.parseAction("12")]).toBe(1);

@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { resolveRules } from "../../src/engine/rules.js";
 import { makeEnv } from "../../src/env/index.js";
-import { DEFAULT_SETTINGS, ENV_IDS, defaultMaxSteps, envSpec } from "../../src/env/registry.js";
+import {
+  DEFAULT_SETTINGS,
+  ENV_IDS,
+  PREVIOUS_ENV_IDS,
+  defaultMaxSteps,
+  envSpec,
+} from "../../src/env/registry.js";
 import { position } from "./helpers.js";
 import { position as fullPosition } from "../engine/position.js";
 
@@ -15,7 +21,7 @@ describe("rewards and episode end", () => {
       truncateOnRepeat: false,
       shuffle: "seedrandom",
     });
-    expect(makeEnv("Penguin-v2").settings).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 1000 });
+    expect(makeEnv("Penguin-v3").settings).toEqual({ ...DEFAULT_SETTINGS, maxSteps: 1000 });
   });
 
   it("truncates at the move limit each id registers, the one every game of its rules uses", () => {
@@ -24,7 +30,18 @@ describe("rewards and episode end", () => {
       expect(makeEnv(id).settings.maxSteps).toBe(spec.maxSteps);
       expect(defaultMaxSteps(resolveRules(spec.preset, { cells: 8 }))).toBe(spec.maxSteps);
     }
-    expect(makeEnv("FreeCell-v2", { maxSteps: 7 }).settings.maxSteps).toBe(7);
+    expect(makeEnv("FreeCell-v3", { maxSteps: 7 }).settings.maxSteps).toBe(7);
+  });
+
+  it("keeps the previous version registered: each -v2 id is its -v3 id with v2's 500-move limit", () => {
+    expect(ENV_IDS.map((id) => id.replace(/-v3$/, "-v2"))).toEqual(PREVIOUS_ENV_IDS);
+    for (const id of PREVIOUS_ENV_IDS) {
+      const current = envSpec(id.replace(/-v2$/, "-v3"));
+      expect(current.maxSteps).toBe(1000);
+      expect(envSpec(id)).toEqual({ ...current, id, version: 2, maxSteps: 500 });
+      expect(makeEnv(id).settings.maxSteps).toBe(500);
+    }
+    expect(defaultMaxSteps(resolveRules("penguin"))).toBe(1000);
   });
 
   it("pays 1/52 per card home under `cards` and 1 for the win under `win`", () => {
@@ -34,7 +51,7 @@ describe("rewards and episode end", () => {
       ["cards", 1 / 52, 1 / 52],
       ["win", 0, 1],
     ] as const) {
-      const env = makeEnv("Penguin-v2", { reward });
+      const env = makeEnv("Penguin-v3", { reward });
       env.reset({ state: s, seed: 9 });
       expect(env.info.cardsHome).toBe(47);
       let r = env.step(env.codec.parseAction("1h"));
@@ -51,7 +68,7 @@ describe("rewards and episode end", () => {
       ]).toEqual([last, true, false, true, 52, 5]);
       expect(r.info.episodeReturn).toBeCloseTo(reward === "cards" ? 5 / 52 : 1, 12);
       expect(env.render()).toMatch(
-        /^Penguin-v2 seed 9 step 5\/1000 \(won\)\nbase A {3}home 52\/52/,
+        /^Penguin-v3 seed 9 step 5\/1000 \(won\)\nbase A {3}home 52\/52/,
       );
     }
   });
@@ -60,7 +77,7 @@ describe("rewards and episode end", () => {
     const rules = resolveRules("penguin", { cells: 1 });
     // Base A, nothing goes home; an emptied column takes only a K, and no top builds on another.
     const s = position(rules, 0, ["9S 2C", "4D", "6H", "8C", "TD", "QH", "3S"]);
-    const env = makeEnv("Penguin-v2", { cells: 1 });
+    const env = makeEnv("Penguin-v3", { cells: 1 });
     env.reset({ state: s });
     expect(env.legalActions().map((a) => env.codec.actionToString(a))).toEqual([
       "1a",
@@ -88,7 +105,7 @@ describe("rewards and episode end", () => {
 
   it("truncates at maxSteps and, when asked, at a repeated position", () => {
     const s = position(penguin, 0, ["9S 8S", "4D", "6H", "8C", "TD", "QH", "3S"]);
-    const plain = makeEnv("Penguin-v2", { maxSteps: 3 });
+    const plain = makeEnv("Penguin-v3", { maxSteps: 3 });
     plain.reset({ state: s });
     let r = plain.step(plain.codec.parseAction("1a"));
     r = plain.step(plain.codec.parseAction("a1")); // back where it started
@@ -96,7 +113,7 @@ describe("rewards and episode end", () => {
     r = plain.step(plain.codec.parseAction("1a"));
     expect([r.terminated, r.truncated, r.info.steps]).toEqual([false, true, 3]);
 
-    const env = makeEnv("Penguin-v2", { truncateOnRepeat: true });
+    const env = makeEnv("Penguin-v3", { truncateOnRepeat: true });
     env.reset({ state: s });
     r = env.step(env.codec.parseAction("1a"));
     expect([r.truncated, r.info.repeated]).toEqual([false, false]);
@@ -109,15 +126,15 @@ describe("rewards and episode end", () => {
     // The record survives serialization (of a position with all 52 cards: restore checks that).
     env.reset({ state: fullPosition(penguin, "A", ["9S 8S", "TS", "JS", "QS", "KS"]) });
     env.step(env.codec.parseAction("1a"));
-    const back = makeEnv("Penguin-v2", { truncateOnRepeat: true });
+    const back = makeEnv("Penguin-v3", { truncateOnRepeat: true });
     back.restore(JSON.parse(env.serialize()));
     expect(back.step(back.codec.parseAction("a1")).truncated).toBe(true);
   });
 });
 
-describe("PenguinBeakHome-v2: a base card uncovered during play goes home in the same step", () => {
+describe("PenguinBeakHome-v3: a base card uncovered during play goes home in the same step", () => {
   it("MS #1: 3a puts 3D in a flipper and sends the JH under it home, one step, one id", () => {
-    const env = makeEnv("PenguinBeakHome-v2", { shuffle: "microsoft" });
+    const env = makeEnv("PenguinBeakHome-v3", { shuffle: "microsoft" });
     const { info } = env.reset({ seed: 1 });
     const home = info.cardsHome;
     const a = env.codec.parseAction("3a");

@@ -17,7 +17,7 @@ describe("makeEnv errors", () => {
     expect(() => makeEnv("Penguin-v0")).toThrow(
       `unknown env id "Penguin-v0"; known: ${ENV_IDS.join(", ")}`,
     );
-    expect(() => new VecEnv(2, "penguin")).toThrow(/unknown env id "penguin"; known: Penguin-v2/);
+    expect(() => new VecEnv(2, "penguin")).toThrow(/unknown env id "penguin"; known: Penguin-v3/);
   });
 
   it.each<[EnvOptions, RegExp]>([
@@ -42,27 +42,27 @@ describe("makeEnv errors", () => {
       /unknown env option "flippers"; allowed: cells, emptyColumn, groupMove, build, base, foundations, deal, reward, maxSteps, truncateOnRepeat, shuffle/,
     ],
   ])("rejects %j", (options, message) => {
-    expect(() => makeEnv("Penguin-v2", options)).toThrow(UsageError);
-    expect(() => makeEnv("Penguin-v2", options)).toThrow(message);
+    expect(() => makeEnv("Penguin-v3", options)).toThrow(UsageError);
+    expect(() => makeEnv("Penguin-v3", options)).toThrow(message);
   });
 
   it("rejects rule combinations the engine forbids", () => {
-    expect(() => makeEnv("FreeCell-v2", { base: "beak" })).toThrow(
+    expect(() => makeEnv("FreeCell-v3", { base: "beak" })).toThrow(
       /base "beak" needs a penguin deal/,
     );
-    expect(() => makeEnv("EightOff-v2", { cells: 2 })).toThrow(/cells must be at least 4/);
+    expect(() => makeEnv("EightOff-v3", { cells: 2 })).toThrow(/cells must be at least 4/);
   });
 
   it("maps presets to ids", () => {
-    expect(envIdForPreset("kings-only-bakers-game")).toBe("KingsOnlyBakersGame-v2");
+    expect(envIdForPreset("kings-only-bakers-game")).toBe("KingsOnlyBakersGame-v3");
     expect(() => envIdForPreset("klondike")).toThrow(/unknown rules "klondike"; known: penguin,/);
   });
 
   it("rejects bad seeds", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     expect(() => env.reset({ seed: -1 })).toThrow(/seed must be an integer from 0/);
     expect(() => env.reset({ seed: 1.5 })).toThrow(UsageError);
-    const ms = makeEnv("FreeCell-v2", { shuffle: "microsoft" });
+    const ms = makeEnv("FreeCell-v3", { shuffle: "microsoft" });
     expect(() => ms.reset({ seed: 0 })).toThrow(/1 to 2147483647 \(Microsoft deal number\)/);
   });
 
@@ -74,7 +74,7 @@ describe("makeEnv errors", () => {
 
 describe("illegal actions", () => {
   it("throws naming the action and why, and never plays another move", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     expect(() => env.step(0)).toThrow(
       /action 0: the env has no position yet; call reset\(\) first/,
     );
@@ -98,7 +98,7 @@ describe("illegal actions", () => {
   });
 
   it("refuses to step a finished episode", () => {
-    const env = makeEnv("Penguin-v2", { maxSteps: 1 });
+    const env = makeEnv("Penguin-v3", { maxSteps: 1 });
     env.reset({ seed: 5 });
     const r = env.step(env.legalActions()[0]!);
     expect(r.truncated).toBe(true);
@@ -108,7 +108,7 @@ describe("illegal actions", () => {
   });
 
   it("names the sub-env in a VecEnv", () => {
-    const v = new VecEnv(2, "Penguin-v2");
+    const v = new VecEnv(2, "Penguin-v3");
     expect(() => v.step(new Int32Array(2))).toThrow(/call reset\(\) before step\(\)/);
     v.reset({ seed: 5 });
     expect(() => v.step(new Int32Array(1))).toThrow(/step needs 2 actions, got 1/);

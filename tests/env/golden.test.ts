@@ -59,12 +59,12 @@ function playthrough(id: string): string {
  * golden plays a whole game: the greedy agent (tuned) winning Microsoft deal #4.
  */
 async function stalactitesWin(): Promise<string> {
-  const env = makeEnv("Stalactites-v2", { shuffle: "microsoft", maxSteps: MAX_STEPS });
+  const env = makeEnv("Stalactites-v3", { shuffle: "microsoft", maxSteps: MAX_STEPS });
   const agent = await createAgent("greedy", { heuristic: "tuned" }, env.rules);
   const { observation, info } = env.reset({ seed: 4 });
   agent.reset(env.state, 4);
   const lines = [
-    `# Stalactites-v2 Microsoft deal 4; policy: greedy(tuned)`,
+    `# Stalactites-v3 Microsoft deal 4; policy: greedy(tuned)`,
     ...env
       .render()
       .split("\n")
@@ -106,9 +106,9 @@ function checkGolden(file: string, text: string): void {
 
 describe("golden playthroughs", () => {
   it.each(ENV_IDS)("%s", (id) => checkGolden(join(DIR, `${id}.txt`), playthrough(id)));
-  it("Stalactites-v2: a won game (greedy, MS #4)", async () => {
+  it("Stalactites-v3: a won game (greedy, MS #4)", async () => {
     const text = await stalactitesWin();
     expect(text).toContain("won true");
-    checkGolden(join(DIR, "Stalactites-v2-ms4-greedy.txt"), text);
+    checkGolden(join(DIR, "Stalactites-v3-ms4-greedy.txt"), text);
   });
 });

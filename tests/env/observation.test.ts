@@ -12,12 +12,12 @@ describe("ObservationEncoder", () => {
     expect(observationSize(10)).toBe(870);
     const e = new ObservationEncoder(resolveRules("seahaven-towers"));
     expect([e.size, e.shape]).toEqual([870, [870]]);
-    expect(makeEnv("Opus-v2").observationSpace.shape).toEqual([693]);
-    expect(makeEnv("Stalactites-v2").observationSpace.shape).toEqual([752]);
+    expect(makeEnv("Opus-v3").observationSpace.shape).toEqual([693]);
+    expect(makeEnv("Stalactites-v3").observationSpace.shape).toEqual([752]);
   });
 
   it("writes each card's place, each column's end and the globals", () => {
-    const env = makeEnv("Penguin-v2");
+    const env = makeEnv("Penguin-v3");
     const { observation: o } = env.reset({ seed: 5 });
     // Seed 5: base J; column 1 is JH AC 6D 9D AS TS KH; JC, JD, JS start on their foundations.
     const K = 11;
@@ -103,7 +103,7 @@ describe("ObservationEncoder", () => {
   });
 
   it("names the card in each flipper slot, so positions that flipper actions tell apart differ", () => {
-    const env = makeEnv("FreeCell-v2");
+    const env = makeEnv("FreeCell-v3");
     env.reset({ seed: 3 });
     env.step(env.codec.parseAction("1a"));
     env.step(env.codec.parseAction("2a"));
@@ -131,7 +131,7 @@ describe("ObservationEncoder", () => {
   });
 
   it("Stalactites: says which cards are home and what each rank foundation takes next", () => {
-    const env = makeEnv("Stalactites-v2", { shuffle: "microsoft" });
+    const env = makeEnv("Stalactites-v3", { shuffle: "microsoft" });
     const { observation: o } = env.reset({ seed: 1 });
     const s = env.state;
     const g = env.encoder.globalsOffset;
@@ -162,7 +162,7 @@ describe("ObservationEncoder", () => {
   });
 
   it("encodes at an offset without touching the rest of the buffer", () => {
-    const env = makeEnv("FreeCell-v2");
+    const env = makeEnv("FreeCell-v3");
     env.reset({ seed: 3 });
     const size = env.encoder.size;
     const big = new Float32Array(3 * size).fill(-1);

@@ -15,14 +15,14 @@ function randomActions(v: VecEnv, rnd: () => number, out: Int32Array): Int32Arra
 
 describe("VecEnv", () => {
   it("deals sub-env i from seed + i into row i of one buffer", () => {
-    const v = new VecEnv(3, "FreeCell-v2");
+    const v = new VecEnv(3, "FreeCell-v3");
     expect(v.autoresetMode).toBe("same-step");
     const { observations, masks } = v.reset({ seed: 40 });
     expect(observations.length).toBe(3 * 752);
     expect(masks.length).toBe(3 * 888);
     expect(Array.from(v.seeds)).toEqual([40, 41, 42]);
     for (let i = 0; i < 3; i++) {
-      const single = makeEnv("FreeCell-v2");
+      const single = makeEnv("FreeCell-v3");
       single.reset({ seed: 40 + i });
       expect(Array.from(observations.subarray(i * 752, (i + 1) * 752))).toEqual(
         Array.from(single.observation),
@@ -35,10 +35,10 @@ describe("VecEnv", () => {
 
   it("autoresets in the same step, keeping the final observation and info, with seeds seed + i + k·n", () => {
     const n = 3;
-    const v = new VecEnv(n, "Penguin-v2", { maxSteps: 4 });
+    const v = new VecEnv(n, "Penguin-v3", { maxSteps: 4 });
     v.reset({ seed: 10 });
     const twins = [0, 1, 2].map((i) => {
-      const e = makeEnv("Penguin-v2", { maxSteps: 4 });
+      const e = makeEnv("Penguin-v3", { maxSteps: 4 });
       e.reset({ seed: 10 + i });
       return e;
     });
@@ -82,7 +82,7 @@ describe("VecEnv", () => {
 
   it("gives the same batch trajectory for the same seed", () => {
     const run = (seed: number): number[] => {
-      const v = new VecEnv(8, "SeahavenTowers-v2", { maxSteps: 30 });
+      const v = new VecEnv(8, "SeahavenTowers-v3", { maxSteps: 30 });
       v.reset({ seed });
       const rnd = prng(11);
       const actions = new Int32Array(8);
@@ -106,7 +106,7 @@ describe("VecEnv", () => {
   });
 
   it("checks every action before moving any sub-env", () => {
-    const v = new VecEnv(2, "Penguin-v2");
+    const v = new VecEnv(2, "Penguin-v3");
     v.reset({ seed: 1 });
     const before = v.envs.map((e) => e.serialize());
     const legal0 = v.envs[0]!.legalActions()[0]!;
@@ -117,7 +117,7 @@ describe("VecEnv", () => {
   });
 
   it("continues each sub-env's own seed sequence on reset() without a seed", () => {
-    const v = new VecEnv(2, "Penguin-v2");
+    const v = new VecEnv(2, "Penguin-v3");
     v.reset();
     expect(Array.from(v.seeds)).toEqual([1, 2]);
     v.reset();

@@ -9,7 +9,7 @@ describe("PPO's network input", () => {
     // "env" encoder writes exactly what the environment writes.
     const rules = resolveRules("penguin");
     const features = new PolicyFeatures(rules, "env");
-    const vec = new VecEnv(4, "Penguin-v2", { maxSteps: 30 });
+    const vec = new VecEnv(4, "Penguin-v3", { maxSteps: 30 });
     vec.reset({ seed: 11 });
     expect(features.size).toBe(vec.obsSize);
     const A = vec.masks.length / 4;
