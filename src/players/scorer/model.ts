@@ -94,28 +94,41 @@ export class JsScorer {
   }
 }
 
-/** Reads a scorer from a checkpoint folder, or from a run folder's `checkpoint/` (SHA-256 checked). */
-export function readScorer(path: string): ScorerWeights {
+/** A scorer checkpoint's files, read and checked: its folder, model.json, config and weights.bin. */
+export interface ScorerCheckpoint {
+  readonly dir: string;
+  readonly json: WeightsManifest & {
+    readonly modelTopology?: object;
+    readonly userDefinedMetadata?: { penguinScorer?: ScorerConfig; weightsSha256?: string };
+  };
+  readonly config: ScorerConfig;
+  readonly bin: Uint8Array;
+}
+
+/**
+ * Reads and checks a scorer checkpoint (a checkpoint folder, or a run folder's `checkpoint/`):
+ * model.json bounded and parsed, a scorer config whose row width this build computes, weights.bin
+ * present and matching its recorded SHA-256. Play and training both load through here.
+ */
+export function readScorerCheckpoint(path: string): ScorerCheckpoint {
   const dir = existsSync(join(path, "checkpoint", "model.json")) ? join(path, "checkpoint") : path;
   const mj = join(dir, "model.json");
   if (!existsSync(mj))
     throw new ScorerCheckpointError(
       `no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`,
     );
-  let parsed: WeightsManifest & {
-    userDefinedMetadata?: { penguinScorer?: ScorerConfig; weightsSha256?: string };
-  };
+  let json: ScorerCheckpoint["json"];
   try {
     // Bounded and type-checked: a FIFO or device named model.json is refused, not waited on.
-    parsed = JSON.parse(
+    json = JSON.parse(
       readTextFile(mj, { maxBytes: MAX_RUN_FILE_BYTES, what: "network description" }),
     );
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
   }
-  const config = parsed.userDefinedMetadata?.penguinScorer;
-  if (!config || !parsed.weightsManifest?.[0])
+  const config = json.userDefinedMetadata?.penguinScorer;
+  if (!config || !json.weightsManifest?.[0])
     throw new ScorerCheckpointError(`${mj} is not a penguin action-scorer network`);
   if (config.row !== ROW)
     throw new ScorerCheckpointError(
@@ -125,10 +138,16 @@ export function readScorer(path: string): ScorerWeights {
   if (!existsSync(wp))
     throw new ScorerCheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
   const bin = readBytesFile(wp, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
-  if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
+  if (sha256(bin) !== json.userDefinedMetadata?.weightsSha256)
     throw new ScorerCheckpointError(
       `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`,
     );
-  const t = readTensors(parsed, bin, dir);
+  return { dir, json, config, bin };
+}
+
+/** Reads a scorer from a checkpoint folder, or from a run folder's `checkpoint/` (SHA-256 checked). */
+export function readScorer(path: string): ScorerWeights {
+  const { dir, json, config, bin } = readScorerCheckpoint(path);
+  const t = readTensors(json, bin, dir);
   return scorerWeights(config, (name) => tensor(t, name, dir));
 }

@@ -7,21 +7,21 @@
  *
  * Checkpoints are model.json + weights.bin (tfjs format via tf.io.withSaveHandler); model.json
  * records the SHA-256 of weights.bin, each file is written to a temporary name and renamed, and a
- * damaged checkpoint is refused with one line.
+ * damaged checkpoint is refused with one line (checked by the players' readScorerCheckpoint).
  */
-import { UsageError } from "../../errors.js";
-import { existsSync } from "node:fs";
-import { MAX_RUN_FILE_BYTES, readTextFile } from "../../util/read.js";
 import { join } from "node:path";
-import { MAX_CHECKPOINT_BYTES, readBytesFile } from "../../util/read.js";
 import { HEURISTIC_PRESETS } from "../../agents/heuristic.js";
 import { FEATURES } from "../../agents/move-features.js";
 import { tf } from "../backend.js";
 import { sha256, writeAtomic } from "../../util/files.js";
 import { modelArtifacts, modelFromArtifacts } from "../weights.js";
 import { CheckpointError } from "../checkpoint.js";
-import { ROW } from "../../players/scorer/features.js";
-import { JsScorer, scorerWeights, type ScorerConfig } from "../../players/scorer/model.js";
+import {
+  JsScorer,
+  readScorerCheckpoint,
+  scorerWeights,
+  type ScorerConfig,
+} from "../../players/scorer/model.js";
 
 export type { ScorerConfig };
 
@@ -116,46 +116,13 @@ export async function saveScorer(
   writeAtomic(join(dir, "model.json"), json);
 }
 
-/** Loads a scorer from a checkpoint folder, or from a run folder's `checkpoint/`. */
+/** Loads a scorer from a checkpoint folder, or from a run folder's `checkpoint/` (checked as play checks it). */
 export async function loadScorer(path: string): Promise<ScorerNet> {
-  const dir = existsSync(join(path, "checkpoint", "model.json")) ? join(path, "checkpoint") : path;
-  const mj = join(dir, "model.json");
-  if (!existsSync(mj))
-    throw new CheckpointError(
-      `no trained scorer in ${path}: expected ${join(path, "checkpoint", "model.json")}`,
-    );
-  let parsed: {
-    modelTopology: object;
-    weightsManifest: { weights: tf.io.WeightsManifestEntry[] }[];
-    userDefinedMetadata?: { penguinScorer?: ScorerConfig; weightsSha256?: string };
-  };
-  try {
-    parsed = JSON.parse(
-      readTextFile(mj, { maxBytes: MAX_RUN_FILE_BYTES, what: "network description" }),
-    );
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    throw new CheckpointError(`damaged checkpoint ${dir}: model.json is not valid JSON`);
-  }
-  const config = parsed.userDefinedMetadata?.penguinScorer;
-  if (!config || !parsed.weightsManifest?.[0])
-    throw new CheckpointError(`${mj} is not a penguin action-scorer network`);
-  if (config.row !== ROW)
-    throw new CheckpointError(
-      `the scorer in ${dir} reads rows of ${config.row} features; this build computes ${ROW}`,
-    );
-  const wp = join(dir, "weights.bin");
-  if (!existsSync(wp))
-    throw new CheckpointError(`damaged checkpoint ${dir}: weights.bin is missing`);
-  const bin = readBytesFile(wp, { maxBytes: MAX_CHECKPOINT_BYTES, what: "checkpoint file" });
-  if (sha256(bin) !== parsed.userDefinedMetadata?.weightsSha256)
-    throw new CheckpointError(
-      `damaged checkpoint ${dir}: weights.bin does not match its recorded SHA-256 (truncated or modified)`,
-    );
+  const { dir, json, config, bin } = readScorerCheckpoint(path);
   try {
     const model = await modelFromArtifacts(
-      parsed.modelTopology,
-      parsed.weightsManifest[0].weights,
+      json.modelTopology ?? {},
+      json.weightsManifest![0]!.weights as tf.io.WeightsManifestEntry[],
       bin,
     );
     return { model, config };
