@@ -111,7 +111,7 @@ function vector(id, options, n, seed, steps, pickSeed) {
 }
 
 async function decode(dir) {
-  const { unpackState, PACK_STRIDE } = await load("train/dataset.js");
+  const { unpackState, PACK_STRIDE } = await load("train/safety/pack.js");
   const { readNpy } = await load("train/safety/npy.js");
   const { COLUMN_CAP } = await load("engine/state.js");
   const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
