@@ -5,6 +5,9 @@
  * PenguinEnv and PenguinVectorEnv(64) driving the same engine in a Node child process), all with
  * uniformly random legal actions, resets included, per CPU second (the bridge's count both the
  * Python and the Node process). `bridgeVecShare` is bridge / in-process for the vector of 64.
+ * Both sides play BRIDGE_BENCH_WARMUP CPU seconds (default 1) before each figure: the bridge's
+ * engine is a fresh Node process per figure, whose V8 needs about half a second to compile its
+ * hot paths, and the in-process side is warmed alike.
  * Needs a Python with numpy and gymnasium: PENGUIN_PYTHON names it (default python3); without
  * one the section reports why it was skipped. Run alone: `npm run bench -- bridge`.
  */
@@ -15,6 +18,7 @@ import { BENCH_MAX_STEPS, envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.
 
 const SECONDS = Number(process.env.BRIDGE_BENCH_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 3);
+const WARMUP = Number(process.env.BRIDGE_BENCH_WARMUP ?? 1);
 const ID = "Penguin-v2";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -33,8 +37,8 @@ export default async function bridgeBench(): Promise<
   // and report each side's median, so both figures see the same conditions.
   const rounds: { env: number; vec: number; bridgeEnv: number; bridgeVec: number }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const [env1] = envStepsPerSec(ID, SECONDS);
-    const vec1 = vecEnvStepsPerSec(ID, SECONDS);
+    const [env1] = envStepsPerSec(ID, SECONDS, WARMUP);
+    const vec1 = vecEnvStepsPerSec(ID, SECONDS, WARMUP);
     const run = spawnSync(
       python,
       [
@@ -45,6 +49,8 @@ export default async function bridgeBench(): Promise<
         ID,
         "--seconds",
         String(SECONDS),
+        "--warmup",
+        String(WARMUP),
         "--max-steps",
         String(BENCH_MAX_STEPS),
         "--engine",
@@ -79,6 +85,7 @@ export default async function bridgeBench(): Promise<
       bridgeVecEnvStepsPerSec: bridge.bridgeVecEnvStepsPerSec,
       bridgeVecShare: Math.round((bridge.bridgeVecEnvStepsPerSec / vecRate) * 100) / 100,
       bridgeRounds: ROUNDS,
+      bridgeWarmupSeconds: WARMUP,
     },
   };
 }

@@ -33,10 +33,10 @@ function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
-/** Steps per CPU second of `body` (which returns the steps it took), after a short warm-up. */
-function timeLoop(body: () => number, seconds: number): number {
+/** Steps per CPU second of `body` (which returns the steps it took), after `warmup` CPU seconds of it. */
+function timeLoop(body: () => number, seconds: number, warmup: number): number {
   const warm = cpuSeconds();
-  while (cpuSeconds() - warm < 0.2) body();
+  while (cpuSeconds() - warm < warmup) body();
   let steps = 0;
   const t0 = cpuSeconds();
   let t = t0;
@@ -48,41 +48,49 @@ function timeLoop(body: () => number, seconds: number): number {
 }
 
 /** Steps per CPU second of one env, and the mean episode length of random play (resets cost a deal each). */
-export function envStepsPerSec(id: string, seconds: number): [number, number] {
+export function envStepsPerSec(id: string, seconds: number, warmup = 0.2): [number, number] {
   const env = makeEnv(id, { maxSteps: BENCH_MAX_STEPS });
   const rnd = new Rng(1).uniform();
   env.reset({ seed: 1 });
   const n = env.actionSpace.n;
   let steps = 0;
   let episodes = 0;
-  const rate = timeLoop(() => {
-    for (let i = 0; i < 1000; i++) {
-      const r = env.step(randomLegal(env.actionMask, 0, n, env.info.legalActions, rnd));
-      if (r.terminated || r.truncated) {
-        env.reset();
-        episodes++;
+  const rate = timeLoop(
+    () => {
+      for (let i = 0; i < 1000; i++) {
+        const r = env.step(randomLegal(env.actionMask, 0, n, env.info.legalActions, rnd));
+        if (r.terminated || r.truncated) {
+          env.reset();
+          episodes++;
+        }
       }
-    }
-    steps += 1000;
-    return 1000;
-  }, seconds);
+      steps += 1000;
+      return 1000;
+    },
+    seconds,
+    warmup,
+  );
   return [rate, steps / Math.max(1, episodes)];
 }
 
-export function vecEnvStepsPerSec(id: string, seconds: number): number {
+export function vecEnvStepsPerSec(id: string, seconds: number, warmup = 0.2): number {
   const v = new VecEnv(64, id, { maxSteps: BENCH_MAX_STEPS });
   const rnd = new Rng(1).uniform();
   v.reset({ seed: 1 });
   const actions = new Int32Array(64);
   const n = v.numActions;
-  return timeLoop(() => {
-    for (let k = 0; k < 16; k++) {
-      for (let i = 0; i < 64; i++)
-        actions[i] = randomLegal(v.masks, i * n, n, v.envs[i]!.info.legalActions, rnd);
-      v.step(actions);
-    }
-    return 16 * 64;
-  }, seconds);
+  return timeLoop(
+    () => {
+      for (let k = 0; k < 16; k++) {
+        for (let i = 0; i < 64; i++)
+          actions[i] = randomLegal(v.masks, i * n, n, v.envs[i]!.info.legalActions, rnd);
+        v.step(actions);
+      }
+      return 16 * 64;
+    },
+    seconds,
+    warmup,
+  );
 }
 
 export default async function envBench(): Promise<Record<string, Record<string, number | string>>> {

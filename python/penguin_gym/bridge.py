@@ -1,13 +1,18 @@
 """The Python end of the bridge: starts the TypeScript engine in a Node child process and
-exchanges binary frames with it over pipes (protocol in docs/python.md).
+exchanges binary frames with it over pipes (protocol in docs/python.md). A vector's bulk
+replies (observations and masks of every sub-env) come through a shared file instead, an
+anonymous memfd (an unlinked temporary file where there is no memfd) that the engine inherits
+and writes and this side maps.
 
-Every read waits in ``select()`` with a deadline, so a hung or dead engine raises an error
+Every read waits in ``poll()`` with a deadline, so a hung or dead engine raises an error
 instead of blocking forever. Closing the bridge closes the engine's stdin, which ends it.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import mmap
 import os
 import re
 import select
@@ -22,15 +27,16 @@ from typing import Any
 
 import numpy as np
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 OP_OPEN, OP_RESET, OP_STEP, OP_RENDER = 1, 2, 3, 4
 _OP_NAMES = {OP_OPEN: "OPEN", OP_RESET: "RESET", OP_STEP: "STEP", OP_RENDER: "RENDER"}
 _STATUS_OK, _STATUS_USAGE = 0, 1
 _HEADER = struct.Struct("<IB3x")
-_REPLY = struct.Struct("<IBB2x")
+# Reply header: payload length, status, op, where the payload is (0 the pipe, 1 the shared file).
+_REPLY = struct.Struct("<IBBBx")
 # The engine needs what package.json's "engines" field says: ^20.19.0 || ^22.13.0 || >=24.
 NODE_REQUIREMENT = "^20.19.0 || ^22.13.0 || >=24"
-# A pipe large enough for a whole VecEnv(64) reply spares the two processes many wake-ups.
+# A pipe large enough for any usual reply spares the two processes wake-ups mid-reply.
 _PIPE_SIZE = 1 << 20
 
 
@@ -155,6 +161,15 @@ def engine_command(engine: str | os.PathLike[str] | None = None) -> tuple[list[s
     )
 
 
+def _shared_file() -> int:
+    """A file descriptor for a vector's bulk replies: a memfd, else an unlinked temporary file."""
+    try:
+        return os.memfd_create("penguin-gym-bridge", os.MFD_CLOEXEC)
+    except (AttributeError, OSError):
+        with tempfile.TemporaryFile() as f:
+            return os.dup(f.fileno())
+
+
 def _stop(proc: subprocess.Popen[bytes], wait: float) -> None:
     """Ends the engine: EOF on its stdin first (it exits by itself), a kill if it lingers."""
     try:
@@ -190,6 +205,10 @@ class Bridge:
         node_path = find_node(node)
         args, root = engine_command(engine)
         self._stderr = tempfile.TemporaryFile()
+        # A vector's replies are large: they come through a file both processes share.
+        self._shared_fd = _shared_file() if num_envs > 0 else -1
+        self._shared: mmap.mmap | None = None
+        self._shared_bytes = np.empty(0, np.uint8)
         try:
             self.proc = subprocess.Popen(
                 [node_path, *args],
@@ -198,8 +217,10 @@ class Bridge:
                 stderr=self._stderr,
                 cwd=root,
                 bufsize=0,
+                pass_fds=(self._shared_fd,) if self._shared_fd >= 0 else (),
             )
         except OSError as e:
+            self._close_shared()
             raise NodeNotFoundError(f"could not start {node_path}: {e}") from None
         self._finalizer = weakref.finalize(self, _stop, self.proc, 2.0)
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -213,6 +234,8 @@ class Bridge:
             except (ImportError, AttributeError, OSError):
                 pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
         os.set_blocking(self._out, False)
+        self._poll = select.poll()
+        self._poll.register(self._in, select.POLLIN)
         self.closed = False
         request = {
             "protocol": PROTOCOL_VERSION,
@@ -221,15 +244,19 @@ class Bridge:
             "numEnvs": num_envs,
             "seedStride": seed_stride,
         }
+        if self._shared_fd >= 0:
+            request["sharedFd"] = self._shared_fd
         try:
             reply = self.call(OP_OPEN, json.dumps(request).encode(), 1 << 16, startup_timeout)
         except ValueError:
             self.close()  # a refused option: end the engine now, not at garbage collection
             raise
-        self.about: dict[str, Any] = json.loads(bytes(reply).decode())
+        self.about: dict[str, Any] = json.loads(reply.tobytes().decode())
 
-    def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> memoryview:
-        """Sends one request and returns the reply payload (a fresh buffer, at least `capacity` bytes).
+    def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> np.ndarray:
+        """Sends one request and returns the reply payload as a fresh uint8 array, which the
+        arrays handed to the user view (`capacity` is the usual size of a reply on the pipe;
+        larger ones are read too).
 
         A usage error from the engine (bad option, illegal action) raises ValueError and leaves
         the environment as it was; a dead or silent engine raises a BridgeError.
@@ -238,50 +265,90 @@ class Bridge:
             raise BridgeError("the environment is closed; make a new one")
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
-        self._send(_HEADER.pack(len(payload), op) + payload, op, deadline, limit)
-        # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never reused.
+        data = _HEADER.pack(len(payload), op) + payload
+        try:
+            sent = os.write(self._out, data)
+        except BlockingIOError:
+            sent = 0
+        except (BrokenPipeError, ConnectionResetError):
+            self._died(op)
+        if sent < len(data):
+            self._send(memoryview(data)[sent:], op, deadline, limit)
+        # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never
+        # reused. One readv usually brings the header and the whole payload (or, for a reply in
+        # the shared file, the header alone): the common case takes three system calls.
         buf = np.empty(capacity + _REPLY.size, np.uint8)
+        if not self._poll.poll(math.ceil(limit * 1000)):
+            self._timed_out(op, limit)
+        have = os.readv(self._in, [buf])
+        if have >= _REPLY.size:
+            length, status, _, shared = _REPLY.unpack_from(buf)
+            if shared:
+                return self._from_shared(length)
+            if status == _STATUS_OK and have == _REPLY.size + length:
+                return buf[_REPLY.size : have]
+        return self._read_rest(op, buf, have, deadline, limit)
+
+    def _read_rest(self, op: int, buf: np.ndarray, have: int, deadline: float, limit: float) -> np.ndarray:
+        """Reads the rest of a reply of which `have` bytes are in `buf`; raises a usage error."""
+        if have == 0:
+            self._died(op)
         view = memoryview(buf)
-        have = 0
         want = _REPLY.size
-        while have < want:
-            self._wait(op, deadline, limit)
-            got = os.readv(self._in, [view[have:]])
-            if got == 0:
-                self._died(op)
-            have += got
+        while True:
             if want == _REPLY.size and have >= _REPLY.size:
-                length, status, _ = _REPLY.unpack_from(buf)
+                length, status, _, shared = _REPLY.unpack_from(buf)
+                if shared:
+                    return self._from_shared(length)
                 want = _REPLY.size + length
                 if want > len(buf):
                     grown = np.empty(want, np.uint8)
                     grown[:have] = buf[:have]
                     buf, view = grown, memoryview(grown)
-        _, status, _ = _REPLY.unpack_from(buf)
+            if have >= want:
+                break
+            self._wait(op, deadline, limit)
+            got = os.readv(self._in, [view[have:]])
+            if got == 0:
+                self._died(op)
+            have += got
         if status != _STATUS_OK:
             text = bytes(view[_REPLY.size : want]).decode(errors="replace")
             if status == _STATUS_USAGE:
                 raise ValueError(text)
             raise BridgeError(f"the engine failed on {_OP_NAMES.get(op, op)}: {text}")
-        return view[_REPLY.size : want]
+        return buf[_REPLY.size : want]
 
-    def _send(self, data: bytes, op: int, deadline: float, limit: float) -> None:
-        view = memoryview(data)
+    def _from_shared(self, length: int) -> np.ndarray:
+        """A copy of the first `length` bytes of the shared file."""
+        if length > len(self._shared_bytes):
+            # Mapped again, twice as large, when a reply outgrows the map (a step on which many
+            # episodes end): the file is extended first, so that the map never reaches past it.
+            size = max(length, 2 * len(self._shared_bytes), os.fstat(self._shared_fd).st_size)
+            if self._shared is not None:
+                self._shared_bytes = np.empty(0, np.uint8)
+                self._shared.close()
+            os.ftruncate(self._shared_fd, size)
+            self._shared = mmap.mmap(self._shared_fd, size, mmap.MAP_SHARED, mmap.PROT_READ)
+            self._shared_bytes = np.frombuffer(self._shared, np.uint8)
+        return self._shared_bytes[:length].copy()
+
+    def _send(self, view: memoryview, op: int, deadline: float, limit: float) -> None:
+        """Writes the rest of a request that a full pipe did not take at once."""
         while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([], [self._out], [], remaining)[1]:
+                self._timed_out(op, limit)
             try:
-                n = os.write(self._out, view)
+                view = view[os.write(self._out, view) :]
             except BlockingIOError:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not select.select([], [self._out], [], remaining)[1]:
-                    self._timed_out(op, limit)
                 continue
             except (BrokenPipeError, ConnectionResetError):
                 self._died(op)
-            view = view[n:]
 
     def _wait(self, op: int, deadline: float, limit: float) -> None:
         remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([self._in], [], [], remaining)[0]:
+        if remaining <= 0 or not self._poll.poll(math.ceil(remaining * 1000)):
             self._timed_out(op, limit)
 
     def _stderr_tail(self) -> str:
@@ -320,6 +387,15 @@ class Bridge:
             f"{limit:g} s and was stopped{tail}; raise timeout= if the machine is very busy"
         )
 
+    def _close_shared(self) -> None:
+        self._shared_bytes = np.empty(0, np.uint8)
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None
+        if self._shared_fd >= 0:
+            os.close(self._shared_fd)
+            self._shared_fd = -1
+
     def close(self) -> None:
         """Ends the engine process (idempotent)."""
         if self.closed:
@@ -327,3 +403,4 @@ class Bridge:
         self.closed = True
         self._finalizer()
         self._stderr.close()
+        self._close_shared()

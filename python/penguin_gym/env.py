@@ -185,7 +185,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         if self.render_mode is None:
             gym.logger.warn("render() needs render_mode='ansi' (e.g. gymnasium.make(id, render_mode='ansi'))")
             return None
-        return bytes(self._call(OP_RENDER, struct.pack("<I", 0))).decode()
+        return self._call(OP_RENDER, struct.pack("<I", 0)).tobytes().decode()
 
     def close(self) -> None:
         """Ends the engine process (calling it twice is fine)."""
@@ -194,17 +194,17 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
 
     # -- frames ------------------------------------------------------------------------------
 
-    def _call(self, op: int, payload: bytes) -> memoryview:
+    def _call(self, op: int, payload: bytes) -> np.ndarray:
         if self._bridge is None:
             raise RuntimeError("the environment was not built")
         return self._bridge.call(op, payload, self._capacity)
 
-    def _read(self, view: memoryview) -> tuple[float, bool, bool]:
+    def _read(self, buf: np.ndarray) -> tuple[float, bool, bool]:
         """Unpacks a RESET or STEP reply into the observation, mask and info it carries."""
-        reward, seed, ret, steps, legal, term, trunc, won, repeated, home = _HEAD.unpack_from(view)
-        at = _HEAD.size
-        self._obs = np.frombuffer(view, np.float32, self.obs_size, at)
-        self._mask = np.frombuffer(view, np.int8, self.num_actions, at + 4 * self.obs_size)
+        reward, seed, ret, steps, legal, term, trunc, won, repeated, home = _HEAD.unpack_from(buf)
+        at = _HEAD.size + 4 * self.obs_size
+        self._obs = buf[_HEAD.size : at].view(np.float32)
+        self._mask = buf[at:].view(np.int8)
         self._info = {
             "action_mask": self._mask,
             "legal_actions": legal,

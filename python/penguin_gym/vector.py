@@ -25,6 +25,7 @@ from .env import action_int
 from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id, engine_options
 
 _SEED = struct.Struct("<d")
+_COUNT = struct.Struct("<I")
 _NO_SEED = _SEED.pack(math.nan)
 
 
@@ -76,14 +77,16 @@ class PenguinVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         size, na = self.obs_size, self.num_actions
-        # Byte offsets of a STEP reply (docs/python.md): seeds, rewards, observations, flags,
-        # masks, padding to 8, then the episodes that ended.
-        self._at_rewards = 8 * n
-        self._at_obs = self._at_rewards + 4 * n
+        # Byte offsets of a STEP reply (docs/python.md): seeds, final seeds, returns, steps and
+        # cards home, the count and rows of the episodes that ended, rewards, observations,
+        # flags (terminated, truncated, ended, final won), masks, final masks, padding, then
+        # the final observations of the episodes that ended.
+        self._at_count = 40 * n
+        self._at_rewards = 44 * n + 8
+        self._at_obs = 48 * n + 8
         self._at_flags = self._at_obs + 4 * n * size
-        self._at_masks = self._at_flags + 2 * n
-        self._at_finals = -(-(self._at_masks + n * na) // 8) * 8
-        self._capacity = self._at_finals + 8 + n * (8 + 4 + 4 + 4 + 4 * size + 2 + na)
+        self._at_masks = self._at_flags + 4 * n
+        self._at_finals = -(-(self._at_masks + 2 * n * na) // 8) * 8
         self._all = np.ones(n, np.bool_)
         self._started = False
         self._masks = np.zeros((n, na), np.int8)
@@ -112,84 +115,65 @@ class PenguinVectorEnv(VectorEnv):
             payload = _SEED.pack(float(self.np_random.integers(RANDOM_SEED_LOW, RANDOM_SEED_HIGH)))
         else:
             payload = _NO_SEED
-        view = self._call(OP_RESET, payload)
-        n, size, na = self.num_envs, self.obs_size, self.num_actions
-        seeds = np.frombuffer(view, np.float64, n, 0).astype(np.int64)
-        obs = np.frombuffer(view, np.float32, n * size, 8 * n).reshape(n, size)
-        self._masks = np.frombuffer(view, np.int8, n * na, 8 * n + 4 * n * size).reshape(n, na)
+        obs, info = self._read(self._call(OP_RESET, payload))
         self._started = True
-        info = {"action_mask": self._masks, "_action_mask": self._all, "seed": seeds, "_seed": self._all}
         return obs, info
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise ValueError(f"step needs {self.num_envs} integer actions, got {a.dtype} of shape {a.shape}")
-        view = self._call(OP_STEP, a.astype("<i4", copy=False).tobytes())
+        buf = self._call(OP_STEP, a.astype("<i4", copy=False).tobytes())
+        n = self.num_envs
+        obs, info = self._read(buf)
+        flags = np.frombuffer(buf, np.bool_, 4 * n, self._at_flags)
+        k = _COUNT.unpack_from(buf, self._at_count)[0]
+        if k:
+            self._add_finals(info, buf, k, flags[2 * n : 3 * n], flags[3 * n :])
+        rewards = np.frombuffer(buf, np.float32, n, self._at_rewards)
+        return obs, rewards, flags[:n], flags[n : 2 * n], info
+
+    def _read(self, buf: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+        """The observations and info of a RESET or STEP reply: views of one fresh buffer, in
+        the types the reply already has, so nothing is converted or copied again."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
-        seeds = np.frombuffer(view, np.float64, n, 0).astype(np.int64)
-        rewards = np.frombuffer(view, np.float32, n, self._at_rewards)
-        obs = np.frombuffer(view, np.float32, n * size, self._at_obs).reshape(n, size)
-        flags = np.frombuffer(view, np.bool_, 2 * n, self._at_flags)
-        self._masks = np.frombuffer(view, np.int8, n * na, self._at_masks).reshape(n, na)
-        info: dict[str, Any] = {
+        self._masks = np.frombuffer(buf, np.int8, n * na, self._at_masks).reshape(n, na)
+        info = {
             "action_mask": self._masks,
             "_action_mask": self._all,
-            "seed": seeds,
+            "seed": np.frombuffer(buf, np.int64, n, 0),
             "_seed": self._all,
         }
-        k = int(np.frombuffer(view, np.uint32, 1, self._at_finals)[0])
-        if k:
-            self._add_finals(info, view, k)
-        return obs, rewards, flags[:n], flags[n:], info
+        return np.frombuffer(buf, np.float32, n * size, self._at_obs).reshape(n, size), info
 
-    def _add_finals(self, info: dict[str, Any], view: memoryview, k: int) -> None:
-        """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout."""
+    def _add_finals(
+        self, info: dict[str, Any], buf: np.ndarray, k: int, ended: np.ndarray, won: np.ndarray
+    ) -> None:
+        """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout (the
+        rows of sub-envs whose episode did not end hold 0, and None in final_obs)."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
-        at = self._at_finals + 8
-        small = np.frombuffer(view, np.uint8, 20 * k, at)  # seeds, returns, steps, index
-        index = small[16 * k :].view(np.int32)
-        at += 20 * k
-        f_obs = np.frombuffer(view, np.float32, k * size, at).reshape(k, size)
-        at += 4 * k * size
-        tail = np.frombuffer(view, np.uint8, k * (2 + na), at)
-        # k is small (a few episodes end per step): scalar stores beat numpy's fancy indexing.
-        rows = index.tolist()
-        seeds = small[: 8 * k].view(np.float64).tolist()
-        returns = small[8 * k : 12 * k].view(np.float32).tolist()
-        steps = small[12 * k : 16 * k].view(np.int32).tolist()
-        homes = tail[:k].tolist()
-        wons = tail[k : 2 * k].tolist()
-        f_masks = tail[2 * k :].view(np.int8).reshape(k, na)
-        ended = np.zeros(n, np.bool_)
-        final_obs = np.empty(n, dtype=object)  # None where no episode ended
-        mask = np.zeros((n, na), np.int8)
-        cols = np.zeros((5, n))
-        for j, i in enumerate(rows):
-            ended[i] = True
+        f_obs = np.frombuffer(buf, np.float32, k * size, self._at_finals).reshape(k, size)
+        final_obs = np.empty(n, dtype=object)
+        for j, i in enumerate(np.frombuffer(buf, np.int32, k, self._at_count + 8).tolist()):
             final_obs[i] = f_obs[j]
-            mask[i] = f_masks[j]
-            cols[0, i] = seeds[j]
-            cols[1, i] = returns[j]
-            cols[2, i] = steps[j]
-            cols[3, i] = homes[j]
-            cols[4, i] = wons[j]
         info["final_obs"] = final_obs
         info["_final_obs"] = ended
+        # Seeds, final seeds, returns (float64 bits), steps and cards home: rows of one block.
+        wide = np.frombuffer(buf, np.int64, 5 * n).reshape(5, n)
         info["final_info"] = {
-            "action_mask": mask,
+            "action_mask": np.frombuffer(buf, np.int8, n * na, self._at_masks + n * na).reshape(n, na),
             "_action_mask": ended,
-            "seed": cols[0].astype(np.int64),
+            "seed": wide[1],
             "_seed": ended,
-            "episode_return": cols[1],
+            "episode_return": wide[2].view(np.float64),
             "_episode_return": ended,
-            "steps": cols[2].astype(np.int64),
+            "steps": wide[3],
             "_steps": ended,
-            "cards_home": cols[3].astype(np.int64),
+            "cards_home": wide[4],
             "_cards_home": ended,
-            "won": cols[4] != 0,
+            "won": won,
             "_won": ended,
         }
         info["_final_info"] = ended
@@ -203,14 +187,16 @@ class PenguinVectorEnv(VectorEnv):
             gym.logger.warn("render() needs render_mode='ansi'")
             return None
         return tuple(
-            bytes(self._call(OP_RENDER, struct.pack("<I", i))).decode() for i in range(self.num_envs)
+            self._call(OP_RENDER, struct.pack("<I", i)).tobytes().decode() for i in range(self.num_envs)
         )
 
     def close_extras(self, **kwargs: Any) -> None:
         if self._bridge is not None:
             self._bridge.close()
 
-    def _call(self, op: int, payload: bytes) -> memoryview:
+    def _call(self, op: int, payload: bytes) -> np.ndarray:
         if self._bridge is None:
             raise RuntimeError("the environment was not built")
-        return self._bridge.call(op, payload, self._capacity)
+        # RESET and STEP replies come through the shared file; the pipe carries the rest (render
+        # text, error messages), a few kB.
+        return self._bridge.call(op, payload, 1 << 12)

@@ -89,3 +89,29 @@ def test_render_every_sub_env(engine):
         assert second.startswith("FreeCell-v3 seed 2 step 0/1000")  # the id's registered limit
     finally:
         envs.close()
+
+
+def test_returned_arrays_stay_as_they_were(engine):
+    # The replies come through a file both processes map: what step returns must be a copy that
+    # later steps leave alone, also when a reply outgrows the map (every sub-env ending at once).
+    envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v2", max_steps=3, engine=engine)
+    try:
+        obs, info = envs.reset(seed=11)
+        kept = [(obs, info["action_mask"], obs.copy(), info["action_mask"].copy())]
+        rng = np.random.default_rng(3)
+        ended = 0
+        for _ in range(7):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+            obs, _, term, trunc, info = envs.step(actions)
+            kept.append((obs, info["action_mask"], obs.copy(), info["action_mask"].copy()))
+            if (term | trunc).any():
+                ended += 1
+                f = info["final_obs"][np.flatnonzero(term | trunc)[0]]
+                kept.append((f, info["final_info"]["action_mask"], f.copy(), info["final_info"]["action_mask"].copy()))
+        assert ended >= 2  # max_steps 3: every sub-env ended together at least twice
+        for obs_now, mask_now, obs_then, mask_then in kept:
+            assert np.array_equal(obs_now, obs_then) and np.array_equal(mask_now, mask_then)
+            obs_now[:] = 0  # writable, and writing it changes nothing else
+        assert not np.array_equal(kept[-1][2], np.zeros_like(kept[-1][2]))
+    finally:
+        envs.close()

@@ -2,21 +2,27 @@
  * The engine side of the Python bridge (docs/python.md, "Protocol"): one environment, or one
  * VecEnv, driven by length-prefixed binary frames on a pair of file descriptors (stdin and stdout
  * of a child process). Observations and masks travel as the env's own typed-array bytes, written
- * straight from its buffers with one writev per reply, so a step costs one round trip and no
- * per-step JSON. Stdin is read synchronously (fs.readSync): the loop never waits on Node's event
- * loop, which would add its own latency to every step.
+ * straight from its buffers, so a step costs one round trip and no per-step JSON. Stdin is read
+ * synchronously (fs.readSync): the loop never waits on Node's event loop, which would add its
+ * own latency to every step.
+ *
+ * A vector's RESET and STEP payloads (185 kB a step for 64 Penguin envs) go, when OPEN names
+ * one, into a shared file (a memfd the Python side maps) written at offset 0 with one pwritev;
+ * the pipe then carries only the reply's 8-byte header. Through a pipe the same bytes would
+ * cost a kernel copy in, page allocations, a copy out, and several wake-ups of the reader.
  *
  * Request:  u32 length of the payload, u8 op, 3 zero bytes, payload.
  * Reply:    u32 length of the payload, u8 status (0 ok, 1 usage error, 2 internal error), u8 op,
- *           2 zero bytes, payload (an error's payload is its UTF-8 message).
+ *           u8 where (0: the payload follows on the pipe; 1: it is in the shared file from offset
+ *           0), 1 zero byte, payload (an error's payload is its UTF-8 message, on the pipe).
  * Payloads thus start 8-byte aligned in either direction.
  * All numbers are little-endian; payload layouts are listed in docs/python.md.
  */
-import { readSync, writeSync, writevSync } from "node:fs";
+import { fstatSync, readSync, writeSync, writevSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { ENV_IDS, makeEnv, VecEnv, type EnvOptions, type PenguinEnv } from "../env/index.js";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 export const OP_OPEN = 1;
 export const OP_RESET = 2;
 export const OP_STEP = 3;
@@ -35,6 +41,8 @@ interface OpenRequest {
   numEnvs: number;
   /** A lone env's step from one unseeded episode's seed to the next (default 1). */
   seedStride?: number;
+  /** An open file descriptor, inherited from the parent, for a vector's bulk replies. */
+  sharedFd?: number;
 }
 
 const bytes = (a: ArrayBufferView): Uint8Array =>
@@ -100,13 +108,20 @@ class FrameReader {
   }
 }
 
-/** Writes every byte of `parts` (writev may stop early on a full pipe). */
-function writeAll(fd: number, parts: Uint8Array[]): void {
+/**
+ * Writes every byte of `parts` (writev may stop early on a full pipe): at the fd's current
+ * position, or from `position` on (a file).
+ */
+function writeAll(fd: number, parts: Uint8Array[], position: number | null = null): void {
   const list = parts.filter((p) => p.length > 0);
+  let at = position;
   while (list.length > 0) {
     let w: number;
     try {
-      w = list.length === 1 ? writeSync(fd, list[0]!) : writevSync(fd, list);
+      w =
+        list.length === 1
+          ? writeSync(fd, list[0]!, 0, list[0]!.length, at)
+          : writevSync(fd, list, at ?? undefined);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
@@ -114,6 +129,7 @@ function writeAll(fd: number, parts: Uint8Array[]): void {
       }
       throw e;
     }
+    if (at !== null) at += w;
     while (list.length > 0 && w >= list[0]!.length) w -= list.shift()!.length;
     if (w > 0) list[0] = list[0]!.subarray(w);
   }
@@ -176,34 +192,50 @@ function serveOne(env: PenguinEnv): Served {
   };
 }
 
+/** Stores integer x (|x| < 2^53) as a little-endian int64 at word pair i of `words`. */
+function setInt64(words: Int32Array, i: number, x: number): void {
+  words[2 * i] = x % 0x100000000;
+  words[2 * i + 1] = Math.floor(x / 0x100000000);
+}
+
 /**
- * A VecEnv(n), autoreset "same-step". RESET reply: f64 seeds[n], f32 observations[n × obsSize],
- * u8 masks[n × actions]. STEP reply: f64 seeds[n], f32 rewards[n], f32 observations, u8
- * terminated[n], truncated[n], masks; then, 8-byte aligned, the k episodes that ended on this
- * step: u32 k, u32 zero, f64 finalSeeds[k], f32 finalReturns[k], i32 finalSteps[k], i32
- * index[k], f32 finalObservations[k × obsSize], u8 finalCardsHome[k], finalWon[k], finalMasks[k ×
- * actions].
+ * A VecEnv(n), autoreset "same-step". RESET and STEP reply in one layout (RESET's rewards,
+ * flags and finals are 0), its info fields already in the types Gymnasium's info holds so that
+ * the Python side only views them: i64 seeds[n],
+ * finalSeeds[n]; f64 finalReturns[n]; i64 finalSteps[n], finalCardsHome[n]; u32 k (episodes
+ * that ended on this step), u32 zero; i32 endedIndex[n] (the first k: their sub-envs, in order;
+ * the rest 0); f32 rewards[n]; f32 observations[n × obsSize]; u8 terminated[n], truncated[n],
+ * ended[n], finalWon[n]; u8 masks[n × actions], finalMasks[n × actions]; zero bytes to a
+ * multiple of 8; f32 finalObservations[k × obsSize]. The final* rows of sub-envs whose episode
+ * did not end are 0, as Gymnasium's final_info wants them.
  */
 function serveVec(vec: VecEnv): Served {
   const n = vec.n;
   const size = vec.obsSize;
   const na = vec.numActions;
-  const seeds = bytes(vec.seeds);
-  const obs = bytes(vec.observations);
-  const masks = bytes(vec.masks);
-  const flags = new Uint8Array(2 * n);
-  const pad = new Uint8Array((8 - ((8 * n + 4 * n + 4 * n * size + 2 * n + n * na) % 8)) % 8);
-  const count = new Uint32Array(2);
-  const fSeeds = new Float64Array(n);
-  const fReturns = new Float32Array(n);
-  const fSteps = new Int32Array(n);
-  const fIndex = new Int32Array(n);
-  const fObs = new Float32Array(n * size);
-  const fHome = new Uint8Array(n);
-  const fWon = new Uint8Array(n);
+  const seeds = new Int32Array(2 * n);
+  const wide = new ArrayBuffer(32 * n + 8 + 4 * n); // finalSeeds … endedIndex
+  const fSeeds = new Int32Array(wide, 0, 2 * n);
+  const fReturns = new Float64Array(wide, 8 * n, n);
+  const fSteps = new Int32Array(wide, 16 * n, 2 * n);
+  const fHome = new Int32Array(wide, 24 * n, 2 * n);
+  const count = new Uint32Array(wide, 32 * n, 2);
+  const endedIndex = new Int32Array(wide, 32 * n + 8, n);
+  const flags = new Uint8Array(4 * n); // terminated, truncated, ended, finalWon
   const fMasks = new Uint8Array(n * na);
-  const rewards = bytes(vec.rewards);
-  const quiet = [seeds, rewards, obs, flags, masks, pad, bytes(count)];
+  const fObs = new Float32Array(n * size);
+  const pad = new Uint8Array((8 - ((52 * n + 4 * n * size + 2 * n * na) % 8)) % 8);
+  const parts: Uint8Array[] = [
+    bytes(seeds),
+    new Uint8Array(wide),
+    bytes(vec.rewards),
+    bytes(vec.observations),
+    flags,
+    bytes(vec.masks),
+    fMasks,
+    pad,
+    new Uint8Array(0), // the final observations of this step
+  ];
   return {
     describe: () => ({
       numEnvs: n,
@@ -218,44 +250,41 @@ function serveVec(vec: VecEnv): Served {
     }),
     reset(seed) {
       vec.reset(seed === undefined ? {} : { seed });
-      return [seeds, obs, masks];
+      for (let i = 0; i < n; i++) setInt64(seeds, i, vec.seeds[i]!);
+      new Uint8Array(wide).fill(0);
+      flags.fill(0);
+      fMasks.fill(0);
+      parts[parts.length - 1] = new Uint8Array(0);
+      return parts;
     },
     step(actions) {
       const r = vec.step(actions);
       let k = 0;
       for (let i = 0; i < n; i++) {
+        setInt64(seeds, i, vec.seeds[i]!);
+        const ended = r.terminated[i]! | r.truncated[i]!;
         flags[i] = r.terminated[i]!;
         flags[n + i] = r.truncated[i]!;
-        if (!r.terminated[i] && !r.truncated[i]) continue;
-        fSeeds[k] = vec.finalSeeds[i]!;
-        fReturns[k] = vec.finalReturns[i]!;
-        fSteps[k] = vec.finalSteps[i]!;
-        fIndex[k] = i;
-        fHome[k] = vec.finalCardsHome[i]!;
-        fWon[k] = vec.finalWon[i]!;
+        // Rows that end now, or ended on the previous step (theirs still hold it), are written.
+        if (!ended && flags[2 * n + i] === 0) continue;
+        flags[2 * n + i] = ended;
+        setInt64(fSeeds, i, ended ? vec.finalSeeds[i]! : 0);
+        fReturns[i] = ended ? vec.finalReturns[i]! : 0;
+        setInt64(fSteps, i, ended ? vec.finalSteps[i]! : 0);
+        setInt64(fHome, i, ended ? vec.finalCardsHome[i]! : 0);
+        flags[3 * n + i] = ended ? vec.finalWon[i]! : 0;
+        if (!ended) {
+          fMasks.fill(0, i * na, (i + 1) * na);
+          continue;
+        }
+        fMasks.set(vec.finalMasks.subarray(i * na, (i + 1) * na), i * na);
         fObs.set(vec.finalObservations.subarray(i * size, (i + 1) * size), k * size);
-        fMasks.set(vec.finalMasks.subarray(i * na, (i + 1) * na), k * na);
-        k++;
+        endedIndex[k++] = i;
       }
+      endedIndex.fill(0, k);
       count[0] = k;
-      if (k === 0) return quiet;
-      return [
-        seeds,
-        rewards,
-        obs,
-        flags,
-        masks,
-        pad,
-        bytes(count),
-        bytes(fSeeds.subarray(0, k)),
-        bytes(fReturns.subarray(0, k)),
-        bytes(fSteps.subarray(0, k)),
-        bytes(fIndex.subarray(0, k)),
-        bytes(fObs.subarray(0, k * size)),
-        fHome.subarray(0, k),
-        fWon.subarray(0, k),
-        fMasks.subarray(0, k * na),
-      ];
+      parts[parts.length - 1] = bytes(fObs.subarray(0, k * size));
+      return parts;
     },
     render: (index) => {
       if (!Number.isInteger(index) || index < 0 || index >= n)
@@ -265,7 +294,14 @@ function serveVec(vec: VecEnv): Served {
   };
 }
 
-function open(text: string): Served {
+/** What OPEN sets up: the env behind the protocol, and where its bulk replies go. */
+interface Opened {
+  served: Served;
+  /** RESET and STEP payloads go to this file (from offset 0) instead of the pipe. */
+  sharedFd: number | undefined;
+}
+
+function open(text: string): Opened {
   let req: OpenRequest;
   try {
     req = JSON.parse(text) as OpenRequest;
@@ -279,13 +315,27 @@ function open(text: string): Served {
   const n = req.numEnvs;
   if (!Number.isInteger(n) || n < 0 || n > 65536)
     throw new UsageError(`numEnvs must be an integer from 0 to 65536, got ${n}`);
-  if (n > 0) return serveVec(new VecEnv(n, req.id, req.options ?? {}));
+  const fd = req.sharedFd;
+  if (fd !== undefined) {
+    if (n === 0) throw new UsageError("sharedFd is for a vector (numEnvs > 0)");
+    if (!Number.isInteger(fd) || fd < 0 || !isFile(fd))
+      throw new UsageError(`sharedFd must be an open file descriptor of a file, got ${fd}`);
+  }
+  if (n > 0) return { served: serveVec(new VecEnv(n, req.id, req.options ?? {})), sharedFd: fd };
   const env = makeEnv(req.id, req.options ?? {});
   const stride = req.seedStride ?? 1;
   if (!Number.isInteger(stride) || stride < 1 || stride > 65536)
     throw new UsageError(`seed_stride must be an integer from 1 to 65536, got ${stride}`);
   env.seedStride = stride;
-  return serveOne(env);
+  return { served: serveOne(env), sharedFd: undefined };
+}
+
+function isFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -297,14 +347,20 @@ export function serve(input: number, output: number): void {
   const headView = new DataView(head.buffer);
   const frames = new FrameReader(input);
   let served: Served | undefined;
+  let sharedFd: number | undefined;
   let actions = new Int32Array(0);
-  const reply = (status: number, op: number, parts: Uint8Array[]): void => {
+  const reply = (status: number, op: number, parts: Uint8Array[], shared = false): void => {
     let len = 0;
     for (const p of parts) len += p.length;
     headView.setUint32(0, len, true);
     head[4] = status;
     head[5] = op;
-    writeAll(output, [head, ...parts]);
+    head[6] = shared ? 1 : 0;
+    if (shared) {
+      // The payload first, then the header that tells the other side it is there.
+      writeAll(sharedFd!, parts, 0);
+      writeAll(output, [head]);
+    } else writeAll(output, [head, ...parts]);
   };
   for (;;) {
     const f = frames.next();
@@ -314,7 +370,7 @@ export function serve(input: number, output: number): void {
     const payload = req.subarray(at, at + len);
     try {
       if (op === OP_OPEN) {
-        served = open(new TextDecoder().decode(payload));
+        ({ served, sharedFd } = open(new TextDecoder().decode(payload)));
         const about = { protocol: PROTOCOL_VERSION, ids: ENV_IDS, ...served.describe() };
         reply(OK, op, [new TextEncoder().encode(JSON.stringify(about))]);
         continue;
@@ -323,7 +379,7 @@ export function serve(input: number, output: number): void {
       if (op === OP_RESET) {
         if (len !== 8) throw new UsageError("RESET takes an 8-byte seed (NaN for none)");
         const seed = new DataView(req.buffer, at, 8).getFloat64(0, true);
-        reply(OK, op, served.reset(Number.isNaN(seed) ? undefined : seed));
+        reply(OK, op, served.reset(Number.isNaN(seed) ? undefined : seed), sharedFd !== undefined);
       } else if (op === OP_STEP) {
         // A view of the request buffer when aligned (the usual case), else a copy.
         if (at % 4 !== 0) actions = new Int32Array(payload.slice().buffer, 0, len >> 2);
@@ -333,7 +389,7 @@ export function serve(input: number, output: number): void {
           actions.length !== len >> 2
         )
           actions = new Int32Array(req.buffer, at, len >> 2);
-        reply(OK, op, served.step(actions));
+        reply(OK, op, served.step(actions), sharedFd !== undefined);
       } else if (op === OP_RENDER) {
         if (len !== 4) throw new UsageError("RENDER takes a 4-byte sub-env index");
         const index = new DataView(req.buffer, at, 4).getUint32(0, true);

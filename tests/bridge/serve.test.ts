@@ -18,9 +18,17 @@ const json = (o: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify
 const f64 = (x: number): Uint8Array => new Uint8Array(new Float64Array([x]).buffer);
 const i32 = (xs: number[]): Uint8Array => new Uint8Array(new Int32Array(xs).buffer);
 
-/** Serves `requests` and returns the replies as { status, op, payload }. */
-function exchange(requests: Uint8Array[]) {
+/**
+ * Serves `requests` and returns the replies as { status, op, shared, payload }; with `shared`,
+ * OPEN names a file for the bulk replies, and a reply found there is read back from it.
+ */
+function exchange(requests: Uint8Array[], shared = false) {
   const dir = mkdtempSync(join(tmpdir(), "bridge-"));
+  const sharedFd = shared ? openSync(join(dir, "shared"), "w+") : undefined;
+  if (sharedFd !== undefined) {
+    const open = JSON.parse(new TextDecoder().decode(requests[0]!.subarray(8)));
+    requests = [frame(OP_OPEN, json({ ...open, sharedFd })), ...requests.slice(1)];
+  }
   const total = requests.reduce((n, r) => n + r.length, 0);
   const all = new Uint8Array(total);
   requests.reduce((at, r) => (all.set(r, at), at + r.length), 0);
@@ -32,16 +40,22 @@ function exchange(requests: Uint8Array[]) {
   closeSync(output);
   const bytes = new Uint8Array(readFileSync(join(dir, "out")));
   const view = new DataView(bytes.buffer);
-  const replies: { status: number; op: number; payload: Uint8Array }[] = [];
+  const replies: { status: number; op: number; shared: boolean; payload: Uint8Array }[] = [];
   for (let at = 0; at < bytes.length; ) {
     const len = view.getUint32(at, true);
+    const inFile = bytes[at + 6] === 1;
     replies.push({
       status: bytes[at + 4]!,
       op: bytes[at + 5]!,
-      payload: bytes.slice(at + 8, at + 8 + len),
+      shared: inFile,
+      // The shared file holds the latest bulk reply only: read it back for the last one.
+      payload: inFile
+        ? new Uint8Array(readFileSync(join(dir, "shared"))).slice(0, len)
+        : bytes.slice(at + 8, at + 8 + len),
     });
-    at += 8 + len;
+    at += inFile ? 8 : 8 + len;
   }
+  if (sharedFd !== undefined) closeSync(sharedFd);
   return replies;
 }
 
@@ -54,7 +68,7 @@ describe("bridge frames", () => {
     const replies = exchange([
       frame(
         OP_OPEN,
-        json({ protocol: 1, id: "Penguin-v2", options: { maxSteps: 50 }, numEnvs: 0 }),
+        json({ protocol: 2, id: "Penguin-v2", options: { maxSteps: 50 }, numEnvs: 0 }),
       ),
       frame(OP_RESET, f64(5)),
       frame(OP_STEP, i32([legal])),
@@ -69,7 +83,7 @@ describe("bridge frames", () => {
       [0, 4],
     ]);
     const about = JSON.parse(new TextDecoder().decode(replies[0]!.payload));
-    expect(about).toMatchObject({ protocol: 1, obsSize: 693, numActions: 126, maxSteps: 50 });
+    expect(about).toMatchObject({ protocol: 2, obsSize: 693, numActions: 126, maxSteps: 50 });
     const reset = replies[1]!.payload;
     expect(new DataView(reset.buffer).getFloat64(8, true)).toBe(5); // the seed
     expect(reset.slice(40, 40 + 693 * 4)).toEqual(new Uint8Array(env.observation.slice().buffer));
@@ -83,33 +97,61 @@ describe("bridge frames", () => {
     expect(new TextDecoder().decode(replies[4]!.payload)).toBe(env.render());
   });
 
-  it("a vector: the step reply carries the ended episodes after the rows", () => {
+  it("a vector: the step reply, through the shared file, carries the ended episodes", () => {
     const vec = new VecEnv(3, "Penguin-v2", { maxSteps: 1 });
     vec.reset({ seed: 7 });
     const actions = [0, 1, 2].map((i) => vec.envs[i]!.legalActions()[0]!);
-    const replies = exchange([
-      frame(OP_OPEN, json({ protocol: 1, id: "Penguin-v2", options: { maxSteps: 1 }, numEnvs: 3 })),
-      frame(OP_RESET, f64(7)),
-      frame(OP_STEP, i32(actions)),
+    const replies = exchange(
+      [
+        frame(
+          OP_OPEN,
+          json({ protocol: 2, id: "Penguin-v2", options: { maxSteps: 1 }, numEnvs: 3 }),
+        ),
+        frame(OP_RESET, f64(7)),
+        frame(OP_STEP, i32(actions)),
+      ],
+      true,
+    );
+    expect(replies.map((r) => [r.status, r.op, r.shared])).toEqual([
+      [0, 1, false],
+      [0, 2, true],
+      [0, 3, true],
     ]);
     vec.step(actions);
     const p = replies[2]!.payload;
-    const rows = 8 * 3 + 4 * 3 + 4 * 3 * 693 + 2 * 3 + 3 * 126;
-    const at = rows + ((8 - (rows % 8)) % 8);
     const dv = new DataView(p.buffer);
-    expect(dv.getUint32(at, true)).toBe(3); // maxSteps 1: every sub-env ended
-    expect([0, 1, 2].map((k) => dv.getFloat64(at + 8 + 8 * k, true))).toEqual([7, 8, 9]);
-    expect(p.slice(24 + 12, 24 + 12 + 4 * 3 * 693)).toEqual(
+    const n = 3;
+    const int64s = (at: number) => [0, 1, 2].map((i) => Number(dv.getBigInt64(at + 8 * i, true)));
+    expect(int64s(0)).toEqual([10, 11, 12]); // the next deals' seeds
+    expect(int64s(8 * n)).toEqual([7, 8, 9]); // the seeds of the episodes that ended
+    expect(int64s(24 * n)).toEqual([1, 1, 1]); // their steps: maxSteps 1 ended every sub-env
+    expect(dv.getUint32(40 * n, true)).toBe(3);
+    const atObs = 48 * n + 8;
+    expect(p.slice(atObs, atObs + 4 * n * 693)).toEqual(
       new Uint8Array(vec.observations.slice().buffer),
     );
-    expect([...vec.seeds]).toEqual([10, 11, 12]);
+    const atFlags = atObs + 4 * n * 693;
+    expect([...p.slice(atFlags + n, atFlags + 3 * n)]).toEqual([1, 1, 1, 1, 1, 1]); // truncated, ended
+    const atFinals = Math.ceil((atFlags + 4 * n + 2 * n * 126) / 8) * 8;
+    expect(p.slice(atFinals)).toEqual(new Uint8Array(vec.finalObservations.slice().buffer));
   });
 
   it("refuses a protocol it does not speak, and ends at the end of input", () => {
     const replies = exchange([frame(OP_OPEN, json({ protocol: 9, id: "Penguin-v2", numEnvs: 0 }))]);
     expect(replies[0]!.status).toBe(1);
     expect(new TextDecoder().decode(replies[0]!.payload)).toMatch(
-      /protocol 9, this engine speaks 1/,
+      /protocol 9, this engine speaks 2/,
     );
+  });
+
+  it("refuses a shared file for one env, or a descriptor that is not an open file", () => {
+    const replies = exchange([
+      frame(OP_OPEN, json({ protocol: 2, id: "Penguin-v2", numEnvs: 0, sharedFd: 0 })),
+      frame(OP_OPEN, json({ protocol: 2, id: "Penguin-v2", numEnvs: 2, sharedFd: 999 })),
+    ]);
+    expect(replies.map((r) => new TextDecoder().decode(r.payload))).toEqual([
+      "sharedFd is for a vector (numEnvs > 0)",
+      "sharedFd must be an open file descriptor of a file, got 999",
+    ]);
   });
 });
