@@ -25,7 +25,10 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
+
+from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id
 
 PROTOCOL_VERSION = 2
 OP_OPEN, OP_RESET, OP_STEP, OP_RENDER = 1, 2, 3, 4
@@ -38,6 +41,10 @@ _REPLY = struct.Struct("<IBBBx")
 NODE_REQUIREMENT = "^20.19.0 || ^22.13.0 || >=24"
 # A pipe large enough for any usual reply spares the two processes wake-ups mid-reply.
 _PIPE_SIZE = 1 << 20
+
+
+_SEED = struct.Struct("<d")
+_NO_SEED = _SEED.pack(math.nan)
 
 
 class BridgeError(RuntimeError):
@@ -58,6 +65,43 @@ class EngineDiedError(BridgeError):
 
 class BridgeTimeoutError(BridgeError, TimeoutError):
     """The engine did not answer in time; the process has been stopped."""
+
+
+def action_int(action: Any) -> int:
+    """An action id (or a seed, a count) as a Python int (numpy scalars and 0-d arrays included)."""
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
+        action = action.reshape(()).item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an integer id, got {action!r}")
+    return int(action)
+
+
+def check_id_and_render_mode(env_id: str, render_mode: str | None) -> None:
+    """Refuses an unknown id or render mode before any engine is started."""
+    check_env_id(env_id)
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+
+
+def reset_payload(seed: Any, started: bool, np_random: np.random.Generator) -> bytes:
+    """A RESET request's payload: `seed` when given; else, on the env's very first reset, a seed
+    drawn from `np_random` in the training range (so unseeded copies play different deals);
+    else NaN, which makes the engine continue its sequence."""
+    if seed is not None:
+        return _SEED.pack(float(action_int(seed)))
+    if not started:
+        return _SEED.pack(float(np_random.integers(RANDOM_SEED_LOW, RANDOM_SEED_HIGH)))
+    return _NO_SEED
+
+
+def observation_box(about: dict[str, Any]) -> gym.spaces.Box:
+    """One environment's observation space, as the engine's OPEN reply describes it."""
+    return gym.spaces.Box(
+        low=np.float32(about["low"]),
+        high=np.float32(about["high"]),
+        shape=(about["obsSize"],),
+        dtype=np.float32,
+    )
 
 
 def _node_ok(version: tuple[int, int, int]) -> bool:

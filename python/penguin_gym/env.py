@@ -8,7 +8,6 @@ for actions that are in the action space but illegal here.
 
 from __future__ import annotations
 
-import math
 import os
 import struct
 from typing import Any, SupportsFloat
@@ -16,24 +15,14 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from .bridge import OP_RENDER, OP_RESET, OP_STEP, Bridge
-from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id, engine_options
+from .bridge import OP_RENDER, OP_RESET, OP_STEP, Bridge, action_int, check_id_and_render_mode
+from .bridge import observation_box, reset_payload
+from .options import engine_options
 
 # Reply head of RESET and STEP (docs/python.md): reward, seed, return, steps, legal actions,
 # terminated, truncated, won, repeated, cards home.
 _HEAD = struct.Struct("<dddiiBBBBB3x")
-_SEED = struct.Struct("<d")
-_NO_SEED = _SEED.pack(math.nan)
 ILLEGAL_ACTIONS = ("terminate", "raise")
-
-
-def action_int(action: Any) -> int:
-    """An action id as a Python int (numpy scalars and 0-d arrays included)."""
-    if isinstance(action, np.ndarray) and action.shape in ((), (1,)):
-        action = action.reshape(()).item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"an action is an integer id, got {action!r}")
-    return int(action)
 
 
 class PenguinEnv(gym.Env[np.ndarray, np.int64]):
@@ -81,9 +70,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         engine: str | os.PathLike[str] | None = None,
         timeout: float = 30.0,
     ) -> None:
-        check_env_id(env_id)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_id_and_render_mode(env_id, render_mode)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(
                 f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}"
@@ -103,7 +90,6 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
                 shuffle=shuffle,
             )
         )
-        self._bridge: Bridge | None = None
         self._bridge = Bridge(
             env_id,
             options,
@@ -121,12 +107,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         self.num_actions: int = about["numActions"]
         self.max_steps: int = about["maxSteps"]
         self.engine_ids: tuple[str, ...] = tuple(about["ids"])
-        self.observation_space = gym.spaces.Box(
-            low=np.float32(about["low"]),
-            high=np.float32(about["high"]),
-            shape=(self.obs_size,),
-            dtype=np.float32,
-        )
+        self.observation_space = observation_box(about)
         self.action_space = gym.spaces.Discrete(self.num_actions)
         self.reward_range = tuple(about["rewardRange"])
         self._capacity = _HEAD.size + 4 * self.obs_size + self.num_actions
@@ -146,12 +127,7 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
-        if seed is not None:
-            payload = _SEED.pack(float(action_int(seed)))
-        elif not self._started:
-            payload = _SEED.pack(float(self.np_random.integers(RANDOM_SEED_LOW, RANDOM_SEED_HIGH)))
-        else:
-            payload = _NO_SEED
+        payload = reset_payload(seed, self._started, self.np_random)
         _, terminated, _ = self._read(self._call(OP_RESET, payload))
         self._started = True
         self._done = terminated
@@ -189,14 +165,12 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
 
     def close(self) -> None:
         """Ends the engine process (calling it twice is fine)."""
-        if self._bridge is not None:
+        if hasattr(self, "_bridge"):  # not when the engine could not be started
             self._bridge.close()
 
     # -- frames ------------------------------------------------------------------------------
 
     def _call(self, op: int, payload: bytes) -> np.ndarray:
-        if self._bridge is None:
-            raise RuntimeError("the environment was not built")
         return self._bridge.call(op, payload, self._capacity)
 
     def _read(self, buf: np.ndarray) -> tuple[float, bool, bool]:

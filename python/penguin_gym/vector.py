@@ -10,7 +10,6 @@ position of the next deal.
 
 from __future__ import annotations
 
-import math
 import os
 import struct
 from typing import Any
@@ -20,13 +19,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .bridge import OP_RENDER, OP_RESET, OP_STEP, Bridge
-from .env import action_int
-from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id, engine_options
+from .bridge import OP_RENDER, OP_RESET, OP_STEP, Bridge, action_int, check_id_and_render_mode
+from .bridge import observation_box, reset_payload
+from .options import engine_options
 
-_SEED = struct.Struct("<d")
 _COUNT = struct.Struct("<I")
-_NO_SEED = _SEED.pack(math.nan)
 
 
 class PenguinVectorEnv(VectorEnv):
@@ -49,13 +46,10 @@ class PenguinVectorEnv(VectorEnv):
         timeout: float = 30.0,
         **options: Any,
     ) -> None:
-        check_env_id(env_id)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_id_and_render_mode(env_id, render_mode)
         n = action_int(num_envs)
         if not 1 <= n <= 65536:
             raise ValueError(f"num_envs must be an integer from 1 to 65536, got {num_envs}")
-        self._bridge: Bridge | None = None
         self._bridge = Bridge(
             env_id, engine_options(options), n, node=node, engine=engine, timeout=timeout
         )
@@ -67,12 +61,7 @@ class PenguinVectorEnv(VectorEnv):
         self.render_mode = render_mode
         self.obs_size: int = about["obsSize"]
         self.num_actions: int = about["numActions"]
-        self.single_observation_space = gym.spaces.Box(
-            low=np.float32(about["low"]),
-            high=np.float32(about["high"]),
-            shape=(self.obs_size,),
-            dtype=np.float32,
-        )
+        self.single_observation_space = observation_box(about)
         self.single_action_space = gym.spaces.Discrete(self.num_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
@@ -109,13 +98,7 @@ class PenguinVectorEnv(VectorEnv):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
-        if seed is not None:
-            payload = _SEED.pack(float(action_int(seed)))
-        elif not self._started:
-            payload = _SEED.pack(float(self.np_random.integers(RANDOM_SEED_LOW, RANDOM_SEED_HIGH)))
-        else:
-            payload = _NO_SEED
-        obs, info = self._read(self._call(OP_RESET, payload))
+        obs, info = self._read(self._call(OP_RESET, reset_payload(seed, self._started, self.np_random)))
         self._started = True
         return obs, info
 
@@ -191,12 +174,10 @@ class PenguinVectorEnv(VectorEnv):
         )
 
     def close_extras(self, **kwargs: Any) -> None:
-        if self._bridge is not None:
+        if hasattr(self, "_bridge"):  # not when the engine could not be started
             self._bridge.close()
 
     def _call(self, op: int, payload: bytes) -> np.ndarray:
-        if self._bridge is None:
-            raise RuntimeError("the environment was not built")
         # RESET and STEP replies come through the shared file; the pipe carries the rest (render
         # text, error messages), a few kB.
         return self._bridge.call(op, payload, 1 << 12)
