@@ -214,8 +214,14 @@ def _shared_file() -> int:
             return os.dup(f.fileno())
 
 
-def _stop(proc: subprocess.Popen[bytes], wait: float) -> None:
-    """Ends the engine: EOF on its stdin first (it exits by itself), a kill if it lingers."""
+def _stop(proc: subprocess.Popen[bytes], wait: float, shared_fd: int) -> None:
+    """Ends the engine: EOF on its stdin first (it exits by itself), a kill if it lingers; then
+    closes the shared file, if any (also when the bridge is garbage-collected unclosed)."""
+    if shared_fd >= 0:
+        try:
+            os.close(shared_fd)
+        except OSError:
+            pass
     try:
         if proc.stdin and not proc.stdin.closed:
             proc.stdin.close()
@@ -264,9 +270,10 @@ class Bridge:
                 pass_fds=(self._shared_fd,) if self._shared_fd >= 0 else (),
             )
         except OSError as e:
-            self._close_shared()
+            if self._shared_fd >= 0:
+                os.close(self._shared_fd)
             raise NodeNotFoundError(f"could not start {node_path}: {e}") from None
-        self._finalizer = weakref.finalize(self, _stop, self.proc, 2.0)
+        self._finalizer = weakref.finalize(self, _stop, self.proc, 2.0, self._shared_fd)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._out = self.proc.stdin.fileno()
         self._in = self.proc.stdout.fileno()
@@ -431,20 +438,13 @@ class Bridge:
             f"{limit:g} s and was stopped{tail}; raise timeout= if the machine is very busy"
         )
 
-    def _close_shared(self) -> None:
-        self._shared_bytes = np.empty(0, np.uint8)
-        if self._shared is not None:
-            self._shared.close()
-            self._shared = None
-        if self._shared_fd >= 0:
-            os.close(self._shared_fd)
-            self._shared_fd = -1
-
     def close(self) -> None:
         """Ends the engine process (idempotent)."""
         if self.closed:
             return
         self.closed = True
-        self._finalizer()
+        self._shared_bytes = np.empty(0, np.uint8)  # the arrays handed out are copies
+        if self._shared is not None:
+            self._shared.close()
+        self._finalizer()  # ends the engine, closes the shared file
         self._stderr.close()
-        self._close_shared()
