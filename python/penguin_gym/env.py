@@ -176,9 +176,8 @@ class PenguinEnv(gym.Env[np.ndarray, np.int64]):
     def _read(self, buf: np.ndarray) -> tuple[float, bool, bool]:
         """Unpacks a RESET or STEP reply into the observation, mask and info it carries."""
         reward, seed, ret, steps, legal, term, trunc, won, repeated, home = _HEAD.unpack_from(buf)
-        at = _HEAD.size + 4 * self.obs_size
-        self._obs = buf[_HEAD.size : at].view(np.float32)
-        self._mask = buf[at:].view(np.int8)
+        self._obs = np.ndarray(self.obs_size, np.float32, buf, _HEAD.size)
+        self._mask = np.ndarray(self.num_actions, np.int8, buf, _HEAD.size + 4 * self.obs_size)
         self._info = {
             "action_mask": self._mask,
             "legal_actions": legal,

@@ -111,25 +111,26 @@ class PenguinVectorEnv(VectorEnv):
         buf = self._call(OP_STEP, a.astype("<i4", copy=False).tobytes())
         n = self.num_envs
         obs, info = self._read(buf)
-        flags = np.frombuffer(buf, np.bool_, 4 * n, self._at_flags)
+        flags = np.ndarray((4, n), np.bool_, buf, self._at_flags)
         k = _COUNT.unpack_from(buf, self._at_count)[0]
         if k:
-            self._add_finals(info, buf, k, flags[2 * n : 3 * n], flags[3 * n :])
-        rewards = np.frombuffer(buf, np.float32, n, self._at_rewards)
-        return obs, rewards, flags[:n], flags[n : 2 * n], info
+            self._add_finals(info, buf, k, flags[2], flags[3])
+        rewards = np.ndarray(n, np.float32, buf, self._at_rewards)
+        return obs, rewards, flags[0], flags[1], info
 
     def _read(self, buf: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
         """The observations and info of a RESET or STEP reply: views of one fresh buffer, in
-        the types the reply already has, so nothing is converted or copied again."""
+        the types the reply already has, so nothing is converted or copied again (np.ndarray
+        over the buffer: a third of the cost of frombuffer and reshape)."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
-        self._masks = np.frombuffer(buf, np.int8, n * na, self._at_masks).reshape(n, na)
+        self._masks = np.ndarray((n, na), np.int8, buf, self._at_masks)
         info = {
             "action_mask": self._masks,
             "_action_mask": self._all,
-            "seed": np.frombuffer(buf, np.int64, n, 0),
+            "seed": np.ndarray(n, np.int64, buf, 0),
             "_seed": self._all,
         }
-        return np.frombuffer(buf, np.float32, n * size, self._at_obs).reshape(n, size), info
+        return np.ndarray((n, size), np.float32, buf, self._at_obs), info
 
     def _add_finals(
         self, info: dict[str, Any], buf: np.ndarray, k: int, ended: np.ndarray, won: np.ndarray
@@ -137,16 +138,16 @@ class PenguinVectorEnv(VectorEnv):
         """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout (the
         rows of sub-envs whose episode did not end hold 0, and None in final_obs)."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
-        f_obs = np.frombuffer(buf, np.float32, k * size, self._at_finals).reshape(k, size)
+        f_obs = np.ndarray((k, size), np.float32, buf, self._at_finals)
         final_obs = np.empty(n, dtype=object)
-        for j, i in enumerate(np.frombuffer(buf, np.int32, k, self._at_count + 8).tolist()):
+        for j, i in enumerate(np.ndarray(k, np.int32, buf, self._at_count + 8).tolist()):
             final_obs[i] = f_obs[j]
         info["final_obs"] = final_obs
         info["_final_obs"] = ended
         # Seeds, final seeds, returns (float64 bits), steps and cards home: rows of one block.
-        wide = np.frombuffer(buf, np.int64, 5 * n).reshape(5, n)
+        wide = np.ndarray((5, n), np.int64, buf)
         info["final_info"] = {
-            "action_mask": np.frombuffer(buf, np.int8, n * na, self._at_masks + n * na).reshape(n, na),
+            "action_mask": np.ndarray((n, na), np.int8, buf, self._at_masks + n * na),
             "_action_mask": ended,
             "seed": wide[1],
             "_seed": ended,
