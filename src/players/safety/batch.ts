@@ -13,6 +13,7 @@
  *   candidates while it sits in the cache.
  * Attention networks (a design the shipped network does not use) fall back to JsSafety per row.
  */
+import { type DenseChains, denseChains } from "./dense.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH } from "./encode.js";
 import {
   cardLayers,
@@ -56,75 +57,6 @@ export class SafetyInputs {
   }
 }
 
-/** The nonzero inputs' indices of the row being multiplied (scratch shared by every call). */
-let nonzero = new Int32Array(1024);
-
-/**
- * out[outAt …+o] = x[xAt …+n] · W + b in JsSafety's order: for each output, the bias, then each
- * nonzero input's product added in input order and rounded to float32 after every addition.
- * Eight outputs at a time are kept in registers (Math.fround is that rounding), which gives the
- * very same numbers as adding into a Float32Array, at about half the cost.
- */
-function dense(
-  W: Float32Array,
-  b: Float32Array,
-  x: Float32Array,
-  xAt: number,
-  n: number,
-  out: Float32Array,
-  outAt: number,
-  relu: boolean,
-): void {
-  const o = b.length;
-  if (nonzero.length < n) nonzero = new Int32Array(n);
-  const nz = nonzero;
-  let m = 0;
-  for (let i = 0; i < n; i++) if (x[xAt + i] !== 0) nz[m++] = i;
-  const fr = Math.fround;
-  let j = 0;
-  for (; j + 8 <= o; j += 8) {
-    let a0 = b[j]!,
-      a1 = b[j + 1]!,
-      a2 = b[j + 2]!,
-      a3 = b[j + 3]!,
-      a4 = b[j + 4]!,
-      a5 = b[j + 5]!,
-      a6 = b[j + 6]!,
-      a7 = b[j + 7]!;
-    for (let k = 0; k < m; k++) {
-      const i = nz[k]!;
-      const v = x[xAt + i]!;
-      const w = i * o + j;
-      a0 = fr(a0 + v * W[w]!);
-      a1 = fr(a1 + v * W[w + 1]!);
-      a2 = fr(a2 + v * W[w + 2]!);
-      a3 = fr(a3 + v * W[w + 3]!);
-      a4 = fr(a4 + v * W[w + 4]!);
-      a5 = fr(a5 + v * W[w + 5]!);
-      a6 = fr(a6 + v * W[w + 6]!);
-      a7 = fr(a7 + v * W[w + 7]!);
-    }
-    const t = outAt + j;
-    out[t] = a0;
-    out[t + 1] = a1;
-    out[t + 2] = a2;
-    out[t + 3] = a3;
-    out[t + 4] = a4;
-    out[t + 5] = a5;
-    out[t + 6] = a6;
-    out[t + 7] = a7;
-  }
-  for (; j < o; j++) {
-    let a = b[j]!;
-    for (let k = 0; k < m; k++) {
-      const i = nz[k]!;
-      a = fr(a + x[xAt + i]! * W[i * o + j]!);
-    }
-    out[outAt + j] = a;
-  }
-  if (relu) for (let t = outAt; t < outAt + o; t++) if (out[t]! < 0) out[t] = 0;
-}
-
 /**
  * The outputs of a small ReLU network shared by many rows (the column or the card network), kept
  * per input row in a direct-mapped table: a slot holds one input row and its output; a lookup
@@ -136,13 +68,13 @@ class RowMemo {
   readonly #hash: Int32Array;
   readonly #used: Uint8Array;
   readonly #mask: number;
-  readonly #tmp: Float32Array[];
   readonly out: number;
   hits = 0;
   misses = 0;
 
   constructor(
     readonly w: SafetyWeights,
+    readonly chains: DenseChains,
     readonly first: number,
     readonly depth: number,
     readonly width: number,
@@ -154,7 +86,6 @@ class RowMemo {
     this.#hash = new Int32Array(slots);
     this.#used = new Uint8Array(slots);
     this.#mask = slots - 1;
-    this.#tmp = Array.from({ length: depth }, (_, l) => new Float32Array(w.b[first + l]!.length));
   }
 
   /** Where in `outs` the output of row x[at …+width) lies (computed now if not kept). */
@@ -181,19 +112,9 @@ class RowMemo {
       }
     }
     this.misses++;
-    const { W, b } = this.w;
-    let src = x;
-    let srcAt = at;
-    let srcN = n;
-    for (let l = 0; l < this.depth; l++) {
-      const dst = this.#tmp[l]!;
-      dense(W[this.first + l]!, b[this.first + l]!, src, srcAt, srcN, dst, 0, true);
-      src = dst;
-      srcAt = 0;
-      srcN = dst.length;
-    }
-    for (let i = 0; i < n; i++) keys[keyAt + i] = x[at + i]!;
-    this.#outs.set(src, slot * this.out);
+    const input = this.chains.x;
+    for (let i = 0; i < n; i++) input[i] = keys[keyAt + i] = x[at + i]!;
+    this.#outs.set(this.chains.run(this.first, this.depth, true), slot * this.out);
     this.#hash[slot] = h;
     this.#used[slot] = 1;
     return slot * this.out;
@@ -214,19 +135,20 @@ export class SafetyBatch {
   readonly #cols: RowMemo;
   readonly #cards: RowMemo | undefined;
   readonly #fallback: JsSafety | undefined;
-  readonly #width: number;
-  #pooled = new Float32Array(0);
-  #hidden: Float32Array[] = [];
+  readonly #chains: DenseChains;
+  /** One row's head input: the pooled columns, flippers, globals, pooled cards. */
+  readonly #pooled: Float32Array;
 
   constructor(readonly w: SafetyWeights) {
     const c = w.config;
     const shapes = layerShapes(c);
     const nCol = c.columnHidden.length;
-    this.#width = shapes[nCol]![0];
-    this.#cols = new RowMemo(w, 0, nCol, c.columnWidth, COLUMN_SLOTS);
+    this.#pooled = new Float32Array(shapes[nCol]![0]);
     const ch = c.cardHidden ?? [];
+    this.#chains = denseChains(w, new Set([0, nCol, cardLayers(c)]));
+    this.#cols = new RowMemo(w, this.#chains, 0, nCol, c.columnWidth, COLUMN_SLOTS);
     this.#cards = ch.length
-      ? new RowMemo(w, cardLayers(c), ch.length, cardWidth(c), CARD_SLOTS)
+      ? new RowMemo(w, this.#chains, cardLayers(c), ch.length, cardWidth(c), CARD_SLOTS)
       : undefined;
     this.#fallback = c.attentionHeads ? new JsSafety(w) : undefined;
   }
@@ -257,38 +179,34 @@ export class SafetyBatch {
         );
       return this.logit;
     }
-    const P = this.#width;
-    if (this.#pooled.length < n * P) {
-      this.#pooled = new Float32Array(Math.max(n, 64) * P);
-      this.#hidden = this.w.b.map((b) => new Float32Array(Math.max(n, 64) * b.length));
-    }
     const p = this.#pooled;
     const cols = this.#cols;
     const H = cols.out;
     const ch = c.cardHidden ?? [];
     const GC = ch.length ? cardsAt(c) : G;
     const cw = ch.length ? cardWidth(c) : 0;
+    const nCol = c.columnHidden.length;
+    const heads = denseLayers(c) - nCol;
+    const head = this.#chains.x;
     for (let r = 0; r < n; r++) {
-      const at = r * P;
-      p.fill(0, at, at + H);
-      p.fill(-Infinity, at + H, at + 2 * H);
+      p.fill(0, 0, H);
+      p.fill(-Infinity, H, 2 * H);
       const colOuts = cols.outs;
       for (let k = 0; k < c.columns; k++) {
         const e = cols.find(inputs.cols, inputs.colBits, (r * c.columns + k) * CW);
         for (let j = 0; j < H; j++) {
           const x = colOuts[e + j]!;
-          p[at + j] = p[at + j]! + x / c.columns;
-          if (x > p[at + H + j]!) p[at + H + j] = x;
+          p[j] = p[j]! + x / c.columns;
+          if (x > p[H + j]!) p[H + j] = x;
         }
       }
-      // Copied by hand: a subarray per row would be garbage to collect.
       const flips = inputs.flips;
       const globals = inputs.globals;
-      for (let i = 0; i < FW; i++) p[at + 2 * H + i] = flips[r * FW + i]!;
-      for (let i = 0; i < GC; i++) p[at + 2 * H + FW + i] = globals[r * G + i]!;
+      for (let i = 0; i < FW; i++) p[2 * H + i] = flips[r * FW + i]!;
+      for (let i = 0; i < GC; i++) p[2 * H + FW + i] = globals[r * G + i]!;
       const cards = this.#cards;
       if (cards) {
-        const ca = at + 2 * H + FW + GC;
+        const ca = 2 * H + FW + GC;
         const Hc = cards.out;
         const outs = cards.outs;
         p.fill(0, ca, ca + Hc);
@@ -302,22 +220,10 @@ export class SafetyBatch {
           }
         }
       }
+      // The head, on this row (the tables above write the chains' input too, so it is copied last).
+      head.set(p);
+      this.logit[r] = this.#chains.run(nCol, heads, false)[0]!;
     }
-    // The head: one matrix product per layer over every row.
-    const nCol = c.columnHidden.length;
-    const L = denseLayers(c);
-    let x: Float32Array = p;
-    let width = P;
-    for (let l = nCol; l < L; l++) {
-      const out = this.#hidden[l]!;
-      const W = this.w.W[l]!;
-      const b = this.w.b[l]!;
-      const o = b.length;
-      for (let r = 0; r < n; r++) dense(W, b, x, r * width, width, out, r * o, l < L - 1);
-      x = out;
-      width = o;
-    }
-    for (let r = 0; r < n; r++) this.logit[r] = x[r]!;
     return this.logit;
   }
 }
