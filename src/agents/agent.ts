@@ -40,6 +40,11 @@ export interface Agent {
    * index), so that playMany can ask it about many games in one actBatch call.
    */
   readonly concurrentGames?: boolean;
+  /**
+   * Games such an agent plays side by side when its caller does not say (evaluate's default
+   * otherwise): an agent whose caches serve one game's consecutive positions plays best alone.
+   */
+  readonly defaultBatch?: number;
   /** A new episode starts from `start`; `seed` drives any random choice of the agent; `game` as in AgentInput. */
   reset(start: State, seed: number, game?: number): void;
   /** Returns a legal action id (mask[a] === 1). */

@@ -28,8 +28,8 @@ export interface EvalSpec {
   readonly timing?: boolean;
   /**
    * Games played side by side (in lockstep) by an agent that can (`concurrentGames`: the network
-   * players), each step one batched call for all of them; default DEFAULT_BATCH. The rows are
-   * the same for any value.
+   * players), each step one batched call for all of them; default the agent's defaultBatch, else
+   * DEFAULT_BATCH. The rows are the same for any value.
    */
   readonly batch?: number;
 }
@@ -120,7 +120,9 @@ export async function* evaluate(spec: EvalSpec): AsyncGenerator<EvalRow> {
   if (workers === 1) {
     const agent = await createAgent(spec.agent, spec.agentOptions ?? {}, spec.rules);
     const player = new DealPlayer(agent, spec.rules, spec.maxSteps, spec.timing ?? true);
-    const batch = agent.concurrentGames ? Math.max(1, spec.batch ?? DEFAULT_BATCH) : 1;
+    const batch = agent.concurrentGames
+      ? Math.max(1, spec.batch ?? agent.defaultBatch ?? DEFAULT_BATCH)
+      : 1;
     for (let i = 0; i < spec.deals.length; i += batch) {
       const chunk: DealRef[] = [];
       for (let j = i; j < Math.min(spec.deals.length, i + batch); j++)

@@ -4,13 +4,12 @@
  * (model.ts), operation for operation in float32, so a row's logit never depends on the batch it
  * came in, nor on the order of the rows.
  *
- * Two things make it cheaper than JsSafety one row at a time:
+ * Two things make it cheaper than JsSafety:
  * - The column network and the card network see one column or one card at a time, and a move
  *   changes few of them: each such embedding is kept in a table keyed by its input row and
  *   reused when the same row comes again (checked float by float, so a hit is the very number a
  *   fresh computation would give).
- * - The head runs as one matrix product over the whole batch, each weight row read once for all
- *   candidates while it sits in the cache.
+ * - The dense layers run in WebAssembly SIMD where it loads (dense.ts), in the same order.
  * Attention networks (a design the shipped network does not use) fall back to JsSafety per row.
  */
 import { type DenseChains, denseChains } from "./dense.js";
@@ -125,9 +124,12 @@ class RowMemo {
   }
 }
 
-/** Table sizes (powers of two): a few thousand positions' columns and cards. */
-const COLUMN_SLOTS = 1 << 13;
-const CARD_SLOTS = 1 << 14;
+/**
+ * Table sizes (powers of two): a few positions' columns and cards, the rows one game's next
+ * position mostly repeats. Larger tables lose more to cache misses than they save in recomputed rows.
+ */
+const COLUMN_SLOTS = 1 << 10;
+const CARD_SLOTS = 1 << 11;
 
 export class SafetyBatch {
   /** logit[r] for row r after forward(). */
