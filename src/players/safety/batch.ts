@@ -141,13 +141,17 @@ export class SafetyBatch {
   /** One row's head input: the pooled columns, flippers, globals, pooled cards. */
   readonly #pooled: Float32Array;
 
-  constructor(readonly w: SafetyWeights) {
+  /** kernel: the dense layers' implementation (dense.ts; "js" for tests and comparisons). */
+  constructor(
+    readonly w: SafetyWeights,
+    kernel: "wasm" | "js" = "wasm",
+  ) {
     const c = w.config;
     const shapes = layerShapes(c);
     const nCol = c.columnHidden.length;
     this.#pooled = new Float32Array(shapes[nCol]![0]);
     const ch = c.cardHidden ?? [];
-    this.#chains = denseChains(w, new Set([0, nCol, cardLayers(c)]));
+    this.#chains = denseChains(w, new Set([0, nCol, cardLayers(c)]), kernel);
     this.#cols = new RowMemo(w, this.#chains, 0, nCol, c.columnWidth, COLUMN_SLOTS);
     this.#cards = ch.length
       ? new RowMemo(w, this.#chains, cardLayers(c), ch.length, cardWidth(c), CARD_SLOTS)

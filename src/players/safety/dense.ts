@@ -101,16 +101,19 @@ const WASM =
 
 let module: WebAssembly.Module | null | undefined;
 
-/** The compiled module, or null where WebAssembly SIMD is missing (or PENGUIN_NO_WASM is set: the JavaScript path, for tests). */
+/** The compiled module, or null where WebAssembly SIMD is missing. */
 function wasmModule(): WebAssembly.Module | null {
   if (module !== undefined) return module;
   const bytes = Buffer.from(WASM, "base64");
   module =
-    typeof WebAssembly === "object" && !process.env.PENGUIN_NO_WASM && WebAssembly.validate(bytes)
+    typeof WebAssembly === "object" && WebAssembly.validate(bytes)
       ? new WebAssembly.Module(bytes)
       : null;
   return module;
 }
+
+/** Which implementation denseChains gives by default: "wasm" where WebAssembly SIMD runs, else "js". */
+export const denseKernel = (): "wasm" | "js" => (wasmModule() ? "wasm" : "js");
 
 /** Bytes per layer record of the chain table: W, b, x, n, o, out (i32 each). */
 const RECORD = 24;
@@ -196,9 +199,14 @@ class JsChains implements DenseChains {
 
 /**
  * The layers of w as chains starting at the layers in `starts` (each chain runs from its start
- * through the layers after it): in WebAssembly where it runs, else in JavaScript.
+ * through the layers after it): in WebAssembly where it runs (unless kernel is "js"), else in
+ * JavaScript.
  */
-export function denseChains(w: SafetyWeights, starts: ReadonlySet<number>): DenseChains {
-  const mod = wasmModule();
+export function denseChains(
+  w: SafetyWeights,
+  starts: ReadonlySet<number>,
+  kernel: "wasm" | "js" = "wasm",
+): DenseChains {
+  const mod = kernel === "wasm" ? wasmModule() : null;
   return mod ? new WasmChains(w, mod, starts) : new JsChains(w);
 }
