@@ -16,7 +16,15 @@ import { seedRange } from "../../src/eval/deals.js";
 import { SafetyView } from "../../src/players/safety/agent.js";
 import { SafetyBatch, SafetyInputs } from "../../src/players/safety/batch.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH } from "../../src/players/safety/encode.js";
-import { JsSafety, loadSafety } from "../../src/players/safety/model.js";
+import {
+  defaultConfig,
+  initWeights,
+  JsSafety,
+  layerShapes,
+  loadSafety,
+} from "../../src/players/safety/model.js";
+import { dense, denseChains, denseKernel } from "../../src/players/safety/dense.js";
+import { Rng } from "../../src/util/rng.js";
 
 const root = join(import.meta.dirname, "../..");
 const shipped = join(root, "results/train-safety/run-links-scratch/last");
@@ -77,6 +85,9 @@ describe("batched safety network", () => {
     }
     const inp = view.scorer.inputs;
     const batched = new SafetyBatch(weights).forward(inp, row).slice(0, row);
+    // The plain-JavaScript layers give the same bits as the WebAssembly ones.
+    const plain = new SafetyBatch(weights, "js").forward(inp, row).slice(0, row);
+    for (let r = 0; r < row; r++) expect(Object.is(plain[r], batched[r])).toBe(true);
     const reversed = new SafetyBatch(weights);
     const js = new JsSafety(weights);
     const G = inp.globalWidth;
@@ -95,5 +106,38 @@ describe("batched safety network", () => {
       expect(Object.is(new SafetyBatch(weights).forward(one, 1)[0], batched[r])).toBe(true);
       expect(Object.is(reversed.forward(one, 1)[0], batched[r])).toBe(true);
     }
+  });
+
+  it("runs the dense layers in WebAssembly with JavaScript's bits, odd widths and zero inputs included", () => {
+    expect(denseKernel()).toBe("wasm");
+    // Widths off the kernel's blocks of 16 outputs (35, 19) and a layer of one output.
+    const w = initWeights(defaultConfig(7, [35, 16], [19]), 3);
+    const rng = new Rng("dense-kernel-test");
+    for (const b of w.b) for (let j = 0; j < b.length; j++) b[j] = rng.next() - 0.5;
+    const starts = new Set([0, 2]);
+    const wasm = denseChains(w, starts, "wasm");
+    const js = denseChains(w, starts, "js");
+    const bits = (a: Float32Array) => Array.from(new Int32Array(Float32Array.from(a).buffer));
+    const widths = layerShapes(w.config).map(([i]) => i);
+    for (let t = 0; t < 40; t++)
+      for (const [first, depth, relu] of [
+        [0, 2, true],
+        [0, 1, false],
+        [2, 2, false],
+      ] as const) {
+        for (let i = 0; i < widths[first]!; i++) {
+          const v = rng.next() < 0.5 ? 0 : (rng.next() - 0.3) * 4;
+          wasm.x[i] = v;
+          js.x[i] = v;
+        }
+        const a = bits(wasm.run(first, depth, relu));
+        expect(a).toEqual(bits(js.run(first, depth, relu)));
+        if (depth === 1) {
+          // The JavaScript chain is dense() itself.
+          const out = new Float32Array(35);
+          dense(w.W[0]!, w.b[0]!, js.x, 0, widths[0]!, out, 0, false);
+          expect(a).toEqual(bits(out));
+        }
+      }
   });
 });
