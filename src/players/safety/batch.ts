@@ -12,7 +12,7 @@
  * - The dense layers run in WebAssembly SIMD where it loads (dense.ts), in the same order.
  * Attention networks (a design the shipped network does not use) fall back to JsSafety per row.
  */
-import { type DenseChains, denseChains } from "./dense.js";
+import { type DenseChains, denseChains, type DenseRows, denseRows } from "./dense.js";
 import { COLUMN_WIDTH, FLIPPER_WIDTH } from "./encode.js";
 import {
   cardLayers,
@@ -138,6 +138,8 @@ export class SafetyBatch {
   readonly #cards: RowMemo | undefined;
   readonly #fallback: JsSafety | undefined;
   readonly #chains: DenseChains;
+  /** The whole candidate in WebAssembly, where it runs (the JavaScript path below otherwise). */
+  readonly #rows: DenseRows | undefined;
   /** One row's head input: the pooled columns, flippers, globals, pooled cards. */
   readonly #pooled: Float32Array;
 
@@ -157,10 +159,38 @@ export class SafetyBatch {
       ? new RowMemo(w, this.#chains, cardLayers(c), ch.length, cardWidth(c), CARD_SLOTS)
       : undefined;
     this.#fallback = c.attentionHeads ? new JsSafety(w) : undefined;
+    this.#rows = c.attentionHeads
+      ? undefined
+      : denseRows(
+          w,
+          {
+            columns: c.columns,
+            columnWidth: c.columnWidth,
+            columnDepth: nCol,
+            columnSlots: COLUMN_SLOTS,
+            flipperWidth: c.flipperWidth,
+            globalWidth: c.globalWidth,
+            globalsBeforeCards: ch.length ? cardsAt(c) : c.globalWidth,
+            ...(ch.length
+              ? {
+                  cards: {
+                    first: cardLayers(c),
+                    depth: ch.length,
+                    width: cardWidth(c),
+                    slots: CARD_SLOTS,
+                  },
+                }
+              : {}),
+            headFirst: nCol,
+            headDepth: denseLayers(c) - nCol,
+          },
+          kernel,
+        );
   }
 
   /** Share of column and card embeddings found in the tables (for benchmarks). */
   hitRate(): number {
+    if (this.#rows) return this.#rows.hits() / Math.max(1, this.#rows.hits() + this.#rows.misses());
     const h = this.#cols.hits + (this.#cards?.hits ?? 0);
     const m = this.#cols.misses + (this.#cards?.misses ?? 0);
     return h / Math.max(1, h + m);
@@ -183,6 +213,17 @@ export class SafetyBatch {
           inputs.globals,
           r * G,
         );
+      return this.logit;
+    }
+    const rows = this.#rows;
+    if (rows) {
+      const C = c.columns * CW;
+      for (let r = 0; r < n; r++) {
+        rows.cols.set(inputs.cols.subarray(r * C, (r + 1) * C));
+        rows.flips.set(inputs.flips.subarray(r * FW, (r + 1) * FW));
+        rows.globals.set(inputs.globals.subarray(r * G, (r + 1) * G));
+        this.logit[r] = rows.row();
+      }
       return this.logit;
     }
     const p = this.#pooled;

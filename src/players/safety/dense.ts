@@ -6,10 +6,11 @@
  * ties; this order is the one every shipped network's results were played with.
  *
  * Two implementations of that one arithmetic, giving the same bits:
- * - WebAssembly (dense.wat, assembled by wabt's `wat2wasm --enable-simd`): weights kept as
- *   float64 (each exactly its float32 value), two outputs per SIMD register, the rounding after
- *   each addition one demote and promote; about twice the plain-JavaScript speed.
- * - plain JavaScript (`dense`), where WebAssembly SIMD is missing.
+ * - WebAssembly (dense.wat, assembled by wabt's `wat2wasm`): weights kept as float64 (each
+ *   exactly its float32 value), two outputs per SIMD register, the rounding after each addition
+ *   one demote and promote; about twice the plain-JavaScript speed. Its `row` runs a whole
+ *   candidate (the column and card tables of batch.ts, their pooling, the head) in one call.
+ * - plain JavaScript (`dense`, and batch.ts's own loop), where WebAssembly SIMD is missing.
  */
 import { layerShapes, type SafetyWeights } from "./model.js";
 
@@ -95,9 +96,9 @@ export interface DenseChains {
   run(first: number, depth: number, reluLast: boolean): Float32Array;
 }
 
-/** dense.wat, assembled (its exports: dense, and chain over a table of layers). */
+/** dense.wat, assembled (its exports: dense; chain, over a table of layers; row, a whole candidate). */
 const WASM =
-  "AGFzbQEAAAABGQNgCH9/f39/f39/AGAEf39/fwBgAnt/AXsCDwEDZW52Bm1lbW9yeQIAAQMEAwABAgcRAgVkZW5zZQAABWNoYWluAAEKxQYDxAUIAn8BfQV/AXsBfwF8CHsBfyAEQQN0IRsCQANAIAggA08NASACIAhBAnRqKgIAIQogCkMAAAAAXARAIAcgCUEEdGohDSANIAq7OQMAIA0gACAIIBtsajYCCCAJQQFqIQkLIAhBAWohCAwACwsgByAJQQR0aiEOIARBcHEhEQJAA0AgCyARTw0BIAEgC0ECdGohDSAN/V0DAP1fIRMgDf1dAwj9XyEUIA39XQMQ/V8hFSAN/V0DGP1fIRYgDf1dAyD9XyEXIA39XQMo/V8hGCAN/V0DMP1fIRkgDf1dAzj9XyEaIAchDQJAA0AgDSAOTw0BIA0rAwD9FCEQIA0oAgggC0EDdGohDyATIBAgD/0ABAD98gH98AH9Xv1fIRMgFCAQIA/9AAQQ/fIB/fAB/V79XyEUIBUgECAP/QAEIP3yAf3wAf1e/V8hFSAWIBAgD/0ABDD98gH98AH9Xv1fIRYgFyAQIA/9AARA/fIB/fAB/V79XyEXIBggECAP/QAEUP3yAf3wAf1e/V8hGCAZIBAgD/0ABGD98gH98AH9Xv1fIRkgGiAQIA/9AARw/fIB/fAB/V79XyEaIA1BEGohDQwACwsgBSALQQJ0aiENIA0gEyAGEAL9WwMAACANIBQgBhAC/VsDCAAgDSAVIAYQAv1bAxAAIA0gFiAGEAL9WwMYACANIBcgBhAC/VsDIAAgDSAYIAYQAv1bAygAIA0gGSAGEAL9WwMwACANIBogBhAC/VsDOAAgC0EQaiELDAALCwJAA0AgCyAETw0BIAEgC0ECdGoqAgC7IRIgC0EDdCEPIAchDQJAA0AgDSAOTw0BIBIgDSsDACANKAIIIA9qKwMAoqC2uyESIA1BEGohDQwACwsgErYhCiAGIApDAAAAAF1xBEBDAAAAACEKCyAFIAtBAnRqIAo4AgAgC0EBaiELDAALCwtTAQJ/AkADQCAEIAFPDQEgACAEQRhsaiEFIAUoAgAgBSgCBCAFKAIIIAUoAgwgBSgCECAFKAIUQQEgAiAEQQFqIAFJGyADEAAgBEEBaiEEDAALCwspAQF7IAD9XiECIAEEeyAC/QwAAAAAAAAAAAAAAAAAAAAA/esBBSACCws=";
+  "AGFzbQEAAAABNAdgCH9/f39/f39/AGAEf39/fwBgAn9/AX9gA39/fwF/YAZ/f39/f38AYAF/AX1gAnt/AXsCDwEDZW52Bm1lbW9yeQIAAQMIBwABAgMEBQYHFwMFZGVuc2UAAAVjaGFpbgABA3JvdwAFCrUOB8QFCAJ/AX0FfwF7AX8BfAh7AX8gBEEDdCEbAkADQCAIIANPDQEgAiAIQQJ0aioCACEKIApDAAAAAFwEQCAHIAlBBHRqIQ0gDSAKuzkDACANIAAgCCAbbGo2AgggCUEBaiEJCyAIQQFqIQgMAAsLIAcgCUEEdGohDiAEQXBxIRECQANAIAsgEU8NASABIAtBAnRqIQ0gDf1dAwD9XyETIA39XQMI/V8hFCAN/V0DEP1fIRUgDf1dAxj9XyEWIA39XQMg/V8hFyAN/V0DKP1fIRggDf1dAzD9XyEZIA39XQM4/V8hGiAHIQ0CQANAIA0gDk8NASANKwMA/RQhECANKAIIIAtBA3RqIQ8gEyAQIA/9AAQA/fIB/fAB/V79XyETIBQgECAP/QAEEP3yAf3wAf1e/V8hFCAVIBAgD/0ABCD98gH98AH9Xv1fIRUgFiAQIA/9AAQw/fIB/fAB/V79XyEWIBcgECAP/QAEQP3yAf3wAf1e/V8hFyAYIBAgD/0ABFD98gH98AH9Xv1fIRggGSAQIA/9AARg/fIB/fAB/V79XyEZIBogECAP/QAEcP3yAf3wAf1e/V8hGiANQRBqIQ0MAAsLIAUgC0ECdGohDSANIBMgBhAG/VsDAAAgDSAUIAYQBv1bAwgAIA0gFSAGEAb9WwMQACANIBYgBhAG/VsDGAAgDSAXIAYQBv1bAyAAIA0gGCAGEAb9WwMoACANIBkgBhAG/VsDMAAgDSAaIAYQBv1bAzgAIAtBEGohCwwACwsCQANAIAsgBE8NASABIAtBAnRqKgIAuyESIAtBA3QhDyAHIQ0CQANAIA0gDk8NASASIA0rAwAgDSgCCCAPaisDAKKgtrshEiANQRBqIQ0MAAsLIBK2IQogBiAKQwAAAABdcQRAQwAAAAAhCgsgBSALQQJ0aiAKOAIAIAtBAWohCwwACwsLUwECfwJAA0AgBCABTw0BIAAgBEEYbGohBSAFKAIAIAUoAgQgBSgCCCAFKAIMIAUoAhAgBSgCFEEBIAIgBEEBaiABSRsgAxAAIARBAWohBAwACwsLxQECAXsCf0HFu/KIeP0RIQICQANAIANBBGogAUsNASACIAAgA0ECdGr9AAQA/VFBk4OACP0R/bUBIQIgA0EEaiEDDAALCyAC/RsAIQQgBEGTg4AIbCAC/RsBcyEEIARBk4OACGwgAv0bAnMhBCAEQZODgAhsIAL9GwNzIQQCQANAIAMgAU8NASAEIAAgA0ECdGooAgBzQZODgAhsIQQgA0EBaiEDDAALCyAEIARBD3ZzIQQgBEHt+OzgAmwhBCAEIARBDHZzC8kCAQl/IAAoAhAhAyABIAMQAiEEIAQgACgCDHEhBSAEQQFyIQYgACgCACAFIANBAnRsaiEHIAAoAhRBAnQhCyAAKAIEIAUgC2xqIQogACgCCCAFQQJ0aigCACAGRgRAQQEhCQJAA0AgCEEEaiADSw0BIAcgCEECdGr9AAQAIAEgCEECdGr9AAQA/Tf9owFFBEBBACEJDAILIAhBBGohCAwACwsCQANAIAlFIAggA09yDQEgByAIQQJ0aigCACABIAhBAnRqKAIARwRAQQAhCQsgCEEBaiEIDAALCyAJBEAgACAAKAIoQQFqNgIoIAoPCwsgACAAKAIsQQFqNgIsIAcgASADQQJ0/AoAACAAKAIgIAEgA0ECdPwKAAAgACgCGCAAKAIcQQEgAhABIAogACgCJCAL/AoAACAAKAIIIAVBAnRqIAY2AgAgCguJAgIFfwF7IAAoAhRBAnQhBgJAA0AgByAGTw0BIAQgB2r9DAAAAAAAAAAAAAAAAAAAAAD9CwQAIAQgBmogB2pDAACA//0T/QsEACAHQRBqIQcMAAsLIAO4/RQhCwJAA0AgCCADTw0BIAAgASAIIAJsaiAFEAMhCUEAIQcCQANAIAcgBk8NASAEIAdqIQogCiAK/V0DAP1fIAkgB2r9XQMA/V8gC/3zAf3wAf1e/VsDAAAgCiAK/V0DCP1fIAkgB2r9XQMI/V8gC/3zAf3wAf1e/VsDCAAgCiAGaiEKIAogCv0ABAAgCSAHav0ABAD96wH9CwQAIAdBEGohBwwACwsgCEEBaiEIDAALCwvRAQECfyAAKAI4IQIgACgCACAAKAIUIAAoAgwgACgCCCAAKAIoIAIQBCAAKAIoIAAoAgAoAhRBA3RqIQEgASAAKAIYIAAoAiBBAnT8CgAAIAEgACgCIEECdGohASABIAAoAhwgACgCJEECdPwKAAAgASAAKAIkQQJ0aiEBIAAoAgQEQCAAKAIEIAAoAhwgACgCJEECdGogACgCEEE0IAEgAhAECyAAKAI8IAAoAiggACgCQEECdPwKAAAgACgCLCAAKAIwQQAgAhABIAAoAjQqAgALKQEBeyAA/V4hAiABBHsgAv0MAAAAAAAAAAAAAAAAAAAAAP3rAQUgAgsL";
 
 let module: WebAssembly.Module | null | undefined;
 
@@ -119,14 +120,60 @@ export const denseKernel = (): "wasm" | "js" => (wasmModule() ? "wasm" : "js");
 const RECORD = 24;
 
 /** The layers in one WebAssembly memory: weights as float64, biases and outputs as float32. */
-class WasmChains implements DenseChains {
+/**
+ * What a whole candidate needs (SafetyBatch gives it): the column network (layers 0 …), the card
+ * network, the head, and their input rows; tables of `slots` rows (a power of two) each.
+ */
+export interface RowShape {
+  readonly columns: number;
+  readonly columnWidth: number;
+  readonly columnDepth: number;
+  readonly columnSlots: number;
+  readonly flipperWidth: number;
+  readonly globalWidth: number;
+  /** Globals before the card rows (all of them without cards). */
+  readonly globalsBeforeCards: number;
+  readonly cards?: { first: number; depth: number; width: number; slots: number };
+  readonly headFirst: number;
+  readonly headDepth: number;
+}
+
+/** A whole candidate in WebAssembly: write its inputs, then row() gives its logit. */
+export interface DenseRows {
+  readonly cols: Float32Array;
+  readonly flips: Float32Array;
+  readonly globals: Float32Array;
+  row(): number;
+  /** Rows of the column and card networks found in the tables, and computed. */
+  hits(): number;
+  misses(): number;
+}
+
+/** Fields of a table's description (dense.wat, $lookup). */
+const MEMO = 48;
+/** Fields of the row description (dense.wat, row). */
+const ROW = 68;
+
+/** The layers in one WebAssembly memory: weights as float64, biases and outputs as float32. */
+class WasmChains implements DenseChains, DenseRows {
   readonly x: Float32Array;
   readonly #outs: Float32Array[];
   readonly #chain: (tab: number, depth: number, reluLast: number, scr: number) => void;
+  readonly #row: (r: number) => number;
   readonly #tab: number;
   readonly #scr: number;
+  readonly #rowAt: number;
+  readonly #memos: Int32Array[] = [];
+  cols = new Float32Array(0);
+  flips = new Float32Array(0);
+  globals = new Float32Array(0);
 
-  constructor(w: SafetyWeights, mod: WebAssembly.Module, starts: ReadonlySet<number>) {
+  constructor(
+    w: SafetyWeights,
+    mod: WebAssembly.Module,
+    starts: ReadonlySet<number>,
+    shape?: RowShape,
+  ) {
     const shapes = layerShapes(w.config);
     const widest = Math.max(...shapes.map(([i, o]) => Math.max(i, o)));
     let at = 0;
@@ -141,6 +188,31 @@ class WasmChains implements DenseChains {
     const Ws = shapes.map(([i, o]) => take(8 * i * o));
     const bs = shapes.map(([, o]) => take(4 * o));
     const outs = shapes.map(([, o]) => take(4 * o));
+    // The tables and input rows of whole candidates.
+    const memos: [number, number, number, number, number, number, number][] = [];
+    const memo = (first: number, depth: number, width: number, slots: number): number => {
+      const outW = shapes[first + depth - 1]![1];
+      const d = take(MEMO);
+      memos.push([
+        d,
+        take(4 * width * slots),
+        take(4 * outW * slots),
+        take(4 * slots),
+        slots,
+        width,
+        outW,
+      ]);
+      return d;
+    };
+    const rowAt = shape ? take(ROW) : 0;
+    const colMemo = shape ? memo(0, shape.columnDepth, shape.columnWidth, shape.columnSlots) : 0;
+    const cardMemo = shape?.cards
+      ? memo(shape.cards.first, shape.cards.depth, shape.cards.width, shape.cards.slots)
+      : 0;
+    const cols = shape ? take(4 * shape.columns * shape.columnWidth) : 0;
+    const flips = shape ? take(4 * shape.flipperWidth) : 0;
+    const globals = shape ? take(4 * shape.globalWidth) : 0;
+    const pooled = shape ? take(4 * shapes[shape.headFirst]![0]) : 0;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) });
     const { exports } = new WebAssembly.Instance(mod, { env: { memory } });
     this.#chain = exports.chain as (
@@ -149,6 +221,7 @@ class WasmChains implements DenseChains {
       reluLast: number,
       scr: number,
     ) => void;
+    this.#row = exports.row as (r: number) => number;
     const buf = memory.buffer;
     const table = new Int32Array(buf, tab, (RECORD / 4) * shapes.length);
     shapes.forEach(([i, o], l) => {
@@ -164,11 +237,60 @@ class WasmChains implements DenseChains {
     this.#outs = shapes.map(([, o], l) => new Float32Array(buf, outs[l]!, o));
     this.#tab = tab;
     this.#scr = scr;
+    this.#rowAt = rowAt;
+    if (!shape) return;
+    const chainOf = (first: number, depth: number): [number, number, number, number] => [
+      tab + RECORD * first,
+      depth,
+      x,
+      outs[first + depth - 1]!,
+    ];
+    const firsts = [0, shape.cards?.first ?? 0];
+    const depths = [shape.columnDepth, shape.cards?.depth ?? 0];
+    memos.forEach(([d, keys, mouts, tags, slots, width, outW], i) => {
+      const m = new Int32Array(buf, d, MEMO / 4);
+      m.set([keys, mouts, tags, slots - 1, width, outW, ...chainOf(firsts[i]!, depths[i]!), 0, 0]);
+      this.#memos.push(m);
+    });
+    new Int32Array(buf, rowAt, ROW / 4).set([
+      colMemo,
+      cardMemo,
+      shape.columns,
+      4 * shape.columnWidth,
+      4 * (shape.cards?.width ?? 0),
+      cols,
+      flips,
+      globals,
+      shape.flipperWidth,
+      shape.globalsBeforeCards,
+      pooled,
+      tab + RECORD * shape.headFirst,
+      shape.headDepth,
+      outs[shape.headFirst + shape.headDepth - 1]!,
+      scr,
+      x,
+      shapes[shape.headFirst]![0],
+    ]);
+    this.cols = new Float32Array(buf, cols, shape.columns * shape.columnWidth);
+    this.flips = new Float32Array(buf, flips, shape.flipperWidth);
+    this.globals = new Float32Array(buf, globals, shape.globalWidth);
   }
 
   run(first: number, depth: number, reluLast: boolean): Float32Array {
     this.#chain(this.#tab + RECORD * first, depth, reluLast ? 1 : 0, this.#scr);
     return this.#outs[first + depth - 1]!;
+  }
+
+  row(): number {
+    return this.#row(this.#rowAt);
+  }
+
+  hits(): number {
+    return this.#memos.reduce((n, m) => n + m[10]!, 0);
+  }
+
+  misses(): number {
+    return this.#memos.reduce((n, m) => n + m[11]!, 0);
   }
 }
 
@@ -209,4 +331,23 @@ export function denseChains(
 ): DenseChains {
   const mod = kernel === "wasm" ? wasmModule() : null;
   return mod ? new WasmChains(w, mod, starts) : new JsChains(w);
+}
+
+/**
+ * Whole candidates of w in WebAssembly (tables, pooling and head included), or undefined where it
+ * does not run (or kernel is "js"), or the pooled widths are not multiples of 4 (the kernel pools
+ * four outputs at a time).
+ */
+export function denseRows(
+  w: SafetyWeights,
+  shape: RowShape,
+  kernel: "wasm" | "js" = "wasm",
+): DenseRows | undefined {
+  const mod = kernel === "wasm" ? wasmModule() : null;
+  const shapes = layerShapes(w.config);
+  const H = shapes[shape.columnDepth - 1]![1];
+  const Hc = shape.cards ? shapes[shape.cards.first + shape.cards.depth - 1]![1] : 0;
+  if (!mod || H % 4 !== 0 || Hc % 4 !== 0) return undefined;
+  const starts = new Set([0, shape.headFirst, ...(shape.cards ? [shape.cards.first] : [])]);
+  return new WasmChains(w, mod, starts, shape);
 }

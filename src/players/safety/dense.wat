@@ -81,7 +81,7 @@
       (br $tl))))
   ;; Layers one after another: each record of the table at $tab is six i32 (W, b, x, n, o, out),
   ;; a layer's x being the previous layer's out; ReLU after every layer, the last only if $reluLast.
-  (func (export "chain") (param $tab i32) (param $depth i32) (param $reluLast i32) (param $scr i32)
+  (func $chain (export "chain") (param $tab i32) (param $depth i32) (param $reluLast i32) (param $scr i32)
     (local $d i32) (local $r i32)
     (block $done (loop $next
       (br_if $done (i32.ge_u (local.get $d) (local.get $depth)))
@@ -95,6 +95,132 @@
         (local.get $scr))
       (local.set $d (i32.add (local.get $d) (i32.const 1)))
       (br $next))))
+  ;; ---- A whole candidate row: the column and card networks through their tables, pooled, then the head.
+  ;; A table ("memo") is described by twelve i32 at $m: 0 keys, 4 outs, 8 tags, 12 mask, 16 width
+  ;; (input floats), 20 outW, 24 chain record, 28 depth, 32 chain input, 36 last layer's out, 40 hits,
+  ;; 44 misses. A slot holds one input row (its bits), its output, and its tag (hash | 1; 0: empty).
+
+  ;; A hash of n i32 at $p (any hash will do: a hit is checked word by word).
+  (func $hash (param $p i32) (param $n i32) (result i32)
+    (local $acc v128) (local $i i32) (local $h i32)
+    (local.set $acc (i32x4.splat (i32.const 0x811c9dc5)))
+    (block $d (loop $l
+      (br_if $d (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+      (local.set $acc (i32x4.mul (v128.xor (local.get $acc)
+        (v128.load (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2)))))
+        (i32x4.splat (i32.const 0x01000193))))
+      (local.set $i (i32.add (local.get $i) (i32.const 4)))
+      (br $l)))
+    (local.set $h (i32x4.extract_lane 0 (local.get $acc)))
+    (local.set $h (i32.xor (i32.mul (local.get $h) (i32.const 0x01000193)) (i32x4.extract_lane 1 (local.get $acc))))
+    (local.set $h (i32.xor (i32.mul (local.get $h) (i32.const 0x01000193)) (i32x4.extract_lane 2 (local.get $acc))))
+    (local.set $h (i32.xor (i32.mul (local.get $h) (i32.const 0x01000193)) (i32x4.extract_lane 3 (local.get $acc))))
+    (block $d2 (loop $l2
+      (br_if $d2 (i32.ge_u (local.get $i) (local.get $n)))
+      (local.set $h (i32.mul (i32.xor (local.get $h)
+        (i32.load (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))))) (i32.const 0x01000193)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $l2)))
+    (local.set $h (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 15))))
+    (local.set $h (i32.mul (local.get $h) (i32.const 0x2c1b3c6d)))
+    (i32.xor (local.get $h) (i32.shr_u (local.get $h) (i32.const 12))))
+
+  ;; Where the output of the row at $row lies (computed through the chain and kept, if not there).
+  (func $lookup (param $m i32) (param $row i32) (param $scr i32) (result i32)
+    (local $n i32) (local $h i32) (local $slot i32) (local $tag i32) (local $key i32) (local $i i32)
+    (local $same i32) (local $out i32) (local $ob i32)
+    (local.set $n (i32.load offset=16 (local.get $m)))
+    (local.set $h (call $hash (local.get $row) (local.get $n)))
+    (local.set $slot (i32.and (local.get $h) (i32.load offset=12 (local.get $m))))
+    (local.set $tag (i32.or (local.get $h) (i32.const 1)))
+    (local.set $key (i32.add (i32.load offset=0 (local.get $m)) (i32.mul (local.get $slot) (i32.shl (local.get $n) (i32.const 2)))))
+    (local.set $ob (i32.shl (i32.load offset=20 (local.get $m)) (i32.const 2)))
+    (local.set $out (i32.add (i32.load offset=4 (local.get $m)) (i32.mul (local.get $slot) (local.get $ob))))
+    (if (i32.eq (i32.load (i32.add (i32.load offset=8 (local.get $m)) (i32.shl (local.get $slot) (i32.const 2)))) (local.get $tag))
+      (then
+        (local.set $same (i32.const 1))
+        (block $d (loop $l
+          (br_if $d (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
+          (if (i32.eqz (i32x4.all_true (i32x4.eq
+                (v128.load (i32.add (local.get $key) (i32.shl (local.get $i) (i32.const 2))))
+                (v128.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2)))))))
+            (then (local.set $same (i32.const 0)) (br $d)))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $l)))
+        (block $d2 (loop $l2
+          (br_if $d2 (i32.or (i32.eqz (local.get $same)) (i32.ge_u (local.get $i) (local.get $n))))
+          (if (i32.ne (i32.load (i32.add (local.get $key) (i32.shl (local.get $i) (i32.const 2))))
+                      (i32.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2)))))
+            (then (local.set $same (i32.const 0))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $l2)))
+        (if (local.get $same)
+          (then
+            (i32.store offset=40 (local.get $m) (i32.add (i32.load offset=40 (local.get $m)) (i32.const 1)))
+            (return (local.get $out))))))
+    (i32.store offset=44 (local.get $m) (i32.add (i32.load offset=44 (local.get $m)) (i32.const 1)))
+    (memory.copy (local.get $key) (local.get $row) (i32.shl (local.get $n) (i32.const 2)))
+    (memory.copy (i32.load offset=32 (local.get $m)) (local.get $row) (i32.shl (local.get $n) (i32.const 2)))
+    (call $chain (i32.load offset=24 (local.get $m)) (i32.load offset=28 (local.get $m)) (i32.const 1) (local.get $scr))
+    (memory.copy (local.get $out) (i32.load offset=36 (local.get $m)) (local.get $ob))
+    (i32.store (i32.add (i32.load offset=8 (local.get $m)) (i32.shl (local.get $slot) (i32.const 2))) (local.get $tag))
+    (local.get $out))
+
+  ;; Pools the outputs of $count rows ($stride bytes apart from $row) into $p: the mean (each
+  ;; output over $count added in float64, rounded to float32 after each row), then the max.
+  (func $pool (param $m i32) (param $row i32) (param $stride i32) (param $count i32) (param $p i32) (param $scr i32)
+    (local $H4 i32) (local $j i32) (local $k i32) (local $e i32) (local $q i32) (local $c v128)
+    (local.set $H4 (i32.shl (i32.load offset=20 (local.get $m)) (i32.const 2)))
+    (block $d (loop $l
+      (br_if $d (i32.ge_u (local.get $j) (local.get $H4)))
+      (v128.store (i32.add (local.get $p) (local.get $j)) (v128.const i32x4 0 0 0 0))
+      (v128.store (i32.add (i32.add (local.get $p) (local.get $H4)) (local.get $j)) (f32x4.splat (f32.const -inf)))
+      (local.set $j (i32.add (local.get $j) (i32.const 16)))
+      (br $l)))
+    (local.set $c (f64x2.splat (f64.convert_i32_u (local.get $count))))
+    (block $kd (loop $kl
+      (br_if $kd (i32.ge_u (local.get $k) (local.get $count)))
+      (local.set $e (call $lookup (local.get $m) (i32.add (local.get $row) (i32.mul (local.get $k) (local.get $stride))) (local.get $scr)))
+      (local.set $j (i32.const 0))
+      (block $jd (loop $jl
+        (br_if $jd (i32.ge_u (local.get $j) (local.get $H4)))
+        (local.set $q (i32.add (local.get $p) (local.get $j)))
+        (v128.store64_lane 0 (local.get $q) (f32x4.demote_f64x2_zero (f64x2.add
+          (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $q)))
+          (f64x2.div (f64x2.promote_low_f32x4 (v128.load64_zero (i32.add (local.get $e) (local.get $j)))) (local.get $c)))))
+        (v128.store64_lane offset=8 0 (local.get $q) (f32x4.demote_f64x2_zero (f64x2.add
+          (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $q)))
+          (f64x2.div (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (i32.add (local.get $e) (local.get $j)))) (local.get $c)))))
+        (local.set $q (i32.add (local.get $q) (local.get $H4)))
+        (v128.store (local.get $q) (f32x4.pmax (v128.load (local.get $q)) (v128.load (i32.add (local.get $e) (local.get $j)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 16)))
+        (br $jl)))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br $kl))))
+
+  ;; One candidate's logit. The row description at $r (i32): 0 column memo, 4 card memo (0: none),
+  ;; 8 columns, 12 column row bytes, 16 card row bytes, 20 columns' input, 24 flippers' input,
+  ;; 28 globals' input, 32 flipper floats, 36 globals floats before the cards, 40 head input,
+  ;; 44 head chain record, 48 head depth, 52 head output, 56 scratch, 60 the chains' input, 64 head
+  ;; input floats (the head input is pooled apart, then copied: card lookups use the chains' input).
+  (func (export "row") (param $r i32) (result f32)
+    (local $at i32) (local $scr i32)
+    (local.set $scr (i32.load offset=56 (local.get $r)))
+    (call $pool (i32.load offset=0 (local.get $r)) (i32.load offset=20 (local.get $r)) (i32.load offset=12 (local.get $r))
+      (i32.load offset=8 (local.get $r)) (i32.load offset=40 (local.get $r)) (local.get $scr))
+    (local.set $at (i32.add (i32.load offset=40 (local.get $r)) (i32.shl (i32.load offset=20 (i32.load offset=0 (local.get $r))) (i32.const 3))))
+    (memory.copy (local.get $at) (i32.load offset=24 (local.get $r)) (i32.shl (i32.load offset=32 (local.get $r)) (i32.const 2)))
+    (local.set $at (i32.add (local.get $at) (i32.shl (i32.load offset=32 (local.get $r)) (i32.const 2))))
+    (memory.copy (local.get $at) (i32.load offset=28 (local.get $r)) (i32.shl (i32.load offset=36 (local.get $r)) (i32.const 2)))
+    (local.set $at (i32.add (local.get $at) (i32.shl (i32.load offset=36 (local.get $r)) (i32.const 2))))
+    (if (i32.load offset=4 (local.get $r))
+      (then (call $pool (i32.load offset=4 (local.get $r))
+        (i32.add (i32.load offset=28 (local.get $r)) (i32.shl (i32.load offset=36 (local.get $r)) (i32.const 2)))
+        (i32.load offset=16 (local.get $r)) (i32.const 52) (local.get $at) (local.get $scr))))
+    (memory.copy (i32.load offset=60 (local.get $r)) (i32.load offset=40 (local.get $r))
+      (i32.shl (i32.load offset=64 (local.get $r)) (i32.const 2)))
+    (call $chain (i32.load offset=44 (local.get $r)) (i32.load offset=48 (local.get $r)) (i32.const 0) (local.get $scr))
+    (f32.load (i32.load offset=52 (local.get $r))))
   ;; float32 lanes of an accumulator pair, with ReLU (x < 0 becomes 0; -0 and NaN stay) when asked
   (func $fin (param $a v128) (param $relu i32) (result v128)
     (local $r v128)
