@@ -218,11 +218,13 @@ export class SafetyBatch {
     const rows = this.#rows;
     if (rows) {
       const C = c.columns * CW;
-      for (let r = 0; r < n; r++) {
-        rows.cols.set(inputs.cols.subarray(r * C, (r + 1) * C));
-        rows.flips.set(inputs.flips.subarray(r * FW, (r + 1) * FW));
-        rows.globals.set(inputs.globals.subarray(r * G, (r + 1) * G));
-        this.logit[r] = rows.row();
+      for (let r = 0; r < n; r += rows.capacity) {
+        const k = Math.min(rows.capacity, n - r);
+        rows.cols.set(inputs.cols.subarray(r * C, (r + k) * C));
+        rows.flips.set(inputs.flips.subarray(r * FW, (r + k) * FW));
+        rows.globals.set(inputs.globals.subarray(r * G, (r + k) * G));
+        const z = rows.score(k);
+        for (let i = 0; i < k; i++) this.logit[r + i] = z[i]!;
       }
       return this.logit;
     }

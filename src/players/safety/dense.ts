@@ -8,8 +8,8 @@
  * Two implementations of that one arithmetic, giving the same bits:
  * - WebAssembly (dense.wat, assembled by wabt's `wat2wasm`): weights kept as float64 (each
  *   exactly its float32 value), two outputs per SIMD register, the rounding after each addition
- *   one demote and promote; about twice the plain-JavaScript speed. Its `row` runs a whole
- *   candidate (the column and card tables of batch.ts, their pooling, the head) in one call.
+ *   one demote and promote; about twice the plain-JavaScript speed. Its `rows` runs whole
+ *   candidates (the column and card tables of batch.ts, their pooling, the head) in one call.
  * - plain JavaScript (`dense`, and batch.ts's own loop), where WebAssembly SIMD is missing.
  */
 import { layerShapes, type SafetyWeights } from "./model.js";
@@ -96,9 +96,9 @@ export interface DenseChains {
   run(first: number, depth: number, reluLast: boolean): Float32Array;
 }
 
-/** dense.wat, assembled (its exports: dense; chain, over a table of layers; row, a whole candidate). */
+/** dense.wat, assembled (its exports: dense; chain, over a table of layers; rows, whole candidates). */
 const WASM =
-  "AGFzbQEAAAABNAdgCH9/f39/f39/AGAEf39/fwBgAn9/AX9gA39/fwF/YAZ/f39/f38AYAF/AX1gAnt/AXsCDwEDZW52Bm1lbW9yeQIAAQMIBwABAgMEBQYHFwMFZGVuc2UAAAVjaGFpbgABA3JvdwAFCrUOB8QFCAJ/AX0FfwF7AX8BfAh7AX8gBEEDdCEbAkADQCAIIANPDQEgAiAIQQJ0aioCACEKIApDAAAAAFwEQCAHIAlBBHRqIQ0gDSAKuzkDACANIAAgCCAbbGo2AgggCUEBaiEJCyAIQQFqIQgMAAsLIAcgCUEEdGohDiAEQXBxIRECQANAIAsgEU8NASABIAtBAnRqIQ0gDf1dAwD9XyETIA39XQMI/V8hFCAN/V0DEP1fIRUgDf1dAxj9XyEWIA39XQMg/V8hFyAN/V0DKP1fIRggDf1dAzD9XyEZIA39XQM4/V8hGiAHIQ0CQANAIA0gDk8NASANKwMA/RQhECANKAIIIAtBA3RqIQ8gEyAQIA/9AAQA/fIB/fAB/V79XyETIBQgECAP/QAEEP3yAf3wAf1e/V8hFCAVIBAgD/0ABCD98gH98AH9Xv1fIRUgFiAQIA/9AAQw/fIB/fAB/V79XyEWIBcgECAP/QAEQP3yAf3wAf1e/V8hFyAYIBAgD/0ABFD98gH98AH9Xv1fIRggGSAQIA/9AARg/fIB/fAB/V79XyEZIBogECAP/QAEcP3yAf3wAf1e/V8hGiANQRBqIQ0MAAsLIAUgC0ECdGohDSANIBMgBhAG/VsDAAAgDSAUIAYQBv1bAwgAIA0gFSAGEAb9WwMQACANIBYgBhAG/VsDGAAgDSAXIAYQBv1bAyAAIA0gGCAGEAb9WwMoACANIBkgBhAG/VsDMAAgDSAaIAYQBv1bAzgAIAtBEGohCwwACwsCQANAIAsgBE8NASABIAtBAnRqKgIAuyESIAtBA3QhDyAHIQ0CQANAIA0gDk8NASASIA0rAwAgDSgCCCAPaisDAKKgtrshEiANQRBqIQ0MAAsLIBK2IQogBiAKQwAAAABdcQRAQwAAAAAhCgsgBSALQQJ0aiAKOAIAIAtBAWohCwwACwsLUwECfwJAA0AgBCABTw0BIAAgBEEYbGohBSAFKAIAIAUoAgQgBSgCCCAFKAIMIAUoAhAgBSgCFEEBIAIgBEEBaiABSRsgAxAAIARBAWohBAwACwsLxQECAXsCf0HFu/KIeP0RIQICQANAIANBBGogAUsNASACIAAgA0ECdGr9AAQA/VFBk4OACP0R/bUBIQIgA0EEaiEDDAALCyAC/RsAIQQgBEGTg4AIbCAC/RsBcyEEIARBk4OACGwgAv0bAnMhBCAEQZODgAhsIAL9GwNzIQQCQANAIAMgAU8NASAEIAAgA0ECdGooAgBzQZODgAhsIQQgA0EBaiEDDAALCyAEIARBD3ZzIQQgBEHt+OzgAmwhBCAEIARBDHZzC8kCAQl/IAAoAhAhAyABIAMQAiEEIAQgACgCDHEhBSAEQQFyIQYgACgCACAFIANBAnRsaiEHIAAoAhRBAnQhCyAAKAIEIAUgC2xqIQogACgCCCAFQQJ0aigCACAGRgRAQQEhCQJAA0AgCEEEaiADSw0BIAcgCEECdGr9AAQAIAEgCEECdGr9AAQA/Tf9owFFBEBBACEJDAILIAhBBGohCAwACwsCQANAIAlFIAggA09yDQEgByAIQQJ0aigCACABIAhBAnRqKAIARwRAQQAhCQsgCEEBaiEIDAALCyAJBEAgACAAKAIoQQFqNgIoIAoPCwsgACAAKAIsQQFqNgIsIAcgASADQQJ0/AoAACAAKAIgIAEgA0ECdPwKAAAgACgCGCAAKAIcQQEgAhABIAogACgCJCAL/AoAACAAKAIIIAVBAnRqIAY2AgAgCguJAgIFfwF7IAAoAhRBAnQhBgJAA0AgByAGTw0BIAQgB2r9DAAAAAAAAAAAAAAAAAAAAAD9CwQAIAQgBmogB2pDAACA//0T/QsEACAHQRBqIQcMAAsLIAO4/RQhCwJAA0AgCCADTw0BIAAgASAIIAJsaiAFEAMhCUEAIQcCQANAIAcgBk8NASAEIAdqIQogCiAK/V0DAP1fIAkgB2r9XQMA/V8gC/3zAf3wAf1e/VsDAAAgCiAK/V0DCP1fIAkgB2r9XQMI/V8gC/3zAf3wAf1e/VsDCAAgCiAGaiEKIAogCv0ABAAgCSAHav0ABAD96wH9CwQAIAdBEGohBwwACwsgCEEBaiEIDAALCwvRAQECfyAAKAI4IQIgACgCACAAKAIUIAAoAgwgACgCCCAAKAIoIAIQBCAAKAIoIAAoAgAoAhRBA3RqIQEgASAAKAIYIAAoAiBBAnT8CgAAIAEgACgCIEECdGohASABIAAoAhwgACgCJEECdPwKAAAgASAAKAIkQQJ0aiEBIAAoAgQEQCAAKAIEIAAoAhwgACgCJEECdGogACgCEEE0IAEgAhAECyAAKAI8IAAoAiggACgCQEECdPwKAAAgACgCLCAAKAIwQQAgAhABIAAoAjQqAgALKQEBeyAA/V4hAiABBHsgAv0MAAAAAAAAAAAAAAAAAAAAAP3rAQUgAgsL";
+  "AGFzbQEAAAABOQhgCH9/f39/f39/AGAEf39/fwBgAn9/AX9gA39/fwF/YAZ/f39/f38AYAF/AX1gAnt/AXtgAn9/AAIPAQNlbnYGbWVtb3J5AgABAwkIAAECAwQFBgcHGAMFZGVuc2UAAAVjaGFpbgABBHJvd3MABwqkDwjEBQgCfwF9BX8BewF/AXwIewF/IARBA3QhGwJAA0AgCCADTw0BIAIgCEECdGoqAgAhCiAKQwAAAABcBEAgByAJQQR0aiENIA0gCrs5AwAgDSAAIAggG2xqNgIIIAlBAWohCQsgCEEBaiEIDAALCyAHIAlBBHRqIQ4gBEFwcSERAkADQCALIBFPDQEgASALQQJ0aiENIA39XQMA/V8hEyAN/V0DCP1fIRQgDf1dAxD9XyEVIA39XQMY/V8hFiAN/V0DIP1fIRcgDf1dAyj9XyEYIA39XQMw/V8hGSAN/V0DOP1fIRogByENAkADQCANIA5PDQEgDSsDAP0UIRAgDSgCCCALQQN0aiEPIBMgECAP/QAEAP3yAf3wAf1e/V8hEyAUIBAgD/0ABBD98gH98AH9Xv1fIRQgFSAQIA/9AAQg/fIB/fAB/V79XyEVIBYgECAP/QAEMP3yAf3wAf1e/V8hFiAXIBAgD/0ABED98gH98AH9Xv1fIRcgGCAQIA/9AARQ/fIB/fAB/V79XyEYIBkgECAP/QAEYP3yAf3wAf1e/V8hGSAaIBAgD/0ABHD98gH98AH9Xv1fIRogDUEQaiENDAALCyAFIAtBAnRqIQ0gDSATIAYQBv1bAwAAIA0gFCAGEAb9WwMIACANIBUgBhAG/VsDEAAgDSAWIAYQBv1bAxgAIA0gFyAGEAb9WwMgACANIBggBhAG/VsDKAAgDSAZIAYQBv1bAzAAIA0gGiAGEAb9WwM4ACALQRBqIQsMAAsLAkADQCALIARPDQEgASALQQJ0aioCALshEiALQQN0IQ8gByENAkADQCANIA5PDQEgEiANKwMAIA0oAgggD2orAwCioLa7IRIgDUEQaiENDAALCyAStiEKIAYgCkMAAAAAXXEEQEMAAAAAIQoLIAUgC0ECdGogCjgCACALQQFqIQsMAAsLC1MBAn8CQANAIAQgAU8NASAAIARBGGxqIQUgBSgCACAFKAIEIAUoAgggBSgCDCAFKAIQIAUoAhRBASACIARBAWogAUkbIAMQACAEQQFqIQQMAAsLC8UBAgF7An9BxbvyiHj9ESECAkADQCADQQRqIAFLDQEgAiAAIANBAnRq/QAEAP1RQZODgAj9Ef21ASECIANBBGohAwwACwsgAv0bACEEIARBk4OACGwgAv0bAXMhBCAEQZODgAhsIAL9GwJzIQQgBEGTg4AIbCAC/RsDcyEEAkADQCADIAFPDQEgBCAAIANBAnRqKAIAc0GTg4AIbCEEIANBAWohAwwACwsgBCAEQQ92cyEEIARB7fjs4AJsIQQgBCAEQQx2cwvJAgEJfyAAKAIQIQMgASADEAIhBCAEIAAoAgxxIQUgBEEBciEGIAAoAgAgBSADQQJ0bGohByAAKAIUQQJ0IQsgACgCBCAFIAtsaiEKIAAoAgggBUECdGooAgAgBkYEQEEBIQkCQANAIAhBBGogA0sNASAHIAhBAnRq/QAEACABIAhBAnRq/QAEAP03/aMBRQRAQQAhCQwCCyAIQQRqIQgMAAsLAkADQCAJRSAIIANPcg0BIAcgCEECdGooAgAgASAIQQJ0aigCAEcEQEEAIQkLIAhBAWohCAwACwsgCQRAIAAgACgCKEEBajYCKCAKDwsLIAAgACgCLEEBajYCLCAHIAEgA0ECdPwKAAAgACgCICABIANBAnT8CgAAIAAoAhggACgCHEEBIAIQASAKIAAoAiQgC/wKAAAgACgCCCAFQQJ0aiAGNgIAIAoLiQICBX8BeyAAKAIUQQJ0IQYCQANAIAcgBk8NASAEIAdq/QwAAAAAAAAAAAAAAAAAAAAA/QsEACAEIAZqIAdqQwAAgP/9E/0LBAAgB0EQaiEHDAALCyADuP0UIQsCQANAIAggA08NASAAIAEgCCACbGogBRADIQlBACEHAkADQCAHIAZPDQEgBCAHaiEKIAogCv1dAwD9XyAJIAdq/V0DAP1fIAv98wH98AH9Xv1bAwAAIAogCv1dAwj9XyAJIAdq/V0DCP1fIAv98wH98AH9Xv1bAwgAIAogBmohCiAKIAr9AAQAIAkgB2r9AAQA/esB/QsEACAHQRBqIQcMAAsLIAhBAWohCAwACwsL0QEBAn8gACgCOCECIAAoAgAgACgCFCAAKAIMIAAoAgggACgCKCACEAQgACgCKCAAKAIAKAIUQQN0aiEBIAEgACgCGCAAKAIgQQJ0/AoAACABIAAoAiBBAnRqIQEgASAAKAIcIAAoAiRBAnT8CgAAIAEgACgCJEECdGohASAAKAIEBEAgACgCBCAAKAIcIAAoAiRBAnRqIAAoAhBBNCABIAIQBAsgACgCPCAAKAIoIAAoAkBBAnT8CgAAIAAoAiwgACgCMEEAIAIQASAAKAI0KgIACykBAXsgAP1eIQIgAQR7IAL9DAAAAAAAAAAAAAAAAAAAAAD96wEFIAILC24BAX8CQANAIAIgAU8NASAAIAAoAkQgAiAAKAIIIAAoAgxsbGo2AhQgACAAKAJIIAIgACgCIEECdGxqNgIYIAAgACgCTCACIAAoAlRsajYCHCAAKAJQIAJBAnRqIAAQBTgCACACQQFqIQIMAAsLCw==";
 
 let module: WebAssembly.Module | null | undefined;
 
@@ -138,12 +138,16 @@ export interface RowShape {
   readonly headDepth: number;
 }
 
-/** A whole candidate in WebAssembly: write its inputs, then row() gives its logit. */
+/**
+ * Whole candidates in WebAssembly: write up to `capacity` rows of inputs (one after another, as
+ * SafetyInputs holds them), then score(k) gives the logits of the first k.
+ */
 export interface DenseRows {
+  readonly capacity: number;
   readonly cols: Float32Array;
   readonly flips: Float32Array;
   readonly globals: Float32Array;
-  row(): number;
+  score(k: number): Float32Array;
   /** Rows of the column and card networks found in the tables, and computed. */
   hits(): number;
   misses(): number;
@@ -151,15 +155,19 @@ export interface DenseRows {
 
 /** Fields of a table's description (dense.wat, $lookup). */
 const MEMO = 48;
-/** Fields of the row description (dense.wat, row). */
-const ROW = 68;
+/** Fields of the row description (dense.wat, row and rows). */
+const ROW = 88;
+/** Candidates per call of rows. */
+const ROWS = 16;
 
 /** The layers in one WebAssembly memory: weights as float64, biases and outputs as float32. */
 class WasmChains implements DenseChains, DenseRows {
   readonly x: Float32Array;
   readonly #outs: Float32Array[];
   readonly #chain: (tab: number, depth: number, reluLast: number, scr: number) => void;
-  readonly #row: (r: number) => number;
+  readonly #rows: (r: number, k: number) => void;
+  readonly capacity = ROWS;
+  #logits = new Float32Array(0);
   readonly #tab: number;
   readonly #scr: number;
   readonly #rowAt: number;
@@ -209,9 +217,10 @@ class WasmChains implements DenseChains, DenseRows {
     const cardMemo = shape?.cards
       ? memo(shape.cards.first, shape.cards.depth, shape.cards.width, shape.cards.slots)
       : 0;
-    const cols = shape ? take(4 * shape.columns * shape.columnWidth) : 0;
-    const flips = shape ? take(4 * shape.flipperWidth) : 0;
-    const globals = shape ? take(4 * shape.globalWidth) : 0;
+    const cols = shape ? take(4 * ROWS * shape.columns * shape.columnWidth) : 0;
+    const flips = shape ? take(4 * ROWS * shape.flipperWidth) : 0;
+    const globals = shape ? take(4 * ROWS * shape.globalWidth) : 0;
+    const logits = take(4 * ROWS);
     const pooled = shape ? take(4 * shapes[shape.headFirst]![0]) : 0;
     const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) });
     const { exports } = new WebAssembly.Instance(mod, { env: { memory } });
@@ -221,7 +230,7 @@ class WasmChains implements DenseChains, DenseRows {
       reluLast: number,
       scr: number,
     ) => void;
-    this.#row = exports.row as (r: number) => number;
+    this.#rows = exports.rows as (r: number, k: number) => void;
     const buf = memory.buffer;
     const table = new Int32Array(buf, tab, (RECORD / 4) * shapes.length);
     shapes.forEach(([i, o], l) => {
@@ -270,10 +279,16 @@ class WasmChains implements DenseChains, DenseRows {
       scr,
       x,
       shapes[shape.headFirst]![0],
+      cols,
+      flips,
+      globals,
+      logits,
+      4 * shape.globalWidth,
     ]);
-    this.cols = new Float32Array(buf, cols, shape.columns * shape.columnWidth);
-    this.flips = new Float32Array(buf, flips, shape.flipperWidth);
-    this.globals = new Float32Array(buf, globals, shape.globalWidth);
+    this.cols = new Float32Array(buf, cols, ROWS * shape.columns * shape.columnWidth);
+    this.flips = new Float32Array(buf, flips, ROWS * shape.flipperWidth);
+    this.globals = new Float32Array(buf, globals, ROWS * shape.globalWidth);
+    this.#logits = new Float32Array(buf, logits, ROWS);
   }
 
   run(first: number, depth: number, reluLast: boolean): Float32Array {
@@ -281,8 +296,9 @@ class WasmChains implements DenseChains, DenseRows {
     return this.#outs[first + depth - 1]!;
   }
 
-  row(): number {
-    return this.#row(this.#rowAt);
+  score(k: number): Float32Array {
+    this.#rows(this.#rowAt, k);
+    return this.#logits;
   }
 
   hits(): number {

@@ -202,8 +202,9 @@
   ;; 8 columns, 12 column row bytes, 16 card row bytes, 20 columns' input, 24 flippers' input,
   ;; 28 globals' input, 32 flipper floats, 36 globals floats before the cards, 40 head input,
   ;; 44 head chain record, 48 head depth, 52 head output, 56 scratch, 60 the chains' input, 64 head
-  ;; input floats (the head input is pooled apart, then copied: card lookups use the chains' input).
-  (func (export "row") (param $r i32) (result f32)
+  ;; input floats (the head input is pooled apart, then copied: card lookups use the chains' input);
+  ;; for rows: 68, 72, 76 the first row's columns, flippers, globals, 80 the logits, 84 globals bytes.
+  (func $row (param $r i32) (result f32)
     (local $at i32) (local $scr i32)
     (local.set $scr (i32.load offset=56 (local.get $r)))
     (call $pool (i32.load offset=0 (local.get $r)) (i32.load offset=20 (local.get $r)) (i32.load offset=12 (local.get $r))
@@ -227,4 +228,20 @@
     (local.set $r (f32x4.demote_f64x2_zero (local.get $a)))
     (if (result v128) (local.get $relu)
       (then (f32x4.pmax (local.get $r) (v128.const f32x4 0 0 0 0)))
-      (else (local.get $r)))))
+      (else (local.get $r))))
+  ;; Rows 0 … $k−1 (their inputs one after another from the first row's) into the logits.
+  (func (export "rows") (param $r i32) (param $k i32)
+    (local $i i32)
+    (block $d (loop $l
+      (br_if $d (i32.ge_u (local.get $i) (local.get $k)))
+      (i32.store offset=20 (local.get $r) (i32.add (i32.load offset=68 (local.get $r))
+        (i32.mul (local.get $i) (i32.mul (i32.load offset=8 (local.get $r)) (i32.load offset=12 (local.get $r))))))
+      (i32.store offset=24 (local.get $r) (i32.add (i32.load offset=72 (local.get $r))
+        (i32.mul (local.get $i) (i32.shl (i32.load offset=32 (local.get $r)) (i32.const 2)))))
+      (i32.store offset=28 (local.get $r) (i32.add (i32.load offset=76 (local.get $r))
+        (i32.mul (local.get $i) (i32.load offset=84 (local.get $r)))))
+      (f32.store (i32.add (i32.load offset=80 (local.get $r)) (i32.shl (local.get $i) (i32.const 2)))
+        (call $row (local.get $r)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $l))))
+)

@@ -16,8 +16,23 @@ export const STRUCTURE_WIDTH = 4 * 6 + 8;
 const colOf = new Int8Array(52);
 const depthOf = new Uint8Array(52);
 
+/**
+ * digCost's answers since the last locateCards, per column and height + 1 (kept while the stamp
+ * equals the epoch): one candidate's encoding asks the same few hundred times, and nothing it
+ * reads (the layout, the locations) changes before the next locateCards.
+ */
+const DIG_COLUMNS = 16;
+const digKept = new Int32Array(DIG_COLUMNS * (COLUMN_CAP + 1));
+const digStamp = new Int32Array(DIG_COLUMNS * (COLUMN_CAP + 1));
+let epoch = 0;
+
 /** Fills the card locations that encode.ts and the features below read. */
 export function locateCards(s: State): void {
+  epoch++;
+  if (epoch === 0x7fffffff) {
+    digStamp.fill(0);
+    epoch = 1;
+  }
   colOf.fill(-2);
   for (let i = 0; i < s.nCells; i++)
     if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
@@ -48,6 +63,17 @@ export const whereOf = (s: State, k: number): number =>
  * d = −1 counts what emptying the whole column would take. Needs locateCards first.
  */
 export function digCost(s: State, c: number, d: number): number {
+  const at = c * (COLUMN_CAP + 1) + d + 1;
+  if (c < DIG_COLUMNS && digStamp[at] === epoch) return digKept[at]!;
+  const cost = digCostNow(s, c, d);
+  if (c < DIG_COLUMNS) {
+    digKept[at] = cost;
+    digStamp[at] = epoch;
+  }
+  return cost;
+}
+
+function digCostNow(s: State, c: number, d: number): number {
   const b = c * COLUMN_CAP;
   const buildOn = s.tables.buildOn;
   let empty = s.emptyColumns();
