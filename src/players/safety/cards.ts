@@ -41,9 +41,15 @@ function place(s: State, k: number, out: Float32Array, o: number): number {
  * Writes the 52 card rows of s at out[at …] (zeroed first), `width` floats apart: CARD_WIDTH, or
  * cardWidthOf(true) to add the links after each row. Needs nothing located beforehand.
  */
-export function encodeCards(s: State, out: Float32Array, at: number, width = CARD_WIDTH): void {
+export function encodeCards(
+  s: State,
+  out: Float32Array,
+  at: number,
+  width = CARD_WIDTH,
+  located = false,
+): void {
   out.fill(0, at, at + 52 * width);
-  locateCards(s);
+  if (!located) locateCards(s);
   let free = 0;
   for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
   const freeShare = free / Math.max(1, s.nCells);

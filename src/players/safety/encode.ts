@@ -31,12 +31,13 @@ export const GLOBAL_WIDTH = 8 + ROW;
 
 const rel = (s: State, c: number): number => s.tables.rel[c]! * 4 + suitOf(c);
 
-/** Writes the column rows of `s` into cols[at … at + nColumns·COLUMN_WIDTH) (zeroed first). */
+/** The next card each foundation wants, by relative index (−1 when complete): encodeColumns' scratch. */
+const want = new Int32Array(4);
+
+/** Writes the column rows of `s` into cols[at … at + nColumns·COLUMN_WIDTH) (zeroed first), after locateCards(s). */
 function encodeColumns(s: State, cols: Float32Array, at: number): void {
   cols.fill(0, at, at + s.nColumns * COLUMN_WIDTH);
-  locateCards(s);
-  // The next card each foundation wants, by relative index (−1 when complete).
-  const want = [-1, -1, -1, -1];
+  want.fill(-1);
   for (let f = 0; f < 4; f++) if (s.found[f]! < 13) want[f] = s.found[f]! * 4 + f;
   for (let c = 0; c < s.nColumns; c++) {
     const o = at + c * COLUMN_WIDTH;
@@ -105,8 +106,7 @@ function encodeGlobals(
   out[at + 4] = s.cardsHome() / 52;
   out[at + 5] = s.emptyColumns() / s.nColumns;
   out[at + 6] = s.isWon() ? 1 : 0;
-  // Flipper cards that could leave now (onto a column's top card, or home).
-  locateCards(s);
+  // Flipper cards that could leave now (onto a column's top card, or home); locateCards(s) was called.
   let mobile = 0;
   for (let i = 0; i < s.nCells; i++) {
     const c = s.cells[i]!;
@@ -138,18 +138,21 @@ export function encodeCandidate(
   globalsAt: number,
   features: SafetyFeatures,
 ): void {
+  // The card locations once: every group below reads them, and s does not change in between.
+  locateCards(s);
   encodeColumns(s, cols, colsAt);
   encodeFlippers(s, flips, flipsAt);
   encodeGlobals(s, row, rowAt, globals, globalsAt);
   if (features === "basic") return;
-  encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH);
+  encodeStructure(s, globals, globalsAt + GLOBAL_WIDTH, true);
   if (features === "structure") return;
-  encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH);
+  encodeFlipperCosts(s, globals, globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH, true);
   if (hasCardRows(features))
     encodeCards(
       s,
       globals,
       globalsAt + GLOBAL_WIDTH + STRUCTURE_WIDTH + FLIPPER_COST_WIDTH,
       cardWidthOf(features === "links"),
+      true,
     );
 }

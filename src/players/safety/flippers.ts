@@ -117,9 +117,9 @@ export const releaseCostOf = (
  * 12 the cards still needed below the parked ones; 13 parked cards that could go home now;
  * 14 top-rank parked cards while no column is empty; 15 the sum of the home routes' costs.
  */
-export function encodeFlipperCosts(s: State, out: Float32Array, at: number): void {
+export function encodeFlipperCosts(s: State, out: Float32Array, at: number, located = false): void {
   out.fill(0, at, at + FLIPPER_COST_WIDTH);
-  locateCards(s);
+  if (!located) locateCards(s);
   const n = releaseCosts(s);
   const F = Math.max(1, s.nCells);
   const free = s.nCells - n;

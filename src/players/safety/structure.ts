@@ -12,6 +12,9 @@ import { COLUMN_CAP, type State } from "../../engine/state.js";
 /** Six numbers per suit, then eight for the whole position. */
 export const STRUCTURE_WIDTH = 4 * 6 + 8;
 
+/** Per suit, the lowest rank seen so far down a column (encodeStructure's scratch). */
+const low = new Int32Array(4);
+
 // Where each card (relative index rel·4 + suit) lies: its column (−1 flipper, −2 home) and its height.
 const colOf = new Int8Array(52);
 const depthOf = new Uint8Array(52);
@@ -93,10 +96,10 @@ function digCostNow(s: State, c: number, d: number): number {
   return cost;
 }
 
-/** Writes STRUCTURE_WIDTH numbers for position s at out[at …]. */
-export function encodeStructure(s: State, out: Float32Array, at: number): void {
+/** Writes STRUCTURE_WIDTH numbers for position s at out[at …] (located: locateCards(s) was the last call). */
+export function encodeStructure(s: State, out: Float32Array, at: number, located = false): void {
   out.fill(0, at, at + STRUCTURE_WIDTH);
-  locateCards(s);
+  if (!located) locateCards(s);
   let free = 0;
   for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
   const F = Math.max(1, s.nCells);
@@ -131,7 +134,7 @@ export function encodeStructure(s: State, out: Float32Array, at: number): void {
   for (let c = 0; c < s.nColumns; c++) {
     const b = c * COLUMN_CAP;
     const n = s.len[c]!;
-    const low = [13, 13, 13, 13];
+    low.fill(13);
     for (let d = 0; d < n; d++) {
       const card = s.cards[b + d]!;
       const su = suitOf(card);
