@@ -6,9 +6,9 @@
  * ties; this order is the one every shipped network's results were played with.
  *
  * Two implementations of that one arithmetic, giving the same bits:
- * - WebAssembly (dense.wat, assembled by wabt's `wat2wasm`): weights kept as float64 (each
- *   exactly its float32 value), two outputs per SIMD register, the rounding after each addition
- *   one demote and promote; about twice the plain-JavaScript speed. Its `rows` runs whole
+ * - WebAssembly (dense.wat, assembled by wabt's `wat2wasm`): two outputs per SIMD register in
+ *   float64 (each float32 weight promoted exactly, the product exact), the rounding after each
+ *   addition one demote and promote; about twice the plain-JavaScript speed. Its `rows` runs whole
  *   candidates (the column and card tables of batch.ts, their pooling, the head) in one call.
  * - plain JavaScript (`dense`, and batch.ts's own loop), where WebAssembly SIMD is missing.
  */
@@ -98,7 +98,7 @@ export interface DenseChains {
 
 /** dense.wat, assembled (its exports: dense; chain, over a table of layers; rows, whole candidates). */
 const WASM =
-  "AGFzbQEAAAABOQhgCH9/f39/f39/AGAEf39/fwBgAn9/AX9gA39/fwF/YAZ/f39/f38AYAF/AX1gAnt/AXtgAn9/AAIPAQNlbnYGbWVtb3J5AgABAwkIAAECAwQFBgcHGAMFZGVuc2UAAAVjaGFpbgABBHJvd3MABwqkDwjEBQgCfwF9BX8BewF/AXwIewF/IARBA3QhGwJAA0AgCCADTw0BIAIgCEECdGoqAgAhCiAKQwAAAABcBEAgByAJQQR0aiENIA0gCrs5AwAgDSAAIAggG2xqNgIIIAlBAWohCQsgCEEBaiEIDAALCyAHIAlBBHRqIQ4gBEFwcSERAkADQCALIBFPDQEgASALQQJ0aiENIA39XQMA/V8hEyAN/V0DCP1fIRQgDf1dAxD9XyEVIA39XQMY/V8hFiAN/V0DIP1fIRcgDf1dAyj9XyEYIA39XQMw/V8hGSAN/V0DOP1fIRogByENAkADQCANIA5PDQEgDSsDAP0UIRAgDSgCCCALQQN0aiEPIBMgECAP/QAEAP3yAf3wAf1e/V8hEyAUIBAgD/0ABBD98gH98AH9Xv1fIRQgFSAQIA/9AAQg/fIB/fAB/V79XyEVIBYgECAP/QAEMP3yAf3wAf1e/V8hFiAXIBAgD/0ABED98gH98AH9Xv1fIRcgGCAQIA/9AARQ/fIB/fAB/V79XyEYIBkgECAP/QAEYP3yAf3wAf1e/V8hGSAaIBAgD/0ABHD98gH98AH9Xv1fIRogDUEQaiENDAALCyAFIAtBAnRqIQ0gDSATIAYQBv1bAwAAIA0gFCAGEAb9WwMIACANIBUgBhAG/VsDEAAgDSAWIAYQBv1bAxgAIA0gFyAGEAb9WwMgACANIBggBhAG/VsDKAAgDSAZIAYQBv1bAzAAIA0gGiAGEAb9WwM4ACALQRBqIQsMAAsLAkADQCALIARPDQEgASALQQJ0aioCALshEiALQQN0IQ8gByENAkADQCANIA5PDQEgEiANKwMAIA0oAgggD2orAwCioLa7IRIgDUEQaiENDAALCyAStiEKIAYgCkMAAAAAXXEEQEMAAAAAIQoLIAUgC0ECdGogCjgCACALQQFqIQsMAAsLC1MBAn8CQANAIAQgAU8NASAAIARBGGxqIQUgBSgCACAFKAIEIAUoAgggBSgCDCAFKAIQIAUoAhRBASACIARBAWogAUkbIAMQACAEQQFqIQQMAAsLC8UBAgF7An9BxbvyiHj9ESECAkADQCADQQRqIAFLDQEgAiAAIANBAnRq/QAEAP1RQZODgAj9Ef21ASECIANBBGohAwwACwsgAv0bACEEIARBk4OACGwgAv0bAXMhBCAEQZODgAhsIAL9GwJzIQQgBEGTg4AIbCAC/RsDcyEEAkADQCADIAFPDQEgBCAAIANBAnRqKAIAc0GTg4AIbCEEIANBAWohAwwACwsgBCAEQQ92cyEEIARB7fjs4AJsIQQgBCAEQQx2cwvJAgEJfyAAKAIQIQMgASADEAIhBCAEIAAoAgxxIQUgBEEBciEGIAAoAgAgBSADQQJ0bGohByAAKAIUQQJ0IQsgACgCBCAFIAtsaiEKIAAoAgggBUECdGooAgAgBkYEQEEBIQkCQANAIAhBBGogA0sNASAHIAhBAnRq/QAEACABIAhBAnRq/QAEAP03/aMBRQRAQQAhCQwCCyAIQQRqIQgMAAsLAkADQCAJRSAIIANPcg0BIAcgCEECdGooAgAgASAIQQJ0aigCAEcEQEEAIQkLIAhBAWohCAwACwsgCQRAIAAgACgCKEEBajYCKCAKDwsLIAAgACgCLEEBajYCLCAHIAEgA0ECdPwKAAAgACgCICABIANBAnT8CgAAIAAoAhggACgCHEEBIAIQASAKIAAoAiQgC/wKAAAgACgCCCAFQQJ0aiAGNgIAIAoLiQICBX8BeyAAKAIUQQJ0IQYCQANAIAcgBk8NASAEIAdq/QwAAAAAAAAAAAAAAAAAAAAA/QsEACAEIAZqIAdqQwAAgP/9E/0LBAAgB0EQaiEHDAALCyADuP0UIQsCQANAIAggA08NASAAIAEgCCACbGogBRADIQlBACEHAkADQCAHIAZPDQEgBCAHaiEKIAogCv1dAwD9XyAJIAdq/V0DAP1fIAv98wH98AH9Xv1bAwAAIAogCv1dAwj9XyAJIAdq/V0DCP1fIAv98wH98AH9Xv1bAwgAIAogBmohCiAKIAr9AAQAIAkgB2r9AAQA/esB/QsEACAHQRBqIQcMAAsLIAhBAWohCAwACwsL0QEBAn8gACgCOCECIAAoAgAgACgCFCAAKAIMIAAoAgggACgCKCACEAQgACgCKCAAKAIAKAIUQQN0aiEBIAEgACgCGCAAKAIgQQJ0/AoAACABIAAoAiBBAnRqIQEgASAAKAIcIAAoAiRBAnT8CgAAIAEgACgCJEECdGohASAAKAIEBEAgACgCBCAAKAIcIAAoAiRBAnRqIAAoAhBBNCABIAIQBAsgACgCPCAAKAIoIAAoAkBBAnT8CgAAIAAoAiwgACgCMEEAIAIQASAAKAI0KgIACykBAXsgAP1eIQIgAQR7IAL9DAAAAAAAAAAAAAAAAAAAAAD96wEFIAILC24BAX8CQANAIAIgAU8NASAAIAAoAkQgAiAAKAIIIAAoAgxsbGo2AhQgACAAKAJIIAIgACgCIEECdGxqNgIYIAAgACgCTCACIAAoAlRsajYCHCAAKAJQIAJBAnRqIAAQBTgCACACQQFqIQIMAAsLCw==";
+  "AGFzbQEAAAABOQhgCH9/f39/f39/AGAEf39/fwBgAn9/AX9gA39/fwF/YAZ/f39/f38AYAF/AX1gAnt/AXtgAn9/AAIPAQNlbnYGbWVtb3J5AgABAwkIAAECAwQFBgcHGAMFZGVuc2UAAAVjaGFpbgABBHJvd3MABwq1DwjVBQgCfwF9BX8BewF/AXwIewF/IARBAnQhGwJAA0AgCCADTw0BIAIgCEECdGoqAgAhCiAKQwAAAABcBEAgByAJQQR0aiENIA0gCrs5AwAgDSAAIAggG2xqNgIIIAlBAWohCQsgCEEBaiEIDAALCyAHIAlBBHRqIQ4gBEFwcSERAkADQCALIBFPDQEgASALQQJ0aiENIA39XQMA/V8hEyAN/V0DCP1fIRQgDf1dAxD9XyEVIA39XQMY/V8hFiAN/V0DIP1fIRcgDf1dAyj9XyEYIA39XQMw/V8hGSAN/V0DOP1fIRogByENAkADQCANIA5PDQEgDSsDAP0UIRAgDSgCCCALQQJ0aiEPIBMgECAP/V0DAP1f/fIB/fAB/V79XyETIBQgECAP/V0DCP1f/fIB/fAB/V79XyEUIBUgECAP/V0DEP1f/fIB/fAB/V79XyEVIBYgECAP/V0DGP1f/fIB/fAB/V79XyEWIBcgECAP/V0DIP1f/fIB/fAB/V79XyEXIBggECAP/V0DKP1f/fIB/fAB/V79XyEYIBkgECAP/V0DMP1f/fIB/fAB/V79XyEZIBogECAP/V0DOP1f/fIB/fAB/V79XyEaIA1BEGohDQwACwsgBSALQQJ0aiENIA0gEyAGEAb9WwMAACANIBQgBhAG/VsDCAAgDSAVIAYQBv1bAxAAIA0gFiAGEAb9WwMYACANIBcgBhAG/VsDIAAgDSAYIAYQBv1bAygAIA0gGSAGEAb9WwMwACANIBogBhAG/VsDOAAgC0EQaiELDAALCwJAA0AgCyAETw0BIAEgC0ECdGoqAgC7IRIgC0ECdCEPIAchDQJAA0AgDSAOTw0BIBIgDSsDACANKAIIIA9qKgIAu6KgtrshEiANQRBqIQ0MAAsLIBK2IQogBiAKQwAAAABdcQRAQwAAAAAhCgsgBSALQQJ0aiAKOAIAIAtBAWohCwwACwsLUwECfwJAA0AgBCABTw0BIAAgBEEYbGohBSAFKAIAIAUoAgQgBSgCCCAFKAIMIAUoAhAgBSgCFEEBIAIgBEEBaiABSRsgAxAAIARBAWohBAwACwsLxQECAXsCf0HFu/KIeP0RIQICQANAIANBBGogAUsNASACIAAgA0ECdGr9AAQA/VFBk4OACP0R/bUBIQIgA0EEaiEDDAALCyAC/RsAIQQgBEGTg4AIbCAC/RsBcyEEIARBk4OACGwgAv0bAnMhBCAEQZODgAhsIAL9GwNzIQQCQANAIAMgAU8NASAEIAAgA0ECdGooAgBzQZODgAhsIQQgA0EBaiEDDAALCyAEIARBD3ZzIQQgBEHt+OzgAmwhBCAEIARBDHZzC8kCAQl/IAAoAhAhAyABIAMQAiEEIAQgACgCDHEhBSAEQQFyIQYgACgCACAFIANBAnRsaiEHIAAoAhRBAnQhCyAAKAIEIAUgC2xqIQogACgCCCAFQQJ0aigCACAGRgRAQQEhCQJAA0AgCEEEaiADSw0BIAcgCEECdGr9AAQAIAEgCEECdGr9AAQA/Tf9owFFBEBBACEJDAILIAhBBGohCAwACwsCQANAIAlFIAggA09yDQEgByAIQQJ0aigCACABIAhBAnRqKAIARwRAQQAhCQsgCEEBaiEIDAALCyAJBEAgACAAKAIoQQFqNgIoIAoPCwsgACAAKAIsQQFqNgIsIAcgASADQQJ0/AoAACAAKAIgIAEgA0ECdPwKAAAgACgCGCAAKAIcQQEgAhABIAogACgCJCAL/AoAACAAKAIIIAVBAnRqIAY2AgAgCguJAgIFfwF7IAAoAhRBAnQhBgJAA0AgByAGTw0BIAQgB2r9DAAAAAAAAAAAAAAAAAAAAAD9CwQAIAQgBmogB2pDAACA//0T/QsEACAHQRBqIQcMAAsLIAO4/RQhCwJAA0AgCCADTw0BIAAgASAIIAJsaiAFEAMhCUEAIQcCQANAIAcgBk8NASAEIAdqIQogCiAK/V0DAP1fIAkgB2r9XQMA/V8gC/3zAf3wAf1e/VsDAAAgCiAK/V0DCP1fIAkgB2r9XQMI/V8gC/3zAf3wAf1e/VsDCAAgCiAGaiEKIAogCv0ABAAgCSAHav0ABAD96wH9CwQAIAdBEGohBwwACwsgCEEBaiEIDAALCwvRAQECfyAAKAI4IQIgACgCACAAKAIUIAAoAgwgACgCCCAAKAIoIAIQBCAAKAIoIAAoAgAoAhRBA3RqIQEgASAAKAIYIAAoAiBBAnT8CgAAIAEgACgCIEECdGohASABIAAoAhwgACgCJEECdPwKAAAgASAAKAIkQQJ0aiEBIAAoAgQEQCAAKAIEIAAoAhwgACgCJEECdGogACgCEEE0IAEgAhAECyAAKAI8IAAoAiggACgCQEECdPwKAAAgACgCLCAAKAIwQQAgAhABIAAoAjQqAgALKQEBeyAA/V4hAiABBHsgAv0MAAAAAAAAAAAAAAAAAAAAAP3rAQUgAgsLbgEBfwJAA0AgAiABTw0BIAAgACgCRCACIAAoAgggACgCDGxsajYCFCAAIAAoAkggAiAAKAIgQQJ0bGo2AhggACAAKAJMIAIgACgCVGxqNgIcIAAoAlAgAkECdGogABAFOAIAIAJBAWohAgwACwsL";
 
 let module: WebAssembly.Module | null | undefined;
 
@@ -119,7 +119,7 @@ export const denseKernel = (): "wasm" | "js" => (wasmModule() ? "wasm" : "js");
 /** Bytes per layer record of the chain table: W, b, x, n, o, out (i32 each). */
 const RECORD = 24;
 
-/** The layers in one WebAssembly memory: weights as float64, biases and outputs as float32. */
+/** The layers, tables and input rows in one WebAssembly memory (float32 throughout). */
 /**
  * What a whole candidate needs (SafetyBatch gives it): the column network (layers 0 …), the card
  * network, the head, and their input rows; tables of `slots` rows (a power of two) each.
@@ -160,7 +160,7 @@ const ROW = 88;
 /** Candidates per call of rows. */
 const ROWS = 16;
 
-/** The layers in one WebAssembly memory: weights as float64, biases and outputs as float32. */
+/** The layers, tables and input rows in one WebAssembly memory (float32 throughout). */
 class WasmChains implements DenseChains, DenseRows {
   readonly x: Float32Array;
   readonly #outs: Float32Array[];
@@ -193,7 +193,7 @@ class WasmChains implements DenseChains, DenseRows {
     const tab = take(RECORD * shapes.length);
     const scr = take(16 * widest);
     const x = take(4 * widest);
-    const Ws = shapes.map(([i, o]) => take(8 * i * o));
+    const Ws = shapes.map(([i, o]) => take(4 * i * o));
     const bs = shapes.map(([, o]) => take(4 * o));
     const outs = shapes.map(([, o]) => take(4 * o));
     // The tables and input rows of whole candidates.
@@ -234,7 +234,7 @@ class WasmChains implements DenseChains, DenseRows {
     const buf = memory.buffer;
     const table = new Int32Array(buf, tab, (RECORD / 4) * shapes.length);
     shapes.forEach(([i, o], l) => {
-      new Float64Array(buf, Ws[l]!, i * o).set(w.W[l]!);
+      new Float32Array(buf, Ws[l]!, i * o).set(w.W[l]!);
       new Float32Array(buf, bs[l]!, o).set(w.b[l]!);
       // A chain's first layer reads x; any other, the layer before it.
       table.set(

@@ -1,7 +1,7 @@
 (module
   (import "env" "memory" (memory 1))
   ;; out[j] = fround-sequential(b[j] + sum_i x[i] * W[i][j]) over nonzero x[i], in input order;
-  ;; W as f64 (exact float32 values), input-major [n][o]; b, x, out float32; relu if $relu.
+  ;; W, b, x, out float32 (W input-major [n][o]), each product and sum in float64; relu if $relu.
   (func $dense (export "dense") (param $W i32) (param $b i32) (param $x i32) (param $n i32) (param $o i32)
         (param $out i32) (param $relu i32) (param $scr i32)
     (local $i i32) (local $m i32) (local $v f32) (local $j i32) (local $k i32) (local $p i32) (local $end i32)
@@ -10,7 +10,7 @@
     (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128)
     (local $ob8 i32)
     ;; gather the nonzero inputs: (value f64, weight row byte offset i32) pairs, 16 bytes apart
-    (local.set $ob8 (i32.shl (local.get $o) (i32.const 3)))
+    (local.set $ob8 (i32.shl (local.get $o) (i32.const 2)))
     (block $gd (loop $g
       (br_if $gd (i32.ge_u (local.get $i) (local.get $n)))
       (local.set $v (f32.load (i32.add (local.get $x) (i32.shl (local.get $i) (i32.const 2)))))
@@ -40,15 +40,15 @@
       (block $kd (loop $kl
         (br_if $kd (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $vv (f64x2.splat (f64.load (local.get $p))))
-        (local.set $w (i32.add (i32.load offset=8 (local.get $p)) (i32.shl (local.get $j) (i32.const 3))))
-        (local.set $a0 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a0) (f64x2.mul (local.get $vv) (v128.load offset=0 (local.get $w)))))))
-        (local.set $a1 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a1) (f64x2.mul (local.get $vv) (v128.load offset=16 (local.get $w)))))))
-        (local.set $a2 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a2) (f64x2.mul (local.get $vv) (v128.load offset=32 (local.get $w)))))))
-        (local.set $a3 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a3) (f64x2.mul (local.get $vv) (v128.load offset=48 (local.get $w)))))))
-        (local.set $a4 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a4) (f64x2.mul (local.get $vv) (v128.load offset=64 (local.get $w)))))))
-        (local.set $a5 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a5) (f64x2.mul (local.get $vv) (v128.load offset=80 (local.get $w)))))))
-        (local.set $a6 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a6) (f64x2.mul (local.get $vv) (v128.load offset=96 (local.get $w)))))))
-        (local.set $a7 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a7) (f64x2.mul (local.get $vv) (v128.load offset=112 (local.get $w)))))))
+        (local.set $w (i32.add (i32.load offset=8 (local.get $p)) (i32.shl (local.get $j) (i32.const 2))))
+        (local.set $a0 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a0) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=0 (local.get $w))))))))
+        (local.set $a1 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a1) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $w))))))))
+        (local.set $a2 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a2) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=16 (local.get $w))))))))
+        (local.set $a3 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a3) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=24 (local.get $w))))))))
+        (local.set $a4 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a4) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=32 (local.get $w))))))))
+        (local.set $a5 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a5) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=40 (local.get $w))))))))
+        (local.set $a6 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a6) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=48 (local.get $w))))))))
+        (local.set $a7 (f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero (f64x2.add (local.get $a7) (f64x2.mul (local.get $vv) (f64x2.promote_low_f32x4 (v128.load64_zero offset=56 (local.get $w))))))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $kl)))
       (local.set $p (i32.add (local.get $out) (i32.shl (local.get $j) (i32.const 2))))
@@ -66,12 +66,12 @@
     (block $td (loop $tl
       (br_if $td (i32.ge_u (local.get $j) (local.get $o)))
       (local.set $a (f64.promote_f32 (f32.load (i32.add (local.get $b) (i32.shl (local.get $j) (i32.const 2))))))
-      (local.set $w (i32.shl (local.get $j) (i32.const 3)))
+      (local.set $w (i32.shl (local.get $j) (i32.const 2)))
       (local.set $p (local.get $scr))
       (block $sd (loop $sl
         (br_if $sd (i32.ge_u (local.get $p) (local.get $end)))
         (local.set $a (f64.promote_f32 (f32.demote_f64 (f64.add (local.get $a)
-          (f64.mul (f64.load (local.get $p)) (f64.load (i32.add (i32.load offset=8 (local.get $p)) (local.get $w))))))))
+          (f64.mul (f64.load (local.get $p)) (f64.promote_f32 (f32.load (i32.add (i32.load offset=8 (local.get $p)) (local.get $w)))))))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $sl)))
       (local.set $v (f32.demote_f64 (local.get $a)))
