@@ -30,7 +30,7 @@ const root = join(import.meta.dirname, "../..");
 const shipped = join(root, "results/train-safety/run-links-scratch/last");
 const rules = resolveRules("penguin");
 
-async function rows(batch: number, workers: number): Promise<string[]> {
+async function rows(batch: number | undefined, workers: number): Promise<string[]> {
   const out: EvalRow[] = [];
   for await (const r of evaluate({
     agent: "safety",
@@ -40,7 +40,7 @@ async function rows(batch: number, workers: number): Promise<string[]> {
     // Short games: the moves of each still go through every batch arrangement.
     maxSteps: 60,
     workers,
-    batch,
+    ...(batch === undefined ? {} : { batch }),
     timing: false,
   }))
     out.push(r);
@@ -54,6 +54,9 @@ describe("batched safety network", () => {
     expect(await rows(3, 1)).toEqual(one);
     expect(await rows(4, 1)).toEqual(one);
     expect(await rows(3, 2)).toEqual(one);
+    // The agent's own default (one game at a time) and evaluate's (32 in lockstep).
+    expect(await rows(undefined, 1)).toEqual(one);
+    expect(await rows(32, 1)).toEqual(one);
   });
 
   it("plays the shipped network when no model is named", async () => {
