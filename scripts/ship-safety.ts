@@ -5,13 +5,13 @@
  * (4 of seeds 100001–100200), so the package keeps the full weights.
  * tests/train/shipped.test.ts checks that it replays the run's recorded games.
  *
- *   npx tsx scripts/ship-safety.ts [results/train-safety/run-links-scratch/last]
+ *   npx tsx scripts/ship-safety.ts [results/learn/r1-w5/last]
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSafety } from "../src/players/safety/model.js";
 
-const from = process.argv[2] ?? "results/train-safety/run-links-scratch/last";
+const from = process.argv[2] ?? "results/learn/r1-w5/last";
 const to = "models/safety";
 loadSafety(from); // refuses a damaged or foreign network before anything is written
 const file = JSON.parse(readFileSync(join(from, "model.json"), "utf8")) as Record<string, unknown>;

@@ -29,6 +29,8 @@ const cases: {
   options: Record<string, string>;
   csv: string;
   cells?: number;
+  /** The CSV's first deal (default 1). */
+  first?: number;
 }[] = [
   {
     name: "first safety network",
@@ -79,10 +81,18 @@ const cases: {
     csv: "results/train-safety/safety-links-scratch-last-1-1000.csv",
   },
   {
+    name: "the base network fine-tuned on its own games (results/learn/r1-w5/last)",
+    agent: "safety",
+    options: { model: "results/learn/r1-w5/last" },
+    csv: "results/learn/test/safety-r1-w5-10001-20000.csv",
+    first: 10001,
+  },
+  {
     name: "the network the package ships (--agent safety without a model) is that network",
     agent: "safety",
     options: {},
-    csv: "results/train-safety/safety-links-scratch-last-1-1000.csv",
+    csv: "results/learn/test/safety-r1-w5-10001-20000.csv",
+    first: 10001,
   },
   {
     name: "safety network with card rows, 4 epochs, played with 5 flippers",
@@ -123,7 +133,7 @@ describe("shipped checkpoints replay their recorded games", () => {
         agent: c.agent,
         agentOptions: options,
         rules: resolveRules("penguin", c.cells === undefined ? {} : { cells: c.cells }),
-        deals: seedRange(1, DEALS),
+        deals: seedRange(c.first ?? 1, DEALS),
         timing: false,
       })) {
         rows.push(`${r.deal} ${r.won} ${r.cardsHome} ${r.moves}`);
@@ -135,7 +145,7 @@ describe("shipped checkpoints replay their recorded games", () => {
 
 describe("the shipped safety network", () => {
   it("is the run's network byte for byte, with its operating point", () => {
-    const run = join(root, "results/train-safety/run-links-scratch/last");
+    const run = join(root, "results/learn/r1-w5/last");
     const shipped = join(root, "models/safety");
     expect(readFileSync(join(shipped, "weights.bin"))).toEqual(
       readFileSync(join(run, "weights.bin")),
