@@ -19,6 +19,10 @@ import { ActionCodec } from "../../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { chooseMasked } from "./choose.js";
 import { JsPolicy, readPolicy, type NetConfig } from "./model.js";
+import { readAfterstate } from "./afterstate.js";
+import { ScorerAgent } from "../scorer/agent.js";
+import { checkpointPath, readState } from "../checkpoint.js";
+import { join } from "node:path";
 
 /** Runs the network on a batch of inputs: plain JavaScript in play, TensorFlow.js while training. */
 export interface PolicyInference {
@@ -129,6 +133,37 @@ export class PolicyAgent implements Agent {
   }
 }
 
+/**
+ * An after-state policy (the default of `penguin train ppo`) plays as a ScorerAgent: argmax of its
+ * score over the legal moves, with the shared guard and tie-break.
+ */
+function afterstateAgent(
+  model: string,
+  rules: Rules,
+  sample: boolean,
+  guard: boolean,
+): Agent | undefined {
+  const dir = checkpointPath(join(model, "checkpoint")) ?? checkpointPath(model);
+  if (!dir) return undefined;
+  const state = readState<{ sha256?: Record<string, string>; state?: { afterstate?: never } }>(dir);
+  if (!state.state?.afterstate || !state.sha256) return undefined;
+  const net = readAfterstate(dir, { sha256: state.sha256, state: state.state });
+  const codec = new ActionCodec(rules);
+  if (net.config.actions !== codec.n)
+    throw new UsageError(
+      `the policy in ${model} was trained for ${net.config.actions} actions; these rules have ${codec.n}`,
+    );
+  if (sample)
+    throw new UsageError(
+      `the policy in ${model} scores moves from their after-states and plays its best move: sample is not available for it`,
+    );
+  if (!guard)
+    throw new UsageError(
+      `the policy in ${model} always plays under the never-repeat guard: guard=false is not available for it`,
+    );
+  return new ScorerAgent(net, codec, `policy(${model})`);
+}
+
 /** Agent factory for the registry (name "policy"): options `model` (run folder), `sample`, `guard`. */
 export async function createPolicyAgent(options: AgentOptions, rules: Rules): Promise<Agent> {
   const model = options.model;
@@ -138,5 +173,8 @@ export async function createPolicyAgent(options: AgentOptions, rules: Rules): Pr
     booleanValue("sample", options.sample, false),
     booleanValue("guard", options.guard, true),
   ];
-  return new PolicyAgent(new JsPolicy(readPolicy(model)), rules, sample, guard, model);
+  return (
+    afterstateAgent(model, rules, sample, guard) ??
+    new PolicyAgent(new JsPolicy(readPolicy(model)), rules, sample, guard, model)
+  );
 }

@@ -12,6 +12,13 @@ import type { MetricRow, RunFolder } from "../run.js";
 import { stopRequested } from "../stop.js";
 import { savePolicyModel, trainables } from "../weights.js";
 import type { PpoOptions } from "./options.js";
+import {
+  afterstateVariables,
+  playAfterstate,
+  saveAfterstatePolicy,
+  scalingTensors,
+  type AfterstateNet,
+} from "./afterstate.js";
 
 export interface PpoProgress {
   update: number;
@@ -19,6 +26,12 @@ export interface PpoProgress {
   /** Each sub-env's episode (PenguinEnv.serialize()) and its seen positions ([lo, hi] hashes). */
   envs: string[];
   seen: [number, number][][];
+  /** After-state policy: each game's deal and moves so far (a resume replays them). */
+  games?: { seed: number; moves: number[] }[];
+  /** After-state policy: the next training deal. */
+  nextSeed?: number;
+  /** After-state policy: the input scaling has been measured. */
+  scaled?: boolean;
 }
 
 /** The JSON part of PPO's checkpoint (its weights, moments and generator are stored apart). */
@@ -45,14 +58,16 @@ export class TrainContext {
   constructor(
     readonly o: PpoOptions,
     readonly run: RunFolder,
-    public net: PolicyNet,
+    /** The observation policy (--policy observation), or the after-state policy in `after`. */
+    public net: PolicyNet | undefined,
     public opt: Adam,
     public st: TrainerState,
+    public after?: AfterstateNet,
   ) {
     this.rules = o.rules;
     this.rng = new Rng(`${o.seed}/ppo`);
     this.codec = new ActionCodec(o.rules);
-    this.encoder = new PolicyFeatures(o.rules, net.config.features ?? "env");
+    this.encoder = new PolicyFeatures(o.rules, net?.config.features ?? "env");
     this.#wallBase = st.wallSeconds;
   }
 
@@ -69,7 +84,17 @@ export class TrainContext {
 
   /** Win rate and cards home on the first evalDuring evaluation deals (the learning curve). */
   async evaluateDuring(): Promise<{ winRate: number; cards: number }> {
-    const r = await playPolicy(this.net, this.rules, this.evalSeeds(this.o.evalDuring), {
+    if (this.after) {
+      const r = playAfterstate(
+        this.after,
+        this.rules,
+        this.codec,
+        this.evalSeeds(this.o.evalDuring),
+        this.o.maxSteps,
+      );
+      return { winRate: r.winRate, cards: r.meanCardsHome };
+    }
+    const r = await playPolicy(this.net!, this.rules, this.evalSeeds(this.o.evalDuring), {
       maxSteps: this.o.maxSteps,
       repeatGuard: this.o.repeatGuard,
     });
@@ -105,14 +130,19 @@ export class TrainContext {
    */
   async checkpoint(curve = true): Promise<void> {
     this.st.wallSeconds = this.wall();
-    const { tensors, steps } = trainables(trainableVariables(this.net), this.opt);
-    await savePolicyModel(this.run.checkpointDir, this.net, { update: this.st.update });
+    const after = this.after;
+    const vars = after ? afterstateVariables(after) : trainableVariables(this.net!);
+    const { tensors, steps } = trainables(vars, this.opt);
+    if (after) saveAfterstatePolicy(this.run.checkpointDir, after, { update: this.st.update });
+    else await savePolicyModel(this.run.checkpointDir, this.net!, { update: this.st.update });
     saveCheckpoint(join(this.run.dir, RESUME_DIR), {
       algo: "ppo",
       steps: { ...steps, update: this.st.update },
       rngs: { ppo: this.rng.getState() },
-      tensors,
-      state: { ...this.st, net: this.net.config },
+      tensors: after ? { ...tensors, ...scalingTensors(after) } : tensors,
+      state: after
+        ? { ...this.st, afterstate: after.config }
+        : { ...this.st, net: this.net!.config },
     });
     if (curve) await this.drawCurve();
   }

@@ -1,5 +1,6 @@
 /**
- * The options of `penguin train ppo` (masked PPO on the vector environment): the typed options
+ * The options of `penguin train ppo` (PPO with the after-state policy by default, or the
+ * observation MLP with `--policy observation`): the typed options
  * object, its defaults (the recipe of docs/train.md's PPO figure) and its one spec, from which the
  * command builds its flags, help and checks. No TensorFlow.js here, so `penguin --help` stays fast.
  */
@@ -18,9 +19,15 @@ export interface PpoOptions {
   seed: number;
   /** Run folder. */
   out: string;
-  /** Hidden layer sizes of the MLP. */
+  /**
+   * afterstate: one MLP shared by all moves scores each legal move from its feature row (the
+   * action-scorer's row: the move and the position after it), softmax over the legal moves;
+   * observation: an MLP from the observation to one logit per action id, masked to the legal ones.
+   */
+  policy: PolicyKind;
+  /** Hidden layer sizes of the MLP (tanh for afterstate, ReLU for observation). */
   hidden: number[];
-  /** Network input: the env observation, or it plus flipper/column slot contents and the legal mask. */
+  /** Observation policy only: the env observation, or it plus flipper/column slot contents and the legal mask. */
   features: FeatureKind;
   /** Training deals: seeds trainDealStart, trainDealStart + 1, … (each sub-environment's next deal is the next seed). */
   trainDealStart: number;
@@ -65,8 +72,13 @@ export interface PpoOptions {
   maxGradNorm: number;
   /** linear: the learning rate falls to 0 over the run; constant: it stays. */
   lrSchedule: "linear" | "constant";
-  /** cards: 1/52 per card home; win: 1 for a won game. */
+  /** Observation policy only: cards: 1/52 per card home; win: 1 for a won game. */
   reward: "cards" | "win";
+  /**
+   * After-state policy only: the reward is 1 for a won game plus γΦ(s′) − Φ(s) with
+   * Φ = shaping × cards home / 52 (potential-based, so it cannot change the best policy); 0 = none.
+   */
+  shaping: number;
 
   /**
    * Wall-clock budget in minutes (0 = none): training stops at the first
@@ -78,33 +90,38 @@ export interface PpoOptions {
   stopAfterUpdates?: number;
 }
 
+export type PolicyKind = "afterstate" | "observation";
+export const POLICY_KINDS: readonly PolicyKind[] = ["afterstate", "observation"];
+
 /** The defaults but for the rules, the folder and the move limit, which the rules' env id declares. */
 export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
   // The recipe of docs/train.md's PPO figure.
   seed: 1,
-  hidden: [256, 256],
+  policy: "afterstate",
+  hidden: [64, 64],
   features: "env",
   trainDealStart: TRAIN_DEAL_START_POLICY,
   evalDealStart: 1,
   evalDeals: 1000,
   evalDuring: 100,
-  evalEvery: 6,
+  evalEvery: 10,
   checkpointEvery: 10,
   repeatGuard: true,
-  totalSteps: 200_000,
-  envs: 32,
-  rolloutSteps: 128,
+  totalSteps: 1_024_000,
+  envs: 16,
+  rolloutSteps: 256,
   ppoEpochs: 4,
-  minibatches: 4,
-  ppoLr: 2.5e-4,
-  gamma: 0.99,
+  minibatches: 8,
+  ppoLr: 3e-4,
+  gamma: 0.995,
   gaeLambda: 0.95,
   clip: 0.2,
   entCoef: 0.01,
   vfCoef: 0.5,
-  maxGradNorm: 0.5,
+  maxGradNorm: 0,
   lrSchedule: "linear",
   reward: "cards",
+  shaping: 1,
   maxMinutes: 0,
 };
 
@@ -126,6 +143,12 @@ export function validateOptions(o: PpoOptions): void {
   if (o.hidden.length === 0 || o.hidden.some((h) => !Number.isInteger(h) || h < 1))
     throw new UsageError(
       `--hidden must list positive layer sizes, e.g. 256,256; got ${o.hidden.join(",")}`,
+    );
+  if (!POLICY_KINDS.includes(o.policy))
+    throw new UsageError(`--policy must be one of ${POLICY_KINDS.join(", ")}, got ${o.policy}`);
+  if (o.policy === "afterstate" && !o.repeatGuard)
+    throw new UsageError(
+      "--no-repeat-guard needs --policy observation: the after-state policy always plays under the guard",
     );
   if (!FEATURE_KINDS.includes(o.features))
     throw new UsageError(
@@ -159,6 +182,13 @@ const D = PPO_DEFAULTS;
 /** The flags of `penguin train ppo`, each mapped onto a field of PpoOptions (its key). */
 export const PPO_SPEC: OptionSpecs = {
   ...COMMON_OPTIONS,
+  policy: {
+    type: "string",
+    describe:
+      "afterstate scores each legal move from its after-state row with one shared MLP; observation maps the observation to one logit per action id",
+    default: D.policy,
+    choices: POLICY_KINDS,
+  },
   hidden: { type: "sizes", describe: "hidden layer sizes", default: D.hidden },
   features: {
     type: "string",
@@ -260,8 +290,15 @@ export const PPO_SPEC: OptionSpecs = {
   },
   reward: {
     type: "string",
-    describe: "PPO reward: cards (1/52 per card home) or win",
+    describe: "observation policy's reward: cards (1/52 per card home) or win",
     default: D.reward,
     choices: ["cards", "win"],
+  },
+  shaping: {
+    describe:
+      "after-state policy: weight of the potential-based shaping on cards home (reward 1 per win + shaping × Δcards/52)",
+    default: D.shaping,
+    min: 0,
+    max: 100,
   },
 };

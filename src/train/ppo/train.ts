@@ -18,6 +18,15 @@ import { restoreTrainables } from "../weights.js";
 import { TrainContext, type TrainerState } from "./context.js";
 import { describeDeals, PPO_DEFAULTS, validateOptions, type PpoOptions } from "./options.js";
 import { trainPpo } from "./update.js";
+import {
+  afterstateVariables,
+  buildAfterstateNet,
+  playAfterstate,
+  restoreScaling,
+  trainAfterstate,
+  type AfterstateNet,
+} from "./afterstate.js";
+import type { AfterstateConfig } from "../../players/policy/afterstate.js";
 
 export interface FinalEval {
   deals: { start: number; count: number };
@@ -34,11 +43,12 @@ export interface TrainResult {
   backend: BackendName;
   stopped: boolean;
   final?: FinalEval;
-  net: PolicyNet;
+  /** The observation policy (undefined for the after-state policy). */
+  net: PolicyNet | undefined;
 }
 
-function makeAdam(net: PolicyNet, o: PpoOptions): Adam {
-  return new Adam(trainableVariables(net), { ...ADAM_DEFAULTS, maxGradNorm: o.maxGradNorm });
+function makeAdam(vars: ReturnType<typeof trainableVariables>, o: PpoOptions): Adam {
+  return new Adam(vars, { ...ADAM_DEFAULTS, maxGradNorm: o.maxGradNorm });
 }
 
 export interface TrainHooks {
@@ -75,21 +85,35 @@ export async function train(
   const backend = await initBackend();
   const run = new RunFolder(o.out);
   run.quiet = hooks.quiet ?? false;
+  const st: TrainerState = { phase: "ppo", update: 0, rows: [], wallSeconds: 0 };
+  if (o.policy === "afterstate") {
+    const after = buildAfterstateNet(o.hidden, new ActionCodec(o.rules).n, o.seed);
+    writeRunFiles(run, o);
+    run.log(
+      `penguin train ppo on ${rulesLabel(o.rules)}, backend ${backend}, after-state policy ${after.config.row}-${o.hidden.join("-")}-1 per legal move, run ${o.out}`,
+    );
+    const opt = makeAdam(afterstateVariables(after), o);
+    return continueRun(new TrainContext(o, run, undefined, opt, st, after), backend, hooks);
+  }
   const net = buildPolicyNet({
     ...netShape(o),
     hidden: o.hidden,
     seed: o.seed,
     features: o.features,
   });
-  const st: TrainerState = { phase: "ppo", update: 0, rows: [], wallSeconds: 0 };
+  writeRunFiles(run, o);
+  run.log(
+    `penguin train ppo on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`,
+  );
+  const opt = makeAdam(trainableVariables(net), o);
+  return continueRun(new TrainContext(o, run, net, opt, st), backend, hooks);
+}
+
+function writeRunFiles(run: RunFolder, o: PpoOptions): void {
   // The test hook is not a setting of the run: a resume must not inherit it.
   const { out: _out, stopAfterUpdates: _stop, ...recorded } = o;
   run.writeConfig("ppo", o.rules, { ...recorded, algo: "ppo" });
   run.writeJson("deals.json", describeDeals(o));
-  run.log(
-    `penguin train ppo on ${rulesLabel(o.rules)}, backend ${backend}, net ${net.config.obsSize}-${o.hidden.join("-")}-${net.config.actions}, run ${o.out}`,
-  );
-  return continueRun(new TrainContext(o, run, net, makeAdam(net, o), st), backend, hooks);
 }
 
 /** Continues a stopped or killed run from its last checkpoint, with the options recorded in its config.json. */
@@ -104,12 +128,32 @@ export async function resume(
   if (!saved) throw new UsageError(`${runFolder} is not a run folder (no config.json)`);
   const dir = join(runFolder, RESUME_DIR);
   if (!checkpointPath(dir)) throw new UsageError(`${runFolder} has no checkpoint to resume from`);
-  const o: PpoOptions = { ...saved, ...overrides, out: runFolder };
+  // Runs recorded before the after-state policy existed trained the observation policy.
+  const o: PpoOptions = {
+    ...saved,
+    policy: saved.policy ?? "observation",
+    ...overrides,
+    out: runFolder,
+  };
   const backend = await initBackend();
-  const cp = loadCheckpoint<TrainerState & { net: NetConfig }>(dir, "ppo");
-  const { net: config, ...st } = cp.state;
+  const cp = loadCheckpoint<TrainerState & { net?: NetConfig; afterstate?: AfterstateConfig }>(
+    dir,
+    "ppo",
+  );
+  const { net: config, afterstate, ...st } = cp.state;
+  if (afterstate) {
+    const after = buildAfterstateNet(afterstate.hidden, afterstate.actions, o.seed);
+    const opt = makeAdam(afterstateVariables(after), o);
+    restoreTrainables(cp, afterstateVariables(after), opt);
+    restoreScaling(cp, after);
+    run.log(`resuming ${runFolder} at update ${st.update}, backend ${backend}`);
+    const ctx = new TrainContext(o, run, undefined, opt, st, after);
+    ctx.rng.setState(rngOf(cp, "ppo"));
+    return continueRun(ctx, backend, hooks);
+  }
+  if (!config) throw new UsageError(`${dir} holds no PPO network; start a new run`);
   const net = buildPolicyNet(config);
-  const opt = makeAdam(net, o);
+  const opt = makeAdam(trainableVariables(net), o);
   restoreTrainables(cp, trainableVariables(net), opt);
   run.log(`resuming ${runFolder} at update ${st.update}, backend ${backend}`);
   const ctx = new TrainContext(o, run, net, opt, st);
@@ -134,7 +178,9 @@ async function continueRun(
   ctx.run.truncate(st.rows.length, st.rows);
   let stopped = false;
   if (st.phase === "ppo") {
-    stopped = await trainPpo(ctx, o.totalSteps);
+    stopped = ctx.after
+      ? await trainAfterstate(ctx, o.totalSteps)
+      : await trainPpo(ctx, o.totalSteps);
     if (!stopped) {
       st.phase = "done";
       await ctx.checkpoint();
@@ -152,10 +198,12 @@ async function continueRun(
   const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
-    const r = await playPolicy(ctx.net, ctx.rules, seeds, {
-      maxSteps: o.maxSteps,
-      repeatGuard: o.repeatGuard,
-    });
+    const r = ctx.after
+      ? playAfterstate(ctx.after, ctx.rules, ctx.codec, seeds, o.maxSteps)
+      : await playPolicy(ctx.net!, ctx.rules, seeds, {
+          maxSteps: o.maxSteps,
+          repeatGuard: o.repeatGuard,
+        });
     final = {
       deals: { start: o.evalDealStart, count: seeds.length },
       games: r.games,

@@ -32,6 +32,7 @@ function makeVecEnv(ctx: TrainContext): VecEnv {
 /** Runs PPO until `totalSteps` env steps of this phase; returns true when stopped by the test hook. */
 export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<boolean> {
   const o = ctx.o;
+  const net = ctx.net!;
   const N = o.envs;
   const T = o.rolloutSteps;
   const O = ctx.encoder.size;
@@ -111,7 +112,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
           // When every legal action repeats, the guard keeps them all: the episode then runs to its step limit.
           guardActions(env.state, masks, off, A, env.actionMoves, seen[i]!);
         }
-      inferBatch(ctx.net, obs.subarray(row * O, (row + N) * O), N, logits, stepValues);
+      inferBatch(net, obs.subarray(row * O, (row + N) * O), N, logits, stepValues);
       for (let i = 0; i < N; i++) {
         const a = chooseMasked(logits, i * A, A, masks, (row + i) * A, rng, logp1);
         stepActions[i] = a;
@@ -134,7 +135,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
       }
     }
     fillRows(mObs, 0);
-    inferBatch(ctx.net, mObs, N, logits, lastValues);
+    inferBatch(net, mObs, N, logits, lastValues);
     computeGae(rewards, values, dones, lastValues, N, T, o.gamma, o.gaeLambda, adv, ret);
     const rollSecs = (performance.now() - tRoll) / 1000;
 
@@ -169,7 +170,7 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
           const advT = tf.tensor1d(mAdv);
           const retT = tf.tensor1d(mRet);
           return ctx.opt.minimize(() => {
-            const [lg, val] = forward(ctx.net, x);
+            const [lg, val] = forward(net, x);
             const logp = maskedLogSoftmax(lg, mask);
             const newLogp = tf.sum(tf.mul(logp, act), 1);
             const logRatio = tf.sub(newLogp, oldLogp);

@@ -1,0 +1,491 @@
+/**
+ * PPO with the after-state policy (`--policy afterstate`, the default): every legal move is
+ * scored from its own feature row (the action-scorer's row, src/players/scorer/features.ts) by
+ * one small tanh MLP shared by all moves, and the policy is the softmax over the moves the
+ * never-repeat guard allows, so the arbitrary order of the action ids plays no part. The value
+ * head reads the mean and the maximum of those rows. The player (src/players/policy/afterstate.ts)
+ * runs the same network without TensorFlow.js.
+ *
+ * Reward: 1 for a won game plus potential-based shaping γΦ(s′) − Φ(s), Φ = shaping × cards home
+ * / 52 and Φ = 0 once a game ends, which cannot change which policy is best. A game ends when
+ * won, when no move is legal, or at the move limit. Inputs are scaled by the mean and spread of
+ * the rows of one rollout of the untrained policy (that rollout is not trained on).
+ */
+import { MAX_MOVES, applyMove } from "../../engine/moves.js";
+import { deal } from "../../engine/deal.js";
+import type { Rules } from "../../engine/rules.js";
+import type { State } from "../../engine/state.js";
+import { PositionSet } from "../../engine/position-set.js";
+import type { ActionCodec } from "../../env/actions.js";
+import { EpisodeRunner } from "../../eval/game-loop.js";
+import {
+  AfterstateScorer,
+  afterstateBytes,
+  TanhMlp,
+  type AfterstateConfig,
+} from "../../players/policy/afterstate.js";
+import { ScorerAgent, ScorerView } from "../../players/scorer/agent.js";
+import { ROW } from "../../players/scorer/features.js";
+import { Rng } from "../../util/rng.js";
+import { tf } from "../backend.js";
+import { saveCheckpoint, tensorOf, type LoadedCheckpoint } from "../checkpoint.js";
+import { scheduledLr } from "../gae.js";
+import type { TrainContext } from "./context.js";
+
+/** The after-state policy and value networks being trained, and the input scaling. */
+export interface AfterstateNet {
+  readonly config: AfterstateConfig;
+  /** Policy MLP row → hidden… → 1: kernel0, bias0, …; then the value MLP 2·row → hidden… → 1. */
+  readonly policy: tf.Variable[];
+  readonly value: tf.Variable[];
+  readonly mean: Float32Array;
+  readonly scale: Float32Array;
+}
+
+/** Seeded Glorot-uniform weights (the output layer of the policy at a tenth: a near-uniform start). */
+export function buildAfterstateNet(hidden: number[], actions: number, seed: number): AfterstateNet {
+  const rng = new Rng(`${seed}/ppo-afterstate-init`);
+  const mlp = (nIn0: number, lastGain: number): tf.Variable[] => {
+    const out: tf.Variable[] = [];
+    let nIn = nIn0;
+    [...hidden, 1].forEach((h, i) => {
+      const lim = (i === hidden.length ? lastGain : 1) * Math.sqrt(6 / (nIn + h));
+      const w = new Float32Array(nIn * h);
+      for (let k = 0; k < w.length; k++) w[k] = (rng.next() * 2 - 1) * lim;
+      out.push(tf.variable(tf.tensor2d(w, [nIn, h])), tf.variable(tf.zeros([h])));
+      nIn = h;
+    });
+    return out;
+  };
+  return {
+    config: { row: ROW, hidden, actions },
+    policy: mlp(ROW, 0.1),
+    value: mlp(2 * ROW, 1),
+    mean: new Float32Array(ROW),
+    scale: new Float32Array(ROW).fill(1),
+  };
+}
+
+/** Every trained variable, in the checkpoint's order. */
+export function afterstateVariables(net: AfterstateNet): tf.Variable[] {
+  return [...net.policy, ...net.value];
+}
+
+const values = (vars: readonly tf.Variable[]): Float32Array[] =>
+  vars.map((v) => Float32Array.from(v.dataSync() as Float32Array));
+
+/** The scaling as checkpoint tensors (the weights go through trainables()). */
+export function scalingTensors(net: AfterstateNet): Record<string, Float32Array> {
+  return { mean: Float32Array.from(net.mean), scale: Float32Array.from(net.scale) };
+}
+
+export function restoreScaling(cp: LoadedCheckpoint<unknown>, net: AfterstateNet): void {
+  net.mean.set(tensorOf(cp, "mean", net.mean.length));
+  net.scale.set(tensorOf(cp, "scale", net.scale.length));
+}
+
+/** Writes the policy as the player loads it (src/players/policy/afterstate.ts). */
+export function saveAfterstatePolicy(
+  dir: string,
+  net: AfterstateNet,
+  steps: Record<string, number>,
+): void {
+  saveCheckpoint(dir, {
+    algo: "ppo",
+    steps,
+    rngs: {},
+    tensors: {},
+    files: {
+      "weights.bin": afterstateBytes(net.config, net.mean, net.scale, values(net.policy)),
+    },
+    state: { afterstate: net.config },
+  });
+}
+
+/** The policy as the player runs it (argmax, shared guard and tie-break). */
+export function afterstateAgent(net: AfterstateNet, codec: ActionCodec): ScorerAgent {
+  return new ScorerAgent(
+    new AfterstateScorer(net.config, net.mean, net.scale, values(net.policy)),
+    codec,
+    "policy(training)",
+  );
+}
+
+/** Plays one game per seed by argmax through the evaluation's game loop. */
+export function playAfterstate(
+  net: AfterstateNet,
+  rules: Rules,
+  codec: ActionCodec,
+  seeds: readonly number[],
+  maxSteps: number,
+): { games: number; wins: number; winRate: number; meanCardsHome: number; seconds: number } {
+  const t0 = performance.now();
+  const runner = new EpisodeRunner(rules, afterstateAgent(net, codec));
+  let wins = 0;
+  let cards = 0;
+  for (const s of seeds) {
+    const g = runner.play(deal(rules, s), s, maxSteps);
+    if (g.won) wins++;
+    cards += g.cardsHome;
+  }
+  const n = seeds.length;
+  return {
+    games: n,
+    wins,
+    winRate: n ? wins / n : 0,
+    meanCardsHome: n ? cards / n : 0,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** The MLP on a batch of rows in tf (tanh hidden layers, linear output), as a vector. */
+function mlpT(x: tf.Tensor2D, w: readonly tf.Variable[]): tf.Tensor1D {
+  let h: tf.Tensor2D = x;
+  const layers = w.length / 2;
+  for (let k = 0; k < layers; k++) {
+    const z = tf.add(tf.matMul(h, w[2 * k] as tf.Tensor2D), w[2 * k + 1]!) as tf.Tensor2D;
+    h = k < layers - 1 ? tf.tanh(z) : z;
+  }
+  return tf.reshape(h, [-1]) as tf.Tensor1D;
+}
+
+/** Scores squashed to ±20 (as the safety network's are), so exp cannot overflow. */
+const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
+const squash = (z: number): number => 20 * Math.tanh(z / 20);
+
+/** One sub-environment: its game, positions seen, and the moves played (what a resume replays). */
+interface Game {
+  seed: number;
+  s: State;
+  seen: PositionSet;
+  moves: number[];
+  view: ScorerView;
+}
+
+/** Runs PPO on the after-state policy until totalSteps env steps; true when stopped early. */
+export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Promise<boolean> {
+  const o = ctx.o;
+  const net = ctx.after!;
+  const rules = ctx.rules;
+  const codec = ctx.codec;
+  const rng = ctx.rng;
+  const N = o.envs;
+  const T = o.rolloutSteps;
+  const F = ROW;
+  const VIN = 2 * F;
+  const POS = N * T;
+  const MB = POS / o.minibatches;
+  const updates = Math.max(1, Math.floor(totalSteps / POS));
+  const jsP = new TanhMlp(values(net.policy), F, net.config.hidden);
+  const jsV = new TanhMlp(values(net.value), VIN, net.config.hidden);
+  const sync = (): void => {
+    jsP.layers = values(net.policy);
+    jsV.layers = values(net.value);
+  };
+
+  const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, envs: [], seen: [] });
+  const games: Game[] = [];
+  const newGame = (g: Game): void => {
+    g.seed = p.nextSeed!++;
+    g.s = deal(rules, g.seed);
+    g.seen.clear();
+    g.seen.addState(g.s);
+    g.moves = [];
+  };
+  const startGames = (): void => {
+    games.length = 0;
+    for (let i = 0; i < N; i++) {
+      const g: Game = {
+        seed: 0,
+        s: deal(rules, o.trainDealStart),
+        seen: new PositionSet(),
+        moves: [],
+        view: new ScorerView(codec),
+      };
+      newGame(g);
+      games.push(g);
+    }
+  };
+  if (p.games) {
+    // Resume: every game is dealt again and its moves replayed, so it continues where it was.
+    for (const saved of p.games) {
+      const g: Game = {
+        seed: saved.seed,
+        s: deal(rules, saved.seed),
+        seen: new PositionSet(),
+        moves: saved.moves.slice(),
+        view: new ScorerView(codec),
+      };
+      g.seen.addState(g.s);
+      for (const m of g.moves) {
+        applyMove(g.s, m);
+        g.seen.addState(g.s);
+      }
+      games.push(g);
+    }
+  } else {
+    p.nextSeed = o.trainDealStart;
+    startGames();
+  }
+  const phi = (s: State): number => (o.shaping * s.cardsHome()) / 52;
+  const scratchMask = new Uint8Array(codec.n);
+
+  let rows = new Float32Array(POS * 24 * F);
+  const rowStart = new Int32Array(POS + 1);
+  const vin = new Float32Array(POS * VIN);
+  const chosen = new Int32Array(POS);
+  const oldLogp = new Float32Array(POS);
+  const value = new Float32Array(POS);
+  const reward = new Float32Array(POS);
+  const done = new Uint8Array(POS);
+  const adv = new Float32Array(POS);
+  const ret = new Float32Array(POS);
+  const logits = new Float64Array(MAX_MOVES);
+  const order = new Int32Array(MAX_MOVES);
+  const lastVin = new Float32Array(N * VIN);
+
+  /** Writes game g's allowed moves' scaled rows at row r and the value input; returns their count. */
+  const observe = (g: Game, r: number, vinOut: Float32Array, vOff: number): number => {
+    const v = g.view;
+    v.look(g.s, g.seen);
+    let c = 0;
+    for (let k = 0; k < v.legal; k++) {
+      const act = v.order[k]!;
+      if (v.guarded[act] !== 1) continue;
+      if ((r + c + 1) * F > rows.length) {
+        const bigger = new Float32Array(rows.length * 2);
+        bigger.set(rows);
+        rows = bigger;
+      }
+      const src = act * F;
+      const dst = (r + c) * F;
+      for (let i = 0; i < F; i++) rows[dst + i] = (v.rows[src + i]! - net.mean[i]!) / net.scale[i]!;
+      order[c] = act;
+      c++;
+    }
+    for (let i = 0; i < F; i++) {
+      let sum = 0;
+      let mx = -Infinity;
+      for (let j = 0; j < c; j++) {
+        const x = rows[(r + j) * F + i]!;
+        sum += x;
+        if (x > mx) mx = x;
+      }
+      vinOut[vOff + i] = c ? sum / c : 0;
+      vinOut[vOff + F + i] = c ? mx : 0;
+    }
+    return c;
+  };
+
+  let episodes = 0;
+  let wins = 0;
+  const rollout = (): void => {
+    let r = 0;
+    for (let t = 0; t < T; t++)
+      for (let i = 0; i < N; i++) {
+        const at = t * N + i;
+        const g = games[i]!;
+        rowStart[at] = r;
+        const c = observe(g, r, vin, at * VIN);
+        let top = -Infinity;
+        for (let j = 0; j < c; j++) {
+          logits[j] = squash(jsP.run(rows, (r + j) * F));
+          if (logits[j]! > top) top = logits[j]!;
+        }
+        let sum = 0;
+        for (let j = 0; j < c; j++) sum += Math.exp(logits[j]! - top);
+        let u = rng.next() * sum;
+        let pick = c - 1;
+        for (let j = 0; j < c; j++) {
+          u -= Math.exp(logits[j]! - top);
+          if (u <= 0) {
+            pick = j;
+            break;
+          }
+        }
+        chosen[at] = pick;
+        oldLogp[at] = logits[pick]! - top - Math.log(sum);
+        value[at] = jsV.run(vin, at * VIN);
+        const before = phi(g.s);
+        const move = g.view.actionMoves[order[pick]!]!;
+        applyMove(g.s, move);
+        g.moves.push(move);
+        g.seen.addState(g.s);
+        const won = g.s.isWon();
+        const end = won || g.moves.length >= o.maxSteps || codec.fillMask(g.s, scratchMask) === 0;
+        reward[at] = (won ? 1 : 0) + (end ? 0 : o.gamma * phi(g.s)) - before;
+        done[at] = end ? 1 : 0;
+        if (end) {
+          episodes++;
+          if (won) wins++;
+          newGame(g);
+        }
+        r += c;
+      }
+    rowStart[POS] = r;
+    // Bootstrap values of the positions the rollout stopped in (rows past the used part, not trained on).
+    for (let i = 0; i < N; i++) observe(games[i]!, r, lastVin, i * VIN);
+    for (let i = 0; i < N; i++) {
+      let next = jsV.run(lastVin, i * VIN);
+      let gae = 0;
+      for (let t = T - 1; t >= 0; t--) {
+        const at = t * N + i;
+        const nonTerminal = done[at] === 1 ? 0 : 1;
+        const delta = reward[at]! + o.gamma * next * nonTerminal - value[at]!;
+        gae = delta + o.gamma * o.gaeLambda * nonTerminal * gae;
+        adv[at] = gae;
+        ret[at] = gae + value[at]!;
+        next = value[at]!;
+      }
+    }
+  };
+
+  if (!p.scaled) {
+    // Input scaling from one rollout of the untrained policy; then fresh games from the first training deal.
+    rollout();
+    const n = rowStart[POS]!;
+    for (let i = 0; i < F; i++) {
+      let s = 0;
+      let s2 = 0;
+      for (let r = 0; r < n; r++) {
+        const x = rows[r * F + i]!;
+        s += x;
+        s2 += x * x;
+      }
+      net.mean[i] = s / n;
+      net.scale[i] = Math.max(1e-3, Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2)));
+    }
+    p.scaled = true;
+    p.nextSeed = o.trainDealStart;
+    startGames();
+  }
+
+  const perm = new Int32Array(POS);
+  while (p.update < updates) {
+    const tRoll = performance.now();
+    episodes = wins = 0;
+    rollout();
+    const rollSecs = (performance.now() - tRoll) / 1000;
+    const tUpd = performance.now();
+    const lr = scheduledLr(o.ppoLr, p.update / updates, o.lrSchedule);
+    const sums = new Float64Array(6);
+    for (let i = 0; i < POS; i++) perm[i] = i;
+    for (let epoch = 0; epoch < o.ppoEpochs; epoch++) {
+      rng.shuffle(perm);
+      for (let m = 0; m < o.minibatches; m++) {
+        const m0 = m * MB;
+        let R = 0;
+        for (let j = 0; j < MB; j++) {
+          const at = perm[m0 + j]!;
+          R += rowStart[at + 1]! - rowStart[at]!;
+        }
+        const x = new Float32Array(R * F);
+        const seg = new Int32Array(R);
+        const pickRow = new Int32Array(MB);
+        const vx = new Float32Array(MB * VIN);
+        const olp = new Float32Array(MB);
+        const ad = new Float32Array(MB);
+        const rt = new Float32Array(MB);
+        let mean = 0;
+        for (let j = 0; j < MB; j++) mean += adv[perm[m0 + j]!]!;
+        mean /= MB;
+        let v2 = 0;
+        for (let j = 0; j < MB; j++) v2 += (adv[perm[m0 + j]!]! - mean) ** 2;
+        const sd = Math.sqrt(v2 / Math.max(1, MB - 1)) + 1e-8;
+        let r = 0;
+        for (let j = 0; j < MB; j++) {
+          const at = perm[m0 + j]!;
+          const c = rowStart[at + 1]! - rowStart[at]!;
+          x.set(rows.subarray(rowStart[at]! * F, rowStart[at + 1]! * F), r * F);
+          seg.fill(j, r, r + c);
+          pickRow[j] = r + chosen[at]!;
+          r += c;
+          vx.set(vin.subarray(at * VIN, (at + 1) * VIN), j * VIN);
+          olp[j] = oldLogp[at]!;
+          ad[j] = (adv[at]! - mean) / sd;
+          rt[j] = ret[at]!;
+        }
+        const out = tf.tidy(() => {
+          const xT = tf.tensor2d(x, [R, F]);
+          const segT = tf.tensor1d(seg, "int32");
+          const pickT = tf.tensor1d(pickRow, "int32");
+          const vxT = tf.tensor2d(vx, [MB, VIN]);
+          const olpT = tf.tensor1d(olp);
+          const adT = tf.tensor1d(ad);
+          const rtT = tf.tensor1d(rt);
+          return ctx.opt.minimize(() => {
+            const s = squashT(mlpT(xT, net.policy));
+            const top = tf.max(s);
+            const sums = tf.unsortedSegmentSum(tf.exp(tf.sub(s, top)), segT, MB);
+            const lse = tf.add(tf.log(sums), top) as tf.Tensor1D;
+            const logp = tf.sub(tf.gather(s, pickT), lse);
+            const logRatio = tf.sub(logp, olpT);
+            const ratio = tf.exp(logRatio);
+            const pg = tf.neg(
+              tf.mean(
+                tf.minimum(
+                  tf.mul(ratio, adT),
+                  tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), adT),
+                ),
+              ),
+            ) as tf.Scalar;
+            const pr = tf.exp(tf.sub(s, tf.gather(lse, segT)));
+            const ent = tf.mean(
+              tf.sub(lse, tf.unsortedSegmentSum(tf.mul(pr, s), segT, MB)),
+            ) as tf.Scalar;
+            const vLoss = tf.mul(
+              0.5,
+              tf.mean(tf.square(tf.sub(mlpT(vxT, net.value), rtT))),
+            ) as tf.Scalar;
+            const loss = tf.add(
+              tf.sub(pg, tf.mul(o.entCoef, ent)),
+              tf.mul(o.vfCoef, vLoss),
+            ) as tf.Scalar;
+            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar;
+            const clipFrac = tf.mean(
+              tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32"),
+            ) as tf.Scalar;
+            return { loss, extras: [pg, vLoss, ent, kl, clipFrac] };
+          }, lr);
+        });
+        out.forEach((v, i) => (sums[i] = sums[i]! + v));
+      }
+    }
+    sync();
+    const updSecs = (performance.now() - tUpd) / 1000;
+    const k = o.ppoEpochs * o.minibatches;
+    p.update++;
+    p.envSteps += POS;
+    ctx.st.update++;
+    const row: Record<string, number | string> = {
+      phase: "ppo",
+      update: ctx.st.update,
+      env_steps: p.envSteps,
+      samples: p.update * POS * o.ppoEpochs,
+      loss: sums[0]! / k,
+      policy_loss: sums[1]! / k,
+      value_loss: sums[2]! / k,
+      entropy: sums[3]! / k,
+      approx_kl: sums[4]! / k,
+      clip_frac: sums[5]! / k,
+      // The return without shaping: 1 for a won game.
+      mean_reward: episodes ? wins / episodes : "",
+      episodes,
+      rollout_win_rate: episodes ? wins / episodes : "",
+      lr,
+      env_steps_per_s: POS / rollSecs,
+      samples_per_s: (POS * o.ppoEpochs) / updSecs,
+    };
+    const last = p.update === updates;
+    if (ctx.shouldEval() || last) {
+      const e = await ctx.evaluateDuring();
+      Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
+      ctx.run.log(
+        `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(POS / rollSecs)} env steps/s ${Math.round((POS * o.ppoEpochs) / updSecs)} samples/s`,
+      );
+    }
+    p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
+    if (await ctx.endUpdate(row, last)) return true;
+  }
+  return false;
+}
