@@ -26,7 +26,8 @@ export interface AlgoSpec {
 export const ALGOS: readonly AlgoSpec[] = [
   {
     name: "ppo",
-    describe: "masked PPO on the vector environment",
+    describe:
+      "PPO from scratch: one shared network scores each legal move from the position after it",
     docs: "docs/train.md",
     rules: true,
     resumable: [],

@@ -11,6 +11,19 @@ import { JsPolicy, readPolicy } from "../../src/players/policy/model.js";
 import { playPolicy } from "../../src/train/play.js";
 import { createPolicyAgent } from "../../src/players/policy/agent.js";
 import { scratchDir } from "./helpers.js";
+import { tf } from "../../src/train/backend.js";
+import { ActionCodec } from "../../src/env/actions.js";
+import { deal } from "../../src/engine/deal.js";
+import { EpisodeRunner } from "../../src/eval/game-loop.js";
+import { readState } from "../../src/players/checkpoint.js";
+import { readAfterstate } from "../../src/players/policy/afterstate.js";
+import { ROW } from "../../src/players/scorer/features.js";
+import {
+  afterstateAgent,
+  buildAfterstateNet,
+  mlpT,
+  saveAfterstatePolicy,
+} from "../../src/train/ppo/afterstate.js";
 
 const rules = resolveRules("penguin");
 
@@ -102,6 +115,43 @@ describe("policy agent", () => {
     await expect(createPolicyAgent({}, rules)).rejects.toThrow(/--model/);
     await expect(createPolicyAgent({ model: join(run, "none") }, rules)).rejects.toThrow(
       /no trained policy/,
+    );
+  });
+  it("plays an after-state policy (PPO's default) from its checkpoint as the trainer does, with TensorFlow's scores", async () => {
+    await initBackend();
+    const run = scratchDir("policy-afterstate");
+    const codec = new ActionCodec(rules);
+    const net = buildAfterstateNet([16, 8], codec.n, 5);
+    // A scaling that is not the identity, so the checkpoint's mean and scale are exercised.
+    for (let i = 0; i < ROW; i++) {
+      net.mean[i] = ((i % 7) - 3) / 10;
+      net.scale[i] = 0.5 + (i % 5) / 4;
+    }
+    saveAfterstatePolicy(join(run, "checkpoint"), net, {});
+    const rows: EvalRow[] = [];
+    for await (const r of evaluate({
+      agent: "policy",
+      agentOptions: { model: run },
+      rules,
+      deals: seedRange(1, 8),
+      maxSteps: 300,
+      timing: false,
+    }))
+      rows.push(r);
+    const runner = new EpisodeRunner(rules, afterstateAgent(net, codec));
+    const mine = rows.map((_, i) => runner.play(deal(rules, i + 1), i + 1, 300));
+    expect(rows.map((r) => r.cardsHome)).toEqual(mine.map((g) => g.cardsHome));
+    expect(rows.map((r) => r.moves)).toEqual(mine.map((g) => g.moves));
+    expect(rows[0]!.agent).toMatch(/^policy\(/);
+    // Its scores, read without TensorFlow.js, are the trained network's.
+    const dir = join(run, "checkpoint");
+    const js = readAfterstate(dir, readState(dir));
+    const raw = Float32Array.from({ length: 3 * ROW }, (_, i) => ((i * 7) % 5) / 2 - 1);
+    const scaled = raw.map((x, i) => (x - net.mean[i % ROW]!) / net.scale[i % ROW]!);
+    const want = tf.tidy(() => mlpT(tf.tensor2d(scaled, [3, ROW]), net.policy).dataSync());
+    for (let k = 0; k < 3; k++) expect(js.logit(raw, k * ROW)).toBeCloseTo(want[k]!, 4);
+    await expect(createPolicyAgent({ model: run, sample: true }, rules)).rejects.toThrow(
+      /sample is not available/,
     );
   });
 });

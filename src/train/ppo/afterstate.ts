@@ -139,7 +139,7 @@ export function playAfterstate(
 }
 
 /** The MLP on a batch of rows in tf (tanh hidden layers, linear output), as a vector. */
-function mlpT(x: tf.Tensor2D, w: readonly tf.Variable[]): tf.Tensor1D {
+export function mlpT(x: tf.Tensor2D, w: readonly tf.Variable[]): tf.Tensor1D {
   let h: tf.Tensor2D = x;
   const layers = w.length / 2;
   for (let k = 0; k < layers; k++) {

@@ -1,4 +1,4 @@
-/** Masked PPO on the vector environment: options, spec and entry points. */
+/** PPO (after-state policy by default, or the observation MLP): options, spec and entry points. */
 export { PPO_DEFAULTS, PPO_SPEC, validateOptions, type PpoOptions } from "./options.js";
 export {
   train,

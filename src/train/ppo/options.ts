@@ -107,7 +107,7 @@ export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
   evalEvery: 10,
   checkpointEvery: 10,
   repeatGuard: true,
-  totalSteps: 1_024_000,
+  totalSteps: 2_048_000,
   envs: 16,
   rolloutSteps: 256,
   ppoEpochs: 4,
