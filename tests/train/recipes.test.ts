@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { checkSeeds } from "../../src/train/splits.js";
 import { ES_DEFAULTS } from "../../src/train/es/options.js";
 import { SAFETY_DEFAULTS } from "../../src/train/safety/options.js";
+import { PPO_DEFAULTS } from "../../src/train/ppo/options.js";
+import { defaultMaxSteps } from "../../src/env/registry.js";
 
 const recorded = (run: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join("results", run, "config.json"), "utf8")).options;
@@ -36,5 +38,14 @@ describe("the defaults are the recipes of the documented models", () => {
     expect([m, w]).toEqual([0, 1]);
     expect((r as { preset: string }).preset).toBe((rules as { preset: string }).preset);
     expect(defaults).toEqual(measured);
+  });
+  it("ppo: every option of the documented default run (results/learn/ppo-default)", () => {
+    const run = JSON.parse(
+      readFileSync(join("results", "learn", "ppo-default", "config.json"), "utf8"),
+    ) as Record<string, unknown> & { rules: { preset: string } };
+    expect(run.algo).toBe("ppo");
+    expect(run.rules.preset).toBe("penguin");
+    expect(run.maxSteps).toBe(defaultMaxSteps(run.rules));
+    for (const [key, value] of Object.entries(PPO_DEFAULTS)) expect(run[key], key).toEqual(value);
   });
 });
