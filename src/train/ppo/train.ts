@@ -24,7 +24,6 @@ import {
   playAfterstate,
   restoreScaling,
   trainAfterstate,
-  type AfterstateNet,
 } from "./afterstate.js";
 import type { AfterstateConfig } from "../../players/policy/afterstate.js";
 
