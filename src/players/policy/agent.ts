@@ -19,7 +19,7 @@ import { ActionCodec } from "../../env/actions.js";
 import { PolicyFeatures } from "./features.js";
 import { chooseMasked } from "./choose.js";
 import { JsPolicy, readPolicy, type NetConfig } from "./model.js";
-import { readAfterstate } from "./afterstate.js";
+import { readAfterstate, type AfterstateConfig } from "./afterstate.js";
 import { ScorerAgent } from "../scorer/agent.js";
 import { checkpointPath, readState } from "../checkpoint.js";
 import { join } from "node:path";
@@ -145,7 +145,10 @@ function afterstateAgent(
 ): Agent | undefined {
   const dir = checkpointPath(join(model, "checkpoint")) ?? checkpointPath(model);
   if (!dir) return undefined;
-  const state = readState<{ sha256?: Record<string, string>; state?: { afterstate?: never } }>(dir);
+  const state = readState<{
+    sha256?: Record<string, string>;
+    state?: { afterstate?: AfterstateConfig };
+  }>(dir);
   if (!state.state?.afterstate || !state.sha256) return undefined;
   const net = readAfterstate(dir, { sha256: state.sha256, state: state.state });
   const codec = new ActionCodec(rules);

@@ -146,10 +146,22 @@ export function validateOptions(o: PpoOptions): void {
     );
   if (!POLICY_KINDS.includes(o.policy))
     throw new UsageError(`--policy must be one of ${POLICY_KINDS.join(", ")}, got ${o.policy}`);
-  if (o.policy === "afterstate" && !o.repeatGuard)
-    throw new UsageError(
-      "--no-repeat-guard needs --policy observation: the after-state policy always plays under the guard",
-    );
+  if (o.policy === "afterstate") {
+    // Options of the other policy are refused rather than ignored.
+    if (!o.repeatGuard)
+      throw new UsageError(
+        "--no-repeat-guard needs --policy observation: the after-state policy always plays under the guard",
+      );
+    if (o.features !== "env")
+      throw new UsageError(
+        "--features needs --policy observation: the after-state policy reads each move's scorer row",
+      );
+    if (o.reward !== "cards")
+      throw new UsageError(
+        "--reward needs --policy observation: the after-state policy's reward is 1 per win plus --shaping",
+      );
+  } else if (o.shaping !== PPO_DEFAULTS.shaping)
+    throw new UsageError("--shaping needs --policy afterstate (the default)");
   if (!FEATURE_KINDS.includes(o.features))
     throw new UsageError(
       `--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`,
