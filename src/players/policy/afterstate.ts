@@ -10,6 +10,7 @@
  * state names the layout; read here without TensorFlow.js.
  */
 import { CheckpointError, readChecked } from "../checkpoint.js";
+import { ROW } from "../scorer/features.js";
 import type { RowScorer } from "../scorer/view.js";
 
 /** What state.json of an after-state policy checkpoint says (under `state.afterstate`). */
@@ -118,6 +119,10 @@ export function readAfterstate(
     c.hidden.some((h) => !Number.isInteger(h) || h < 1)
   )
     throw new CheckpointError(`${dir} is not a penguin after-state policy`);
+  if (c.row !== ROW)
+    throw new CheckpointError(
+      `the policy in ${dir} reads move rows of ${c.row} features; this build computes ${ROW}`,
+    );
   const bin = readChecked(dir, "weights.bin", state.sha256);
   const layout = afterstateLayout(c);
   const total = layout.reduce((n, l) => n + l.length, 0);

@@ -1,7 +1,8 @@
 /**
  * The trained network as an Agent (`penguin eval --agent policy --model DIR [--sample]`): argmax
  * over the legal actions by default, sampling with `sample`, under the never-repeat guard every
- * player shares (option `guard`, default on; src/agents/repeat-guard.ts).
+ * player shares (option `guard`, default on; src/agents/repeat-guard.ts). A run of the after-state
+ * policy (PPO's default, afterstate.ts) plays its best-scored move, always under the guard.
  *
  * It plays many games at once (`concurrentGames`): EpisodeRunner.playMany asks it about every
  * running game in one actBatch call, which is one forward pass of the network, and each game
