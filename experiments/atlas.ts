@@ -36,6 +36,7 @@ import {
   type ShardKey,
 } from "./lib/atlas-shard.js";
 import { writeAtlas, type PlayerTotals } from "./lib/atlas-merge.js";
+import { verdictVersion } from "./lib/atlas-version.js";
 import type { BlockResult, BlockTask } from "./lib/atlas-play.js";
 import { describe } from "./lib/play-condition.js";
 import { condition } from "./lib/atlas-play.js";
@@ -49,7 +50,7 @@ const AGENT_DEALS = {
   safety: 10_000,
 } as const;
 const PLAYER_NAMES = ["solver", "random", "greedy", "lookahead", "safety"] as const;
-type PlayerName = (typeof PLAYER_NAMES)[number];
+export type PlayerName = (typeof PLAYER_NAMES)[number];
 /** The shipped move-safety network (docs/train-safety.md). */
 export const SAFETY_MODEL = "results/train-safety/run";
 
@@ -78,7 +79,7 @@ export const ATLAS_OPTIONS = {
   quiet: shared("quiet"),
 } as const;
 
-function playerSpec(name: PlayerName, maxStates: number): PlayerSpec {
+export function playerSpec(name: PlayerName, maxStates: number): PlayerSpec {
   switch (name) {
     case "solver":
       return { kind: "solver", maxStates };
@@ -152,11 +153,12 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
           deck: row.deck,
           player,
           maxStates: p === "solver" ? String(o["max-states"]) : "",
-          version: codeVersion(p === "solver" ? "solver" : "agent"),
+          version: await verdictVersion(row.name, p, spec),
           first: o.seed,
           last: o.seed + deals - 1,
           shard,
         };
+        const code = codeVersion(p === "solver" ? "solver" : "agent");
         const { start, end } = shardDeals(key);
         const dir = join(o.out, "shards", row.name);
         mkdirSync(dir, { recursive: true });
@@ -213,6 +215,7 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
                 // Agents' lost deals are not listed (most deals): only the solver's proofs are.
                 p === "solver" ? rangesText(r.lost) : "",
                 rangesText(r.unknown),
+                code,
               ],
             ]);
             played += b.to - b.from;

@@ -3,19 +3,20 @@
  * fit together, and writes the atlas from the rest:
  *
  * - `summary.csv`: per row, the solver's solvable, proved-lost and unknown counts, each with its
- *   95 % Wilson interval, the budget and the code version;
+ *   95 % Wilson interval, the budget and the verdict version (atlas-version.ts);
  * - `players.csv`: per row and agent, wins with their interval and the share of the solvable
  *   deals (on the same deals) the agent won;
  * - `deals/<row>.txt`: the proved-lost and unknown deals, as ranges, to re-check;
  * - `flippers-empty.svg`, `flippers-group.svg`: solvable share and win rates against flippers;
- * - `shards.csv`: every shard file's range, budget, code version and CPU seconds.
+ * - `shards.csv`: every shard file's range, budget, verdict version, the builds that played it
+ *   and CPU seconds.
  *
  * All but `shards.csv` depend only on the verdicts, never on how the deals were split or how
  * long they took, so any sharding gives them byte for byte; `shards.csv` is the ledger of how
  * the work was done (it is the one file that differs between a 1-shard and a 4-shard run).
  *
  * Refused: a shard of a run missing or unfinished, two runs whose deals overlap or leave a gap,
- * and shards of one row and player that differ in rules, deck, budget or code version.
+ * and shards of one row and player that differ in rules, deck, budget or verdict version.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -93,6 +94,7 @@ const SHARDS_HEADER = [
   "deals",
   "max_states",
   "version",
+  "code",
   "cpu_seconds",
 ];
 
@@ -129,7 +131,7 @@ function combine(shards: ShardContent[]): PlayerTotals {
       ["rules", s.rules, s0.rules],
       ["deck", s.deck, s0.deck],
       ["budget", s.maxStates, s0.maxStates],
-      ["code version", s.version, s0.version],
+      ["verdict version", s.version, s0.version],
     ] as const)
       if (a !== b)
         throw new UsageError(
@@ -315,6 +317,7 @@ export async function writeAtlas(dir: string, rows?: readonly string[]): Promise
           s.end - s.start,
           s.maxStates,
           s.version,
+          s.codes.join(" "),
           (s.cpuMs / 1000).toFixed(1),
         ]),
       );
@@ -327,7 +330,7 @@ export async function writeAtlas(dir: string, rows?: readonly string[]): Promise
   for (const t of solvers)
     writeOutput(
       join(dealsDir, `${t.row}.txt`),
-      `# ${t.row}: rules ${t.rules}, ${t.deck === "ms" ? "Microsoft deals" : "seeded deals"} ${t.first}-${t.last}, ${t.player}, code ${t.version}\n` +
+      `# ${t.row}: rules ${t.rules}, ${t.deck === "ms" ? "Microsoft deals" : "seeded deals"} ${t.first}-${t.last}, ${t.player}, verdict version ${t.version}\n` +
         `# lost: proved unwinnable; unknown: the budget ran out. Ranges a-b include both ends.\n` +
         wrapped("lost", t.lost) +
         wrapped("unknown", t.unknown),

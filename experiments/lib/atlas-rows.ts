@@ -18,6 +18,8 @@ export interface AtlasRow {
   readonly target: number;
   /** Deals a worker plays per task (and per checkpoint line): a few seconds of work. */
   readonly block: number;
+  /** Deals the solver's version probe plays (atlas-version.ts), where its default would take long. */
+  readonly probe?: number;
   /** Coordinates in the flipper plots (Penguin rows only). */
   readonly plot?: { readonly flippers: number; readonly empty: string; readonly group: string };
 }
@@ -80,7 +82,7 @@ export const ATLAS_ROWS: readonly AtlasRow[] = [
   family("kings-only-bakers-game", "kings-only-bakers-game", M),
   family("eight-off", "eight-off", M),
   family("seahaven-towers", "seahaven-towers", M),
-  family("stalactites", "stalactites", K100, 50),
+  { ...family("stalactites", "stalactites", K100, 50), probe: 20 },
 ];
 
 export const ROW_NAMES = ATLAS_ROWS.map((r) => r.name);

@@ -1,10 +1,11 @@
 /**
  * The atlas's shard files: one per row, player and shard, under `<out>/shards/<row>/`, each a
  * resumable CSV (src/eval/csv.ts) with one line per finished block of deals. A line holds the
- * block's counts, the process CPU time it took, and the deals not won (solver: proved lost and
- * unknown), written as ranges. Every line repeats the shard's settings (rules, player, budget,
- * code version, deal range, shard), so a resumed run with other settings is refused, and the
- * merge can check that shards belong together without trusting file names.
+ * block's counts, the process CPU time it took, the deals not won (solver: proved lost and
+ * unknown), written as ranges, and the build that played it (`code`). Every line repeats the
+ * shard's settings (rules, player, budget, verdict version, deal range, shard), so a resumed run
+ * with other settings is refused, and the merge can check that shards belong together without
+ * trusting file names.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -33,6 +34,7 @@ export const SHARD_COLUMNS = [
   "cpu_ms",
   "lost_deals",
   "unknown_deals",
+  "code",
 ] as const;
 
 /** What identifies a shard: every line of its file carries these. */
@@ -43,6 +45,7 @@ export interface ShardKey {
   readonly player: string;
   /** The solver's budget in positions; "" for an agent. */
   readonly maxStates: string;
+  /** The verdict version (atlas-version.ts). */
   readonly version: string;
   /** The whole run's deal range (all shards), inclusive. */
   readonly first: number;
@@ -61,6 +64,8 @@ export interface ShardContent extends ShardKey {
   readonly lost: number[];
   readonly unknown: number[];
   readonly cpuMs: number;
+  /** The builds that played its blocks (codeVersion), in order, each once. */
+  readonly codes: string[];
 }
 
 /** Sorted deal numbers as "71 1295-1297 1974": compact where lost deals come in runs. */
@@ -102,11 +107,11 @@ const VERSION_DIRS = {
 const versions = new Map<string, string>();
 
 /**
- * `<package version>+<12 hex digits>`: a hash of the source files that decide a verdict (the
- * TypeScript sources in a clone, the built JavaScript in an installed package). Commits that do
- * not touch the engine or the solver keep the solver's version, so shards played before and
- * after them still merge; any change to those folders makes a new version, and the merge then
- * refuses to mix the two.
+ * `<package version>+<12 hex digits>`: a hash of the source files a result comes from (the
+ * TypeScript sources in a clone, the built JavaScript in an installed package), written beside
+ * every block as the build that played it. Any edit to those folders changes it, refactors
+ * included, so it only records: whether shards fit together is the verdict version's question
+ * (atlas-version.ts).
  */
 export function codeVersion(kind: keyof typeof VERSION_DIRS): string {
   const known = versions.get(kind);
@@ -215,9 +220,14 @@ export function readShard(path: string): ShardContent {
   let cpuMs = 0;
   const lost: number[] = [];
   const unknown: number[] = [];
+  const codes: string[] = [];
   readCsvFile(path, "shard file", ({ fields, raw }, i) => {
     const where = `${path} line ${i + 1}`;
     if (i === 0) {
+      if (raw === SHARD_COLUMNS.filter((c) => c !== "code").join(","))
+        throw new UsageError(
+          `${path} was written before verdict versions: convert it with scripts/atlas/restamp.ts (docs/atlas.md)`,
+        );
       if (raw !== SHARD_COLUMNS.join(","))
         throw new UsageError(`${path} is not an atlas shard file (its header differs)`);
       return;
@@ -258,8 +268,9 @@ export function readShard(path: string): ShardContent {
     cpuMs += b.cpuMs;
     lost.push(...b.lost);
     unknown.push(...b.unknown);
+    if (!codes.includes(f.code!)) codes.push(f.code!);
   });
   if (!key)
     throw new UsageError(`${path} holds no finished block yet: finish its shard or delete it`);
-  return { ...key, path, start, end, done, won, lost, unknown, cpuMs };
+  return { ...key, path, start, end, done, won, lost, unknown, cpuMs, codes };
 }

@@ -94,11 +94,11 @@ describe("the atlas", () => {
     expect(withoutCpu(readFileSync(f, "utf8"))).toBe(withoutCpu(text));
     const merged = await atlas(["--merge", "--out", three]);
     expect(atlasFiles(three)).toEqual(atlasFiles(one));
-    // The ledger names every shard with its budget and code version.
+    // The ledger names every shard with its budget, verdict version and the build that played it.
     const ledger = readFileSync(join(three, "shards.csv"), "utf8").trim().split("\n");
     expect(ledger).toHaveLength(1 + 2 * 2 * 3);
     expect(ledger[1]).toMatch(
-      /^penguin-7,solver\(maxStates=1000000\),1,90,0\/3,30,1000000,0\.1\.0\+[0-9a-f]{12},\d/,
+      /^penguin-7,solver\(maxStates=1000000\),1,90,0\/3,30,1000000,s\d+\+[0-9a-f]{12},0\.1\.0\+[0-9a-f]{12},\d/,
     );
     expect(merged!.totals!.map((t) => t.n)).toEqual([90, 90, 90, 90]);
   });
@@ -177,11 +177,16 @@ describe("the atlas", () => {
         (x) => x.startsWith("solver") && x.includes("shard-1-of-2"),
       )!,
     );
-    writeFileSync(
-      victim,
-      readFileSync(victim, "utf8").replace(/0\.1\.0\+[0-9a-f]{12}/g, "0.1.0+000000000000"),
-    );
-    await expect(atlas(["--merge", "--out", mismatch])).rejects.toThrow(/code version/);
+    const played = readFileSync(victim, "utf8");
+    // Another build that searches alike (a refactor): its blocks merge, the ledger names both builds.
+    writeFileSync(victim, played.replace(/,0\.1\.0\+[0-9a-f]{12}$/gm, ",0.1.0+000000000000"));
+    await atlas(["--merge", "--out", mismatch]);
+    const builds = readFileSync(join(mismatch, "shards.csv"), "utf8");
+    expect(builds).toMatch(/,0\.1\.0\+000000000000,/);
+    expect(builds).toMatch(/,0\.1\.0\+(?!000000000000)[0-9a-f]{12},/);
+    // Another verdict version (a search or rule that may decide otherwise): refused.
+    writeFileSync(victim, played.replace(/,s(\d+)\+[0-9a-f]{12},/g, ",s$1+000000000000,"));
+    await expect(atlas(["--merge", "--out", mismatch])).rejects.toThrow(/verdict version/);
 
     // Another budget on an existing shard file: refused, the file untouched.
     const before = readFileSync(
