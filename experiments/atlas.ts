@@ -5,7 +5,7 @@
  *
  *   npx tsx experiments/atlas.ts [--rows penguin-7,...] [--deals N] [--seed 1] [--max-states 1000000]
  *                                [--agent solver|random,greedy,lookahead,safety] [--workers 1]
- *                                [--shard i/n] [--merge] [--out results/atlas]
+ *                                [--shard i/n] [--merge [--shards DIR]] [--out results/atlas]
  *
  * Without `--shard` it plays every selected row and then merges. With `--shard i/n` it plays only
  * that shard of each row (into `<out>/shards/`) and stops; `--merge` then plays nothing and
@@ -76,6 +76,11 @@ export const ATLAS_OPTIONS = {
   merge: { type: "flag", help: "play nothing: write the atlas from the shard files" },
   workers: shared("workers", { default: 1 }),
   out: shared("out", { default: "results/atlas", detail: "the atlas folder" }),
+  shards: {
+    type: "string",
+    default: "",
+    help: "with --merge: the folder whose shards/ to merge (default: --out)",
+  },
   quiet: shared("quiet"),
 } as const;
 
@@ -103,6 +108,8 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
     process.stdout.write(`${helpText("atlas", ATLAS_OPTIONS)}\n`);
     return undefined;
   }
+  if (o.shards && !o.merge)
+    throw new UsageError("--shards goes with --merge: a run plays into --out's shards/");
   if (o.merge && o.shard)
     throw new UsageError(
       "--merge and --shard do not go together: merge after every shard is played",
@@ -112,6 +119,7 @@ export async function runAtlas(argv: readonly string[]): Promise<AtlasRun | unde
     const totals = await writeAtlas(
       o.out,
       argv.some((a) => a.startsWith("--rows")) ? o.rows : undefined,
+      o.shards || o.out,
     );
     log(table(totals));
     return { played: 0, totals };

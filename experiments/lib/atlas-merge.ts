@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../src/errors.js";
 import { csvLine } from "../../src/eval/csv.js";
-import { writeOutput } from "../../src/util/output.js";
+import { makeFolder, writeOutput } from "../../src/util/output.js";
 import { wilson } from "../../src/util/wilson.js";
 import { ATLAS_ROWS } from "./atlas-rows.js";
 import { rangesText, readShard, type ShardContent } from "./atlas-shard.js";
@@ -245,10 +245,18 @@ function wrapped(label: string, deals: readonly number[]): string {
   return `${out}${line}\n`;
 }
 
-/** Writes the atlas files under `dir`; returns the totals it wrote them from. */
-export async function writeAtlas(dir: string, rows?: readonly string[]): Promise<PlayerTotals[]> {
-  const totals = atlasTotals(dir, rows);
-  if (totals.length === 0) throw new UsageError(`no shard files under ${join(dir, "shards")}`);
+/**
+ * Writes the atlas files under `dir` from the shards under `from` (default `dir`: a folder of
+ * shards elsewhere keeps them out of a small results folder); returns the totals it wrote them from.
+ */
+export async function writeAtlas(
+  dir: string,
+  rows?: readonly string[],
+  from = dir,
+): Promise<PlayerTotals[]> {
+  const totals = atlasTotals(from, rows);
+  if (totals.length === 0) throw new UsageError(`no shard files under ${join(from, "shards")}`);
+  makeFolder(dir);
   const solvers = totals.filter(isSolver);
   const agents = totals.filter((t) => !isSolver(t));
   const summary = [csvLine(SUMMARY_HEADER)];

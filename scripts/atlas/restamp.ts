@@ -17,7 +17,7 @@ import { atlasRow } from "../../experiments/lib/atlas-rows.js";
 import { condition } from "../../experiments/lib/atlas-play.js";
 import { parseRanges, SHARD_COLUMNS } from "../../experiments/lib/atlas-shard.js";
 import { verdictVersion } from "../../experiments/lib/atlas-version.js";
-import { exitOnUsageError, parseOptions } from "../../experiments/lib/options.js";
+import { exitOnUsageError, isMain, parseOptions } from "../../experiments/lib/options.js";
 import { describe, play } from "../../experiments/lib/play-condition.js";
 import { resolveRules, rulesLabel } from "../../src/engine/rules.js";
 import { UsageError } from "../../src/errors.js";
@@ -104,19 +104,30 @@ async function restamp(path: string, builds: readonly string[], check: number): 
   return `${build} → ${version}`;
 }
 
-async function main(): Promise<void> {
-  const o = parseOptions("scripts/atlas/restamp", OPTIONS, process.argv.slice(2));
-  if (!o.out) throw new UsageError("--out is needed: the atlas folder whose shards/ to convert");
-  const builds = o.builds.split(",").filter((b) => b !== "");
-  const root = join(o.out, "shards");
+/** Converts every old-format shard file under `<out>/shards/`; returns a line per file. */
+export async function restampFolder(
+  out: string,
+  builds: readonly string[],
+  check: number,
+): Promise<string[]> {
+  const root = join(out, "shards");
+  const said: string[] = [];
   for (const r of readdirSync(root).sort()) {
     if (!statSync(join(root, r)).isDirectory()) continue;
     for (const f of readdirSync(join(root, r)).sort()) {
       if (!f.endsWith(".csv")) continue;
       const path = join(root, r, f);
-      process.stdout.write(`${path}: ${await restamp(path, builds, o.check)}\n`);
+      said.push(`${path}: ${await restamp(path, builds, check)}`);
     }
   }
+  return said;
 }
 
-await exitOnUsageError("restamp", main);
+if (isMain(import.meta.url))
+  await exitOnUsageError("restamp", async () => {
+    const o = parseOptions("scripts/atlas/restamp", OPTIONS, process.argv.slice(2));
+    if (!o.out) throw new UsageError("--out is needed: the atlas folder whose shards/ to convert");
+    const builds = o.builds.split(",").filter((b) => b !== "");
+    for (const line of await restampFolder(o.out, builds, o.check))
+      process.stdout.write(`${line}\n`);
+  });

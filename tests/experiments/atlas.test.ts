@@ -94,6 +94,11 @@ describe("the atlas", () => {
     expect(withoutCpu(readFileSync(f, "utf8"))).toBe(withoutCpu(text));
     const merged = await atlas(["--merge", "--out", three]);
     expect(atlasFiles(three)).toEqual(atlasFiles(one));
+    // Shards kept elsewhere: the atlas is written where --out says, the same files.
+    const small = join(tmp, "small");
+    await atlas(["--merge", "--shards", three, "--out", small]);
+    expect(atlasFiles(small)).toEqual(atlasFiles(one));
+    expect(readdirSync(small)).not.toContain("shards");
     // The ledger names every shard with its budget, verdict version and the build that played it.
     const ledger = readFileSync(join(three, "shards.csv"), "utf8").trim().split("\n");
     expect(ledger).toHaveLength(1 + 2 * 2 * 3);
@@ -235,6 +240,7 @@ describe("the atlas", () => {
       ["--rows", "penguin-9"],
       ["--shard", "4/4"],
       ["--merge", "--shard", "0/2"],
+      ["--shards", join(tmp, "three")],
     ]) {
       const r = spawnSync(tsx, ["experiments/atlas.ts", ...args, "--out", join(tmp, "bad")], {
         cwd: root,
