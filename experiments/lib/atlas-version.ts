@@ -21,9 +21,9 @@
 import { createHash, type Hash } from "node:crypto";
 import { formatBoard } from "../../src/engine/board.js";
 import { applyMove, legalMoves } from "../../src/engine/moves.js";
-import { Mulberry32 } from "../../src/engine/rng.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { dealState, type DealRef } from "../../src/eval/deals.js";
+import { keyTable } from "../../src/util/rng.js";
 import { atlasRow, type AtlasRow } from "./atlas-rows.js";
 import { condition } from "./atlas-play.js";
 import { play } from "./play-condition.js";
@@ -50,13 +50,14 @@ function walkInto(h: Hash, row: AtlasRow): void {
   h.update(`${JSON.stringify(rules)}\n`);
   for (let d = 1; d <= WALKS; d++) {
     const s = dealState(rules, ref(row, d));
-    const pick = new Mulberry32(d);
+    // The walk's choices are fixed words (keyTable), not a generator's stream: they never change.
+    const pick = keyTable(d, PLIES);
     for (let ply = 0; ply < PLIES; ply++) {
       h.update(formatBoard(s));
       const moves = legalMoves(s);
       h.update(`${moves.join(" ")}\n`);
       if (moves.length === 0) break;
-      applyMove(s, moves[pick.nextU32() % moves.length]!);
+      applyMove(s, moves[pick[ply]! % moves.length]!);
     }
   }
 }
