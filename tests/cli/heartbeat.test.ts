@@ -106,27 +106,31 @@ describe("heartbeat", () => {
 
 describe("commands off a terminal report at least every interval", () => {
   it("penguin eval: lines while a slow deal is played, none after the result", () => {
-    // A free-cell-starved FreeCell deal exhausts the solver agent's budget: about a second.
-    const r = penguin([
-      "eval",
-      "--rules",
-      "freecell",
-      "--cells",
-      "1",
-      "--agent",
-      "solver",
-      "--max-states",
-      "400000",
-      "--deals",
-      "2",
-      "--no-timing",
-    ]);
+    // Free-cell-starved FreeCell deals make the solver agent search hard: about 0.8 CPU-s for
+    // six, long enough for several lines at 0.05 s even when the thread starts late under load.
+    const r = penguin(
+      [
+        "eval",
+        "--rules",
+        "freecell",
+        "--cells",
+        "1",
+        "--agent",
+        "solver",
+        "--max-states",
+        "400000",
+        "--deals",
+        "6",
+        "--no-timing",
+      ],
+      { PENGUIN_PROGRESS_SECONDS: "0.05" },
+    );
     expect(r.status).toBe(0);
     const lines = r.stderr.trim().split("\n");
     expect(lines.length).toBeGreaterThanOrEqual(2);
     for (const l of lines)
-      expect(l).toMatch(/^penguin eval: still running after \d+\.\d s(: [0-2]\/2 deals \(.*)?$/);
-    expect(r.stdout).toMatch(/^solver\(max-states=400000\) on freecell\[cells=1\]\ngames 2, /);
+      expect(l).toMatch(/^penguin eval: still running after \d+\.\d s(: [0-6]\/6 deals \(.*)?$/);
+    expect(r.stdout).toMatch(/^solver\(max-states=400000\) on freecell\[cells=1\]\ngames 6, /);
   });
 
   it("penguin dataset: lines within a shard, with the shards done", () => {

@@ -380,8 +380,12 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
           R += rowStart[at + 1]! - rowStart[at]!;
         }
         const x = new Float32Array(R * F);
-        const seg = new Int32Array(R);
-        const pickRow = new Int32Array(MB);
+        // own[j][r] = 1 when candidate row r belongs to position j; picked[r] = 1 on the moves
+        // played. Segment sums are products with own: the WebAssembly backend has no
+        // UnsortedSegmentSum kernel (nor gather's gradient, which needs it), and a matMul's
+        // gradient is a matMul on every backend.
+        const own = new Float32Array(MB * R);
+        const picked = new Float32Array(R);
         const vx = new Float32Array(MB * VIN);
         const olp = new Float32Array(MB);
         const ad = new Float32Array(MB);
@@ -397,8 +401,8 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
           const at = perm[m0 + j]!;
           const c = rowStart[at + 1]! - rowStart[at]!;
           x.set(rows.subarray(rowStart[at]! * F, rowStart[at + 1]! * F), r * F);
-          seg.fill(j, r, r + c);
-          pickRow[j] = r + chosen[at]!;
+          own.fill(1, j * R + r, j * R + r + c);
+          picked[r + chosen[at]!] = 1;
           r += c;
           vx.set(vin.subarray(at * VIN, (at + 1) * VIN), j * VIN);
           olp[j] = oldLogp[at]!;
@@ -407,18 +411,18 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
         }
         const out = tf.tidy(() => {
           const xT = tf.tensor2d(x, [R, F]);
-          const segT = tf.tensor1d(seg, "int32");
-          const pickT = tf.tensor1d(pickRow, "int32");
+          const ownT = tf.tensor2d(own, [MB, R]);
+          const pickedT = tf.tensor2d(picked, [R, 1]);
           const vxT = tf.tensor2d(vx, [MB, VIN]);
           const olpT = tf.tensor1d(olp);
           const adT = tf.tensor1d(ad);
           const rtT = tf.tensor1d(rt);
           return ctx.opt.minimize(() => {
-            const s = squashT(mlpT(xT, net.policy));
+            const s = tf.reshape(squashT(mlpT(xT, net.policy)), [R, 1]) as tf.Tensor2D;
             const top = tf.max(s);
-            const sums = tf.unsortedSegmentSum(tf.exp(tf.sub(s, top)), segT, MB);
-            const lse = tf.add(tf.log(sums), top) as tf.Tensor1D;
-            const logp = tf.sub(tf.gather(s, pickT), lse);
+            const sums = tf.matMul(ownT, tf.exp(tf.sub(s, top)));
+            const lse = tf.reshape(tf.add(tf.log(sums), top), [MB]) as tf.Tensor1D;
+            const logp = tf.sub(tf.reshape(tf.matMul(ownT, tf.mul(s, pickedT)), [MB]), lse);
             const logRatio = tf.sub(logp, olpT);
             const ratio = tf.exp(logRatio);
             const pg = tf.neg(
@@ -429,9 +433,9 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
                 ),
               ),
             ) as tf.Scalar;
-            const pr = tf.exp(tf.sub(s, tf.gather(lse, segT)));
+            const pr = tf.exp(tf.sub(s, tf.matMul(ownT, tf.reshape(lse, [MB, 1]), true)));
             const ent = tf.mean(
-              tf.sub(lse, tf.unsortedSegmentSum(tf.mul(pr, s), segT, MB)),
+              tf.sub(lse, tf.reshape(tf.matMul(ownT, tf.mul(pr, s)), [MB])),
             ) as tf.Scalar;
             const vLoss = tf.mul(
               0.5,
