@@ -28,6 +28,7 @@ import { ScorerAgent, ScorerView } from "../../players/scorer/agent.js";
 import { ROW } from "../../players/scorer/features.js";
 import { Rng } from "../../util/rng.js";
 import { tf } from "../backend.js";
+import { ppoLoss } from "./loss.js";
 import { saveCheckpoint, tensorOf, type LoadedCheckpoint } from "../checkpoint.js";
 import { scheduledLr } from "../gae.js";
 import type { TrainContext } from "./context.js";
@@ -423,33 +424,11 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
             const sums = tf.matMul(ownT, tf.exp(tf.sub(s, top)));
             const lse = tf.reshape(tf.add(tf.log(sums), top), [MB]) as tf.Tensor1D;
             const logp = tf.sub(tf.reshape(tf.matMul(ownT, tf.mul(s, pickedT)), [MB]), lse);
-            const logRatio = tf.sub(logp, olpT);
-            const ratio = tf.exp(logRatio);
-            const pg = tf.neg(
-              tf.mean(
-                tf.minimum(
-                  tf.mul(ratio, adT),
-                  tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), adT),
-                ),
-              ),
-            ) as tf.Scalar;
             const pr = tf.exp(tf.sub(s, tf.matMul(ownT, tf.reshape(lse, [MB, 1]), true)));
             const ent = tf.mean(
               tf.sub(lse, tf.reshape(tf.matMul(ownT, tf.mul(pr, s)), [MB])),
             ) as tf.Scalar;
-            const vLoss = tf.mul(
-              0.5,
-              tf.mean(tf.square(tf.sub(mlpT(vxT, net.value), rtT))),
-            ) as tf.Scalar;
-            const loss = tf.add(
-              tf.sub(pg, tf.mul(o.entCoef, ent)),
-              tf.mul(o.vfCoef, vLoss),
-            ) as tf.Scalar;
-            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar;
-            const clipFrac = tf.mean(
-              tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32"),
-            ) as tf.Scalar;
-            return { loss, extras: [pg, vLoss, ent, kl, clipFrac] };
+            return ppoLoss(tf.sub(logp, olpT), adT, mlpT(vxT, net.value), rtT, ent, o);
           }, lr);
         });
         out.forEach((v, i) => (sums[i] = sums[i]! + v));
@@ -457,37 +436,25 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
     }
     sync();
     const updSecs = (performance.now() - tUpd) / 1000;
-    const k = o.ppoEpochs * o.minibatches;
     p.update++;
     p.envSteps += POS;
     ctx.st.update++;
-    const row: Record<string, number | string> = {
-      phase: "ppo",
-      update: ctx.st.update,
-      env_steps: p.envSteps,
-      samples: p.update * POS * o.ppoEpochs,
-      loss: sums[0]! / k,
-      policy_loss: sums[1]! / k,
-      value_loss: sums[2]! / k,
-      entropy: sums[3]! / k,
-      approx_kl: sums[4]! / k,
-      clip_frac: sums[5]! / k,
-      // The return without shaping: 1 for a won game.
-      mean_reward: episodes ? wins / episodes : "",
-      episodes,
-      rollout_win_rate: episodes ? wins / episodes : "",
-      lr,
-      env_steps_per_s: POS / rollSecs,
-      samples_per_s: (POS * o.ppoEpochs) / updSecs,
-    };
     const last = p.update === updates;
-    if (ctx.shouldEval() || last) {
-      const e = await ctx.evaluateDuring();
-      Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
-      ctx.run.log(
-        `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(POS / rollSecs)} env steps/s ${Math.round((POS * o.ppoEpochs) / updSecs)} samples/s`,
-      );
-    }
+    const row = await ctx.updateRow({
+      update: p.update,
+      updates,
+      envSteps: p.envSteps,
+      positions: POS,
+      sums,
+      episodes,
+      wins,
+      // The return without shaping: 1 for a won game.
+      meanReward: episodes ? wins / episodes : "",
+      lr,
+      rollSecs,
+      updSecs,
+      last,
+    });
     p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
     if (await ctx.endUpdate(row, last)) return true;
   }

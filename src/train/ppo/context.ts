@@ -105,6 +105,57 @@ export class TrainContext {
     return this.o.evalEvery > 0 && this.o.evalDuring > 0 && this.st.update % this.o.evalEvery === 0;
   }
 
+  /**
+   * The metrics row of one finished update (either policy): losses averaged over its minibatches,
+   * rollout figures and speeds, and at evaluation updates (and the last) the learning curve's point
+   * and a log line. `update`, `envSteps` are the counts after it; `positions` per rollout.
+   */
+  async updateRow(u: {
+    update: number;
+    updates: number;
+    envSteps: number;
+    positions: number;
+    sums: Float64Array;
+    episodes: number;
+    wins: number;
+    meanReward: number | "";
+    lr: number;
+    rollSecs: number;
+    updSecs: number;
+    last: boolean;
+  }): Promise<MetricRow> {
+    const k = this.o.ppoEpochs * this.o.minibatches;
+    const stepsPerS = Math.round(u.positions / u.rollSecs);
+    const samplesPerS = Math.round((u.positions * this.o.ppoEpochs) / u.updSecs);
+    const row: MetricRow = {
+      phase: "ppo",
+      update: this.st.update,
+      env_steps: u.envSteps,
+      samples: u.update * u.positions * this.o.ppoEpochs,
+      loss: u.sums[0]! / k,
+      policy_loss: u.sums[1]! / k,
+      value_loss: u.sums[2]! / k,
+      entropy: u.sums[3]! / k,
+      approx_kl: u.sums[4]! / k,
+      clip_frac: u.sums[5]! / k,
+      mean_reward: u.meanReward,
+      episodes: u.episodes,
+      rollout_win_rate: u.episodes ? u.wins / u.episodes : "",
+      lr: u.lr,
+      env_steps_per_s: u.positions / u.rollSecs,
+      samples_per_s: (u.positions * this.o.ppoEpochs) / u.updSecs,
+    };
+    if (this.shouldEval() || u.last) {
+      const e = await this.evaluateDuring();
+      Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
+      const ret = u.meanReward === "" ? "-" : u.meanReward.toFixed(3);
+      this.run.log(
+        `ppo update ${u.update}/${u.updates} steps ${u.envSteps}: episodes ${u.episodes} won ${u.wins} return ${ret} entropy ${(u.sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${stepsPerS} env steps/s ${samplesPerS} samples/s`,
+      );
+    }
+    return row;
+  }
+
   /** Records a metrics row; checkpoints on schedule. Returns true when the run must stop (test hook). */
   async endUpdate(row: MetricRow, forceCheckpoint = false): Promise<boolean> {
     row.wall_s = this.wall();

@@ -7,6 +7,7 @@
 import { envIdForPreset } from "../../env/registry.js";
 import { VecEnv } from "../../env/vec.js";
 import { tf } from "../backend.js";
+import { ppoLoss } from "./loss.js";
 import type { TrainContext } from "./context.js";
 import { computeGae, scheduledLr } from "../gae.js";
 import { chooseMasked, maskedEntropy, maskedLogSoftmax } from "../masked.js";
@@ -173,66 +174,33 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
             const [lg, val] = forward(net, x);
             const logp = maskedLogSoftmax(lg, mask);
             const newLogp = tf.sum(tf.mul(logp, act), 1);
-            const logRatio = tf.sub(newLogp, oldLogp);
-            const ratio = tf.exp(logRatio);
-            const pg = tf.neg(
-              tf.mean(
-                tf.minimum(
-                  tf.mul(ratio, advT),
-                  tf.mul(tf.clipByValue(ratio, 1 - o.clip, 1 + o.clip), advT),
-                ),
-              ),
-            ) as tf.Scalar;
-            const vLoss = tf.mul(
-              0.5,
-              tf.mean(tf.square(tf.sub(tf.reshape(val, [-1]), retT))),
-            ) as tf.Scalar;
             const ent = tf.mean(maskedEntropy(logp, mask)) as tf.Scalar;
-            const loss = tf.add(
-              tf.sub(pg, tf.mul(o.entCoef, ent)),
-              tf.mul(o.vfCoef, vLoss),
-            ) as tf.Scalar;
-            const kl = tf.mean(tf.sub(tf.sub(ratio, 1), logRatio)) as tf.Scalar;
-            const clipFrac = tf.mean(
-              tf.cast(tf.greater(tf.abs(tf.sub(ratio, 1)), o.clip), "float32"),
-            ) as tf.Scalar;
-            return { loss, extras: [pg, vLoss, ent, kl, clipFrac] };
+            const value = tf.reshape(val, [-1]) as tf.Tensor1D;
+            return ppoLoss(tf.sub(newLogp, oldLogp), advT, value, retT, ent, o);
           }, lr);
         });
         out.forEach((x, i) => (sums[i] = sums[i]! + x));
       }
     }
     const updSecs = (performance.now() - tUpd) / 1000;
-    const k = o.ppoEpochs * o.minibatches;
     p.update++;
     p.envSteps += batch;
     ctx.st.update++;
-    const row: Record<string, number | string> = {
-      phase: "ppo",
-      update: ctx.st.update,
-      env_steps: p.envSteps,
-      samples: p.update * batch * o.ppoEpochs,
-      loss: sums[0]! / k,
-      policy_loss: sums[1]! / k,
-      value_loss: sums[2]! / k,
-      entropy: sums[3]! / k,
-      approx_kl: sums[4]! / k,
-      clip_frac: sums[5]! / k,
-      mean_reward: episodes ? returns / episodes : "",
-      episodes,
-      rollout_win_rate: episodes ? wins / episodes : "",
-      lr,
-      env_steps_per_s: batch / rollSecs,
-      samples_per_s: (batch * o.ppoEpochs) / updSecs,
-    };
     const last = p.update === updates;
-    if (ctx.shouldEval() || last) {
-      const e = await ctx.evaluateDuring();
-      Object.assign(row, { eval_win_rate: e.winRate, eval_cards_home: e.cards });
-      ctx.run.log(
-        `ppo update ${p.update}/${updates} steps ${p.envSteps}: episodes ${episodes} won ${wins} return ${episodes ? (returns / episodes).toFixed(3) : "-"} entropy ${(sums[3]! / k).toFixed(3)} eval win ${(e.winRate * 100).toFixed(1)}% ${Math.round(batch / rollSecs)} env steps/s ${Math.round((batch * o.ppoEpochs) / updSecs)} samples/s`,
-      );
-    }
+    const row = await ctx.updateRow({
+      update: p.update,
+      updates,
+      envSteps: p.envSteps,
+      positions: batch,
+      sums,
+      episodes,
+      wins: wins,
+      meanReward: episodes ? returns / episodes : "",
+      lr,
+      rollSecs,
+      updSecs,
+      last,
+    });
     p.envs = vec.envs.map((e) => e.serialize());
     p.seen = seen.map((s) => s.entries());
     if (await ctx.endUpdate(row, last)) return true;
