@@ -21,12 +21,16 @@ function node(code: string, env: Record<string, string> = {}) {
   });
 }
 
-/** `penguin …` with stderr a pipe (not a terminal), lines every 0.1 s. */
+/**
+ * `penguin …` with stderr a pipe (not a terminal), lines every 0.05 s (the shortest allowed), so
+ * that a second-long command leaves several lines even when the reporting thread starts late on
+ * a loaded machine.
+ */
 function penguin(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [join(root, "bin/penguin.js"), ...args], {
     encoding: "utf8",
     timeout: 60_000,
-    env: { ...process.env, PENGUIN_PROGRESS_SECONDS: "0.1", ...env },
+    env: { ...process.env, PENGUIN_PROGRESS_SECONDS: "0.05", ...env },
   });
 }
 
@@ -139,9 +143,9 @@ describe("commands off a terminal report at least every interval", () => {
       const r = penguin([
         "dataset",
         "--deals",
-        "4",
+        "8",
         "--shard-deals",
-        "2",
+        "4",
         "--max-states",
         "20000",
         "--out",
