@@ -9,21 +9,11 @@ import { writeFileSync } from "node:fs";
 import { allCommands, type CommandInfo } from "./cli-flags.js";
 import { RENAMED } from "../src/options/registry.js";
 import { COMMON_OPTIONS, isMain } from "../experiments/lib/options.js";
+import { isRuleFlag, RULE_FLAGS } from "../src/cli/common.js";
 
 const COMMON = Object.keys(COMMON_OPTIONS);
 
 const cell = (t: string): string => t.replace(/\|/g, "\\|").replace(/\n/g, " ");
-
-const RULE_FLAGS = [
-  "rules",
-  "cells",
-  "empty",
-  "group-move",
-  "build",
-  "base",
-  "foundations",
-  "deal",
-];
 
 function table(c: CommandInfo, skip: readonly string[] = []): string[] {
   const rows = c.flags
@@ -99,7 +89,7 @@ export function cliDocs(): Record<string, string> {
     "",
     "Every command that plays a rule set takes these (the preset, then any of its options overridden).",
     "",
-    ...table({ ...deal, flags: deal.flags.filter((f) => RULE_FLAGS.includes(f.flag)) }),
+    ...table({ ...deal, flags: deal.flags.filter((f) => isRuleFlag(f.flag)) }),
     "",
   );
   for (const c of penguin) {

@@ -16,6 +16,7 @@ import { baseRank } from "../experiments/base-rank.js";
 import { family } from "../experiments/family.js";
 import { heuristics } from "../experiments/heuristics.js";
 import { ATLAS_OPTIONS } from "../experiments/atlas.js";
+import { isRuleFlag } from "../src/cli/common.js";
 
 export interface FlagInfo {
   readonly flag: string;
@@ -71,17 +72,6 @@ function yargsFlags(build: (y: Argv) => unknown, positionals: readonly string[])
     }));
 }
 
-const RULE_FLAGS = [
-  "rules",
-  "cells",
-  "empty",
-  "group-move",
-  "build",
-  "base",
-  "foundations",
-  "deal",
-];
-
 function penguinCommands(): CommandInfo[] {
   const out: CommandInfo[] = [];
   for (const c of commands) {
@@ -91,7 +81,7 @@ function penguinCommands(): CommandInfo[] {
     if (name === "train") {
       // One entry per algorithm: its flags are its spec's (the builder reads process.argv).
       const all = yargsFlags(c.builder as (y: Argv) => unknown, positionals);
-      const ruleFlags = all.filter((f) => RULE_FLAGS.includes(f.flag));
+      const ruleFlags = all.filter((f) => isRuleFlag(f.flag));
       const own = all.filter((f) => f.flag === "out" || f.flag === "resume");
       for (const a of ALGOS)
         out.push({

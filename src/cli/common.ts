@@ -18,17 +18,30 @@ export {
   type RuleArgs,
 } from "../engine/from-args.js";
 
+/** The rule options every command takes, in the order its help lists them. */
+export const RULE_FLAGS = [
+  "rules",
+  "cells",
+  "empty",
+  "group-move",
+  "build",
+  "base",
+  "foundations",
+  "deal",
+] as const;
+
+/** Whether a flag name is one of the rule options. */
+export function isRuleFlag(f: string): boolean {
+  return (RULE_FLAGS as readonly string[]).includes(f);
+}
+
 export function withRuleOptions<T>(y: Argv<T>): Argv<T & RuleArgs> {
-  return withOptions(y, {
-    rules: flag("rules", { default: "penguin" }),
-    cells: flag("cells"),
-    empty: flag("empty"),
-    "group-move": flag("group-move"),
-    build: flag("build"),
-    base: flag("base"),
-    foundations: flag("foundations"),
-    deal: flag("deal"),
-  }) as unknown as Argv<T & RuleArgs>;
+  return withOptions(
+    y,
+    Object.fromEntries(
+      RULE_FLAGS.map((f) => [f, f === "rules" ? flag(f, { default: "penguin" }) : flag(f)]),
+    ),
+  ) as unknown as Argv<T & RuleArgs>;
 }
 
 export function withDealOptions<T>(y: Argv<T>): Argv<T & DealArgs> {

@@ -9,7 +9,7 @@ import type { Argv, CommandModule } from "yargs";
 import { UsageError } from "../errors.js";
 import { ALGO_NAMES, ALGOS, algoSpec, type AlgoSpec } from "../train/algos.js";
 import { optionsFrom, yargsOption, type OptionSpecs } from "../train/options.js";
-import { rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
+import { isRuleFlag, rulesFromArgs, withRuleOptions, type RuleArgs } from "./common.js";
 import { stopOnSignals, stoppedExitCode, stopRequested } from "../train/stop.js";
 import { lockFolder } from "../util/lock.js";
 import { checkCreatable, makeFolder, removeStaleTemps } from "../util/output.js";
@@ -21,17 +21,6 @@ import { runAlgo, TRAINERS, type Trainer } from "../train/trainers.js";
 
 type TrainArgs = RuleArgs &
   Record<string, unknown> & { algo?: string; out?: string; resume?: string };
-
-const RULE_FLAGS = [
-  "rules",
-  "cells",
-  "empty",
-  "group-move",
-  "build",
-  "base",
-  "foundations",
-  "deal",
-];
 
 /** The flags on the command line after `train` (`--no-x` counts as x). */
 function givenFlags(): string[] {
@@ -88,7 +77,7 @@ async function start(spec: AlgoSpec, a: TrainArgs): Promise<void> {
     (f) =>
       !(f in spec.options) &&
       !["out", "algo", "help"].includes(f) &&
-      !(spec.rules && RULE_FLAGS.includes(f)),
+      !(spec.rules && isRuleFlag(f)),
   );
   if (wrong.length)
     throw new UsageError(
