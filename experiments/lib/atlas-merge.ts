@@ -25,18 +25,11 @@ import { csvLine } from "../../src/eval/csv.js";
 import { makeFolder, writeOutput } from "../../src/util/output.js";
 import { wilson } from "../../src/util/wilson.js";
 import { ATLAS_ROWS } from "./atlas-rows.js";
-import { rangesText, readShard, type ShardContent } from "./atlas-shard.js";
+import { rangesText, readShard, type ShardContent, type ShardKey } from "./atlas-shard.js";
 import { rateChart, writeSvg } from "./plot.js";
 
-export interface PlayerTotals {
-  readonly row: string;
-  readonly rules: string;
-  readonly deck: string;
-  readonly player: string;
-  readonly maxStates: string;
-  readonly version: string;
-  readonly first: number;
-  readonly last: number;
+/** A player's totals over a run's merged shards: the shards' key (less the shard) and counts. */
+export interface PlayerTotals extends Omit<ShardKey, "shard"> {
   readonly n: number;
   readonly won: number;
   readonly lost: number[];
