@@ -171,6 +171,29 @@ export function loadCheckpoint<S>(dirArg: string, algo: string): LoadedCheckpoin
   };
 }
 
+/** Whether the run folder `runDir` holds a state to resume from (resume/). */
+export function hasResume(runDir: string): boolean {
+  return checkpointPath(join(runDir, RESUME_DIR)) !== undefined;
+}
+
+/** Saves the state the run in `runDir` resumes from (resume/), replacing the last one. */
+export function saveResume<S>(runDir: string, cp: Checkpoint<S>): void {
+  saveCheckpoint(join(runDir, RESUME_DIR), cp);
+}
+
+/**
+ * The resume state `algo` saved in the run folder `runDir`, checked as loadCheckpoint checks it;
+ * undefined when the run has none (never saved, or finished).
+ */
+export function loadResume<S>(runDir: string, algo: string): LoadedCheckpoint<S> | undefined {
+  return hasResume(runDir) ? loadCheckpoint<S>(join(runDir, RESUME_DIR), algo) : undefined;
+}
+
+/** Removes the resume state: a finished run has nothing to continue. */
+export function dropResume(runDir: string): void {
+  rmSync(join(runDir, RESUME_DIR), { recursive: true, force: true });
+}
+
 /** A tensor of the checkpoint that must be there with `length` entries (CheckpointError otherwise). */
 export function tensorOf(cp: LoadedCheckpoint<unknown>, name: string, length: number): TensorData {
   const t = cp.tensors[name];

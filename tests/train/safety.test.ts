@@ -550,7 +550,8 @@ describe("the safety network", () => {
   ] as const)(
     "plays the weights it trained: the JavaScript forward pass equals the tf one (%s)",
     async (_, structure, heads) => {
-      const { BatchEncoder, TfSafety } = await import("../../src/train/safety/train.js");
+      const { BatchEncoder } = await import("../../src/train/safety/batch.js");
+      const { TfSafety } = await import("../../src/train/safety/network.js");
       const { initBackend, tf } = await import("../../src/train/backend.js");
       const { JsSafety } = await import("../../src/players/safety/model.js");
       const { COLUMN_WIDTH, FLIPPER_WIDTH } = await import("../../src/players/safety/encode.js");

@@ -3,25 +3,18 @@
  * one checkpoint format (src/train/checkpoint.ts) under resume/: the network's current weights and
  * Adam's moments (which checkpoint/, the best network so far, does not hold), the generator and
  * the minibatch order of the epoch under way, the step counters, the running loss and the
- * metrics rows.
+ * metrics rows. It is saved at every validation point and when a signal stops the run, so a
+ * resumed run repeats exactly the steps an uninterrupted one takes.
  */
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import type { Adam } from "../adam.js";
 import type { tf } from "../backend.js";
-import {
-  CheckpointError,
-  checkpointPath,
-  loadCheckpoint,
-  RESUME_DIR,
-  rngOf,
-  saveCheckpoint,
-} from "../checkpoint.js";
+import { CheckpointError, loadResume, rngOf, saveResume, stepOf } from "../checkpoint.js";
 import type { RunFolder } from "../run.js";
 import { restoreTrainables, trainables } from "../weights.js";
-import type { RngState } from "../../util/rng.js";
+import type { Rng, RngState } from "../../util/rng.js";
+import { cpuSeconds, wallSeconds, type LoopState, type SafetyRun } from "./context.js";
 
-/** Where the loop stands: everything a resumed run needs besides the weights and moments. */
+/** Where the loop stood: everything a resumed run needs besides the weights and moments. */
 export interface SafetyProgress {
   readonly step: number;
   /** Epochs begun. */
@@ -43,33 +36,39 @@ export interface SafetyProgress {
 
 type Json = Omit<SafetyProgress, "perm" | "rng" | "step" | "epoch" | "next">;
 
-export function saveProgress(
-  run: RunFolder<string>,
-  p: SafetyProgress,
-  vars: readonly tf.Variable[],
-  adam: Adam,
-): void {
-  const { perm, rng, step, epoch, next, ...json } = p;
-  const t = trainables(vars, adam);
-  saveCheckpoint<Json>(join(run.dir, RESUME_DIR), {
+/** Saves where the run stands; `next`: the next minibatch of the epoch (-1: the epoch is over). */
+export function saveProgress(ctx: SafetyRun, st: LoopState, next: number): void {
+  const t = trainables(ctx.net.vars(), ctx.adam);
+  const state: Json = {
+    best: st.best,
+    lastEval: st.lastEval,
+    lossAcc: st.lossAcc,
+    lossN: st.lossN,
+    samples0: st.samples0,
+    wallSeconds: wallSeconds(ctx),
+    rows: ctx.run.rows as Record<string, number>[],
+  };
+  saveResume<Json>(ctx.run.dir, {
     algo: "safety",
-    steps: { ...t.steps, step, epoch, next },
-    rngs: { safety: rng },
-    tensors: { ...t.tensors, perm },
-    state: json,
+    steps: { ...t.steps, step: st.step, epoch: st.epoch, next },
+    rngs: { safety: st.rng.getState() },
+    tensors: { ...t.tensors, perm: st.perm },
+    state,
   });
 }
 
-/** The saved progress, after putting the weights into `vars` and the moments into `adam`; undefined when the run has no state. */
+/**
+ * The saved progress, after putting the weights into `vars` and the moments into `adam`;
+ * undefined when the run has no state. `units`: the training units the run has now.
+ */
 export function loadProgress(
   run: RunFolder<string>,
   vars: readonly tf.Variable[],
   adam: Adam,
   units: number,
 ): SafetyProgress | undefined {
-  const dir = join(run.dir, RESUME_DIR);
-  if (!checkpointPath(dir)) return undefined;
-  const cp = loadCheckpoint<Json>(dir, "safety");
+  const cp = loadResume<Json>(run.dir, "safety");
+  if (!cp) return undefined;
   restoreTrainables(cp, vars, adam);
   const perm = cp.tensors.perm;
   if (!(perm instanceof Int32Array))
@@ -78,22 +77,43 @@ export function loadProgress(
     throw new CheckpointError(
       `the training data changed since ${run.dir} stopped (${units} training units, was ${perm.length}); start a new run`,
     );
-  const num = (k: string): number => {
-    const v = cp.steps[k];
-    if (typeof v !== "number") throw new CheckpointError(`damaged checkpoint ${cp.dir}: no ${k}`);
-    return v;
-  };
   return {
     ...cp.state,
-    step: num("step"),
-    epoch: num("epoch"),
-    next: num("next"),
+    step: stepOf(cp, "step"),
+    epoch: stepOf(cp, "epoch"),
+    next: stepOf(cp, "next"),
     perm,
     rng: rngOf(cp, "safety"),
   };
 }
 
-/** A finished run keeps no resume state. */
-export function dropProgress(run: RunFolder<string>): void {
-  rmSync(join(run.dir, RESUME_DIR), { recursive: true, force: true });
+/**
+ * The loop's state at the start: the first epoch not begun, or, resumed, exactly where the run
+ * stopped (the epoch's permutation and the generator after its shuffle included).
+ */
+export function startingState(
+  run: RunFolder<string>,
+  train: Int32Array,
+  rng: Rng,
+  saved: SafetyProgress | undefined,
+): LoopState {
+  const perm = Int32Array.from(train);
+  if (saved) {
+    perm.set(saved.perm);
+    rng.setState(saved.rng);
+    run.rows = saved.rows;
+  }
+  return {
+    step: saved?.step ?? 0,
+    epoch: saved?.epoch ?? 0,
+    next: saved?.next ?? -1,
+    perm,
+    rng,
+    best: saved?.best ?? -1,
+    lastEval: saved?.lastEval ?? -1,
+    lossAcc: saved?.lossAcc ?? 0,
+    lossN: saved?.lossN ?? 0,
+    samples0: saved?.samples0 ?? 0,
+    cpu0: cpuSeconds(),
+  };
 }
