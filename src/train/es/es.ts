@@ -39,11 +39,11 @@ import { ES_DEFAULTS, type EsOptions } from "./options.js";
 import { checkSplit, type DealSplit } from "../splits.js";
 import {
   CheckpointError,
-  checkpointPath,
-  loadCheckpoint,
+  hasResume,
+  loadResume,
   RESUME_DIR,
   rngOf,
-  saveCheckpoint,
+  saveResume,
   stepOf,
   tensorOf,
 } from "../checkpoint.js";
@@ -67,9 +67,8 @@ export interface EsState {
 
 /** The ES state in a run folder's resume/ checkpoint (undefined when there is none). */
 export function readEsState(runFolder: string): EsState | undefined {
-  const dir = join(runFolder, RESUME_DIR);
-  if (!checkpointPath(dir)) return undefined;
-  const cp = loadCheckpoint<{ best: EsState["best"]; seconds: number }>(dir, "es");
+  const cp = loadResume<{ best: EsState["best"]; seconds: number }>(runFolder, "es");
+  if (!cp) return undefined;
   const best = cp.state?.best;
   if (typeof best?.winRate !== "number" || typeof best.generation !== "number")
     throw new CheckpointError(`damaged checkpoint ${cp.dir}: the best validation is missing`);
@@ -223,7 +222,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
   };
   let saved: EsState | undefined;
   if (resume) {
-    if (!checkpointPath(join(o.out, RESUME_DIR)))
+    if (!hasResume(o.out))
       throw new CheckpointError(`${o.out} has no ${RESUME_DIR}/ checkpoint to resume from`);
     const cfg = new RunFolder(o.out).readJson<{
       algo?: string;
@@ -253,7 +252,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
       quiet: o.quiet,
     };
     saved = readEsState(o.out);
-  } else if (checkpointPath(join(o.out, RESUME_DIR)))
+  } else if (hasResume(o.out))
     throw new UsageError(
       `${o.out} already holds an ES run: resume it with --resume ${o.out}, or choose another --out`,
     );
@@ -317,7 +316,7 @@ export async function trainEs(partial: Partial<EsOptions> = {}, resume = false):
     net.model.dispose();
   };
   const saveState = (): void =>
-    saveCheckpoint(join(o.out, RESUME_DIR), {
+    saveResume(o.out, {
       algo: "es",
       steps: { generation, nextSeed, games },
       rngs: { es: rng.getState() },

@@ -1,11 +1,10 @@
 /** What a PPO run's parts share: options, run folder, network, optimizer, generator and resumable state. */
-import { join } from "node:path";
 import type { Rules } from "../../engine/rules.js";
 import { ActionCodec } from "../../env/actions.js";
 import { PolicyFeatures } from "../../players/policy/features.js";
 import { Rng } from "../../util/rng.js";
 import type { Adam } from "../adam.js";
-import { RESUME_DIR, saveCheckpoint } from "../checkpoint.js";
+import { saveResume } from "../checkpoint.js";
 import { trainableVariables, type PolicyNet } from "../model.js";
 import { playPolicy } from "../play.js";
 import type { MetricRow, RunFolder } from "../run.js";
@@ -186,7 +185,7 @@ export class TrainContext {
     const { tensors, steps } = trainables(vars, this.opt);
     if (after) saveAfterstatePolicy(this.run.checkpointDir, after, { update: this.st.update });
     else await savePolicyModel(this.run.checkpointDir, this.net!, { update: this.st.update });
-    saveCheckpoint(join(this.run.dir, RESUME_DIR), {
+    saveResume(this.run.dir, {
       algo: "ppo",
       steps: { ...steps, update: this.st.update },
       rngs: { ppo: this.rng.getState() },

@@ -10,7 +10,7 @@ import { defaultMaxSteps } from "../../env/registry.js";
 import { PolicyFeatures } from "../../players/policy/features.js";
 import { Adam, ADAM_DEFAULTS } from "../adam.js";
 import { initBackend, type BackendName } from "../backend.js";
-import { checkpointPath, loadCheckpoint, RESUME_DIR, rngOf } from "../checkpoint.js";
+import { checkpointPath, hasResume, loadCheckpoint, RESUME_DIR, rngOf } from "../checkpoint.js";
 import { buildPolicyNet, trainableVariables, type NetConfig, type PolicyNet } from "../model.js";
 import { playPolicy, wilson95 } from "../play.js";
 import { RunFolder } from "../run.js";
@@ -77,7 +77,7 @@ export async function train(
 ): Promise<TrainResult> {
   const o = ppoOptions(options, runFolder);
   validateOptions(o);
-  if (checkpointPath(join(o.out, RESUME_DIR)) || checkpointPath(join(o.out, "checkpoint")))
+  if (hasResume(o.out) || checkpointPath(join(o.out, "checkpoint")))
     throw new UsageError(
       `${o.out} already holds a run: use --resume to continue it, or choose another --out`,
     );
@@ -125,8 +125,7 @@ export async function resume(
   run.quiet = hooks.quiet ?? false;
   const saved = run.readJson<PpoOptions>("config.json");
   if (!saved) throw new UsageError(`${runFolder} is not a run folder (no config.json)`);
-  const dir = join(runFolder, RESUME_DIR);
-  if (!checkpointPath(dir)) throw new UsageError(`${runFolder} has no checkpoint to resume from`);
+  if (!hasResume(runFolder)) throw new UsageError(`${runFolder} has no checkpoint to resume from`);
   // Runs recorded before the after-state policy existed trained the observation policy.
   const o: PpoOptions = {
     ...saved,
@@ -135,6 +134,7 @@ export async function resume(
     out: runFolder,
   };
   const backend = await initBackend();
+  const dir = join(runFolder, RESUME_DIR);
   const cp = loadCheckpoint<TrainerState & { net?: NetConfig; afterstate?: AfterstateConfig }>(
     dir,
     "ppo",

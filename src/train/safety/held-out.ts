@@ -16,12 +16,37 @@ export interface HeldOutScores {
   falseAlarm: number;
 }
 
-/** Network outputs for the first `rows` rows of the batch arrays. */
-function score(net: TfSafety, batch: Minibatch, rows: number): Float32Array {
-  const z = tf.tidy(() => net.forward(...batch.inputs(rows), rows));
-  const zs = z.dataSync() as Float32Array;
-  z.dispose();
-  return zs;
+/**
+ * Running sums of the held-out scores. Risk objective: the loss weighted per move; lost moves and
+ * those scored above even odds ("caught"); winnable moves and those so scored ("alarms"). Choice
+ * objective: the loss per position; positions holding a losing move and those whose best-scored
+ * move keeps the deal winnable; their winnable moves and those scored well below the best one.
+ */
+interface Tally {
+  lossSum: number;
+  weightSum: number;
+  lost: number;
+  caught: number;
+  safe: number;
+  alarms: number;
+}
+
+const emptyTally = (): Tally => ({
+  lossSum: 0,
+  weightSum: 0,
+  lost: 0,
+  caught: 0,
+  safe: 0,
+  alarms: 0,
+});
+
+/** The tally's means and shares (0 where nothing was counted). */
+function scoresOf(t: Tally): HeldOutScores {
+  return {
+    loss: t.lossSum / Math.max(1, t.weightSum),
+    recall: t.caught / Math.max(1, t.lost),
+    falseAlarm: t.alarms / Math.max(1, t.safe),
+  };
 }
 
 /** The held-out units `val`, scored a minibatch at a time under the run's objective. */
@@ -30,43 +55,27 @@ export function heldOutScores(
   batch: Minibatch,
   val: readonly number[],
 ): HeldOutScores {
-  return batch.samples.choice ? choiceScores(net, batch, val) : riskScores(net, batch, val);
-}
-
-/** Running counts of the risk objective's held-out scores. */
-interface RiskTally {
-  lossSum: number;
-  weightSum: number;
-  /** Lost moves, and those scored above even odds. */
-  lost: number;
-  caught: number;
-  /** Winnable moves, and those scored above even odds. */
-  safe: number;
-  alarms: number;
-}
-
-/**
- * Risk objective: the weighted loss; "recall" is the share of lost moves scored above even odds,
- * "false alarms" the share of winnable moves so scored.
- */
-function riskScores(net: TfSafety, batch: Minibatch, val: readonly number[]): HeldOutScores {
+  const t = emptyTally();
   const B = batch.o.batch;
-  const t: RiskTally = { lossSum: 0, weightSum: 0, lost: 0, caught: 0, safe: 0, alarms: 0 };
   for (let i = 0; i < val.length; i += B) {
-    const n = Math.min(B, val.length - i);
-    batch.fill(val, i, n);
-    const zs = score(net, batch, n);
-    for (let r = 0; r < n; r++) tallyMove(t, zs[r]!, batch.y[r]!, batch.wt[r]!);
+    const rows = batch.fill(val, i, Math.min(B, val.length - i));
+    const zs = score(net, batch, rows);
+    if (batch.samples.choice) tallyPositions(t, zs, rows, batch, val, i);
+    else for (let r = 0; r < rows; r++) tallyMove(t, zs[r]!, batch.y[r]!, batch.wt[r]!);
   }
-  return {
-    loss: t.lossSum / Math.max(1, t.weightSum),
-    recall: t.caught / Math.max(1, t.lost),
-    falseAlarm: t.alarms / Math.max(1, t.safe),
-  };
+  return scoresOf(t);
 }
 
-/** Adds a move scored `z` (target y: 1 when it loses, loss weight w) to the tally. */
-function tallyMove(t: RiskTally, z: number, y: number, w: number): void {
+/** Network outputs for the first `rows` rows of the batch arrays. */
+function score(net: TfSafety, batch: Minibatch, rows: number): Float32Array {
+  const z = tf.tidy(() => net.forward(...batch.inputs(rows), rows));
+  const zs = z.dataSync() as Float32Array;
+  z.dispose();
+  return zs;
+}
+
+/** Risk objective: a move scored `z` (target y: 1 when it loses; loss weight w). */
+function tallyMove(t: Tally, z: number, y: number, w: number): void {
   t.lossSum += riskLossJs(z, y) * w;
   t.weightSum += w;
   if (y === 1) {
@@ -78,49 +87,30 @@ function tallyMove(t: RiskTally, z: number, y: number, w: number): void {
   }
 }
 
-/** Running counts of the choice objective's held-out scores. */
-interface ChoiceTally {
-  lossSum: number;
-  positions: number;
-  /** Positions holding a losing move, and those whose best-scored move keeps the deal winnable. */
-  crit: number;
-  topSafe: number;
-  /** Winnable moves in those positions, and those scored well below the best move. */
-  safe: number;
-  alarms: number;
+/** Choice objective: the positions of a filled batch (held-out units val[i …]), whose rows are consecutive. */
+function tallyPositions(
+  t: Tally,
+  zs: Float32Array,
+  rows: number,
+  batch: Minibatch,
+  val: readonly number[],
+  i: number,
+): void {
+  const { seg, y } = batch;
+  for (let a = 0; a < rows; ) {
+    let b = a;
+    while (b < rows && seg[b] === seg[a]) b++;
+    tallyPosition(t, zs, y, a, b, batch.samples.targetEntropy[val[i + seg[a]!]!]!);
+    a = b;
+  }
 }
 
 /**
- * Choice objective: the loss per position (above its floor); "recall" is the share of positions
- * holding a losing move whose best-scored move keeps the deal winnable, "false alarms" the share
- * of their winnable moves scored below half the best move's softmax weight.
+ * The position in rows a … b − 1 (`entropy`: its target's, the loss's floor). A winnable move is
+ * a false alarm when scored below half the best move's softmax weight.
  */
-function choiceScores(net: TfSafety, batch: Minibatch, val: readonly number[]): HeldOutScores {
-  const B = batch.o.batch;
-  const t: ChoiceTally = { lossSum: 0, positions: 0, crit: 0, topSafe: 0, safe: 0, alarms: 0 };
-  for (let i = 0; i < val.length; i += B) {
-    const n = Math.min(B, val.length - i);
-    const rows = batch.fill(val, i, n);
-    const zs = score(net, batch, rows);
-    // Each position's rows are consecutive, with the same seg.
-    for (let a = 0; a < rows; ) {
-      let b = a;
-      while (b < rows && batch.seg[b] === batch.seg[a]) b++;
-      const entropy = batch.samples.targetEntropy[val[i + batch.seg[a]!]!]!;
-      tallyPosition(t, zs, batch.y, a, b, entropy);
-      a = b;
-    }
-  }
-  return {
-    loss: t.lossSum / Math.max(1, t.positions),
-    recall: t.topSafe / Math.max(1, t.crit),
-    falseAlarm: t.alarms / Math.max(1, t.safe),
-  };
-}
-
-/** Adds the position in rows a … b − 1 to the tally; `entropy`: its target's (the loss's floor). */
 function tallyPosition(
-  t: ChoiceTally,
+  t: Tally,
   zs: Float32Array,
   y: Float32Array,
   a: number,
@@ -128,12 +118,12 @@ function tallyPosition(
   entropy: number,
 ): void {
   t.lossSum += choiceLossJs(zs, y, a, b) - entropy;
-  t.positions++;
+  t.weightSum++;
   if (!y.subarray(a, b).some((v) => v === 0)) return;
-  t.crit++;
+  t.lost++;
   let best = a;
   for (let r = a; r < b; r++) if (zs[r]! > zs[best]!) best = r;
-  if (y[best]! > 0) t.topSafe++;
+  if (y[best]! > 0) t.caught++;
   for (let r = a; r < b; r++)
     if (y[r]! > 0) {
       t.safe++;
