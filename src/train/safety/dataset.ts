@@ -268,6 +268,8 @@ function writeShard(
   };
 }
 
+type LabelTask = ShardTask & { first: number };
+
 /** Generates (or continues) a dataset; returns its index. `stop()` true ends after the shards in flight. */
 export async function runDataset(
   o: DatasetOptions,
@@ -276,6 +278,30 @@ export async function runDataset(
 ): Promise<DatasetIndex> {
   checkSeeds("labelling", "--seed/--deals", o.dealStart, o.deals);
   const players = o.players.map(playerLabel);
+  const idx = openIndex(o, players);
+  makeFolder(o.out);
+  // One run per folder; the lock goes when this process exits, however it ends.
+  const lock = lockFolder(o.out);
+  try {
+    // The index is there from the start, so a run killed in its first shard can be resumed.
+    writeIndex(o.out, idx);
+    const nShards = Math.ceil(o.deals / o.shardDeals);
+    const tasks = missingShards(o, idx, nShards, players.length);
+    log(
+      `dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`,
+    );
+    await labelShards(o, tasks, shardSaver(o, idx, tasks, log), stop);
+    return idx;
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The index the run writes: a fresh one, or the one in o.out when it was made with the same
+ * options (its finished shards kept, its deals raised to o.deals). Refuses any other folder.
+ */
+function openIndex(o: DatasetOptions, players: string[]): DatasetIndex {
   const fresh: DatasetIndex = {
     format: FORMAT,
     version: FORMAT_VERSION,
@@ -290,110 +316,135 @@ export async function runDataset(
     packStride: PACK_STRIDE,
     shards: [],
   };
-  let idx = fresh;
   if (existsSync(o.out) && !statSync(o.out).isDirectory())
     throw new UsageError(`--out ${o.out} is not a directory`);
   // Shard folders and index temp files of killed runs (their process gone) go first.
   removeStaleTemps(o.out);
-  if (existsSync(join(o.out, "index.json"))) {
-    const old = readIndex(o.out);
-    for (const k of ["rulesLabel", "dealStart", "shardDeals", "maxStates", "maxSteps"] as const)
-      if (old[k] !== fresh[k])
-        throw new UsageError(
-          `${o.out} was made with ${k} = ${JSON.stringify(old[k])}, not ${JSON.stringify(fresh[k])}; use another --out or the same options`,
-        );
-    if (old.players.join(",") !== players.join(","))
+  if (!existsSync(join(o.out, "index.json"))) {
+    if (existsSync(o.out) && readdirSync(o.out).some((n) => n !== ".lock"))
       throw new UsageError(
-        `${o.out} was made with --agent ${old.players.join(",")}; use another --out or the same players`,
+        `--out ${o.out} exists and holds no ${FORMAT} index; name a new or empty directory`,
       );
-    idx = { ...old, deals: Math.max(old.deals, o.deals) };
-  } else if (existsSync(o.out) && readdirSync(o.out).some((n) => n !== ".lock"))
+    return fresh;
+  }
+  const old = readIndex(o.out);
+  for (const k of ["rulesLabel", "dealStart", "shardDeals", "maxStates", "maxSteps"] as const)
+    if (old[k] !== fresh[k])
+      throw new UsageError(
+        `${o.out} was made with ${k} = ${JSON.stringify(old[k])}, not ${JSON.stringify(fresh[k])}; use another --out or the same options`,
+      );
+  if (old.players.join(",") !== players.join(","))
     throw new UsageError(
-      `--out ${o.out} exists and holds no ${FORMAT} index; name a new or empty directory`,
+      `${o.out} was made with --agent ${old.players.join(",")}; use another --out or the same players`,
     );
-  makeFolder(o.out);
-  // One run per folder; the lock goes when this process exits, however it ends.
-  const lock = lockFolder(o.out);
-  try {
-    // The index is there from the start, so a run killed in its first shard can be resumed.
-    writeAtomic(join(o.out, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
-    const done = new Set(idx.shards.map((s) => s.name));
-    const nShards = Math.ceil(o.deals / o.shardDeals);
-    const tasks: (ShardTask & { first: number })[] = [];
-    for (let k = 0; k < nShards; k++) {
-      if (done.has(shardName(k))) continue;
-      const first = o.dealStart + k * o.shardDeals;
-      const n = Math.min(o.shardDeals, o.deals - k * o.shardDeals);
-      const seeds = Array.from({ length: n }, (_, i) => first + i);
-      tasks.push({
-        shard: k,
-        seeds,
-        players: seeds.map((_, i) => (k * o.shardDeals + i) % players.length),
-        first,
-      });
-    }
+  return { ...old, deals: Math.max(old.deals, o.deals) };
+}
+
+function writeIndex(dir: string, idx: DatasetIndex): void {
+  writeAtomic(join(dir, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
+}
+
+/**
+ * The shards of the first nShards the index does not list yet. The players take turns by deal
+ * across the whole dataset, so a deal gets the same player whichever run labels it.
+ */
+function missingShards(
+  o: DatasetOptions,
+  idx: DatasetIndex,
+  nShards: number,
+  nPlayers: number,
+): LabelTask[] {
+  const done = new Set(idx.shards.map((s) => s.name));
+  const tasks: LabelTask[] = [];
+  for (let k = 0; k < nShards; k++) {
+    if (done.has(shardName(k))) continue;
+    const first = o.dealStart + k * o.shardDeals;
+    const n = Math.min(o.shardDeals, o.deals - k * o.shardDeals);
+    const seeds = Array.from({ length: n }, (_, i) => first + i);
+    tasks.push({
+      shard: k,
+      seeds,
+      players: seeds.map((_, i) => (k * o.shardDeals + i) % nPlayers),
+      first,
+    });
+  }
+  return tasks;
+}
+
+/** What to do with a labelled shard: write it, list it in the index, log it with the labelling speed. */
+function shardSaver(
+  o: DatasetOptions,
+  idx: DatasetIndex,
+  tasks: readonly LabelTask[],
+  log: (line: string) => void,
+): (r: ShardArrays) => void {
+  const cpu0 = process.cpuUsage();
+  let labels = 0;
+  return (r) => {
+    const t = tasks.find((x) => x.shard === r.shard)!;
+    const e = writeShardOrFail(o.out, r, t);
+    idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
+    writeIndex(o.out, idx);
+    labels += e.moves;
+    const c = process.cpuUsage(cpu0);
+    const cpuS = (c.user + c.system) / 1e6;
     log(
-      `dataset ${o.out}: ${nShards - tasks.length}/${nShards} shards already done, ${tasks.length} to label (${o.workers} worker${o.workers === 1 ? "" : "s"})`,
+      `${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`,
     );
-    const init: ShardInit = {
-      rules: o.rules,
-      players: o.players,
-      maxStates: o.maxStates,
-      maxSteps: o.maxSteps,
-    };
-    const cpu0 = process.cpuUsage();
-    let labels = 0;
-    const save = (r: ShardArrays): void => {
-      const t = tasks.find((x) => x.shard === r.shard)!;
-      let e: ShardEntry;
-      try {
-        e = writeShard(o.out, r, r.shard, t.first, t.seeds.length);
-      } catch (err) {
-        // A full disk: the shard's temp folder goes, the finished shards and index stay.
-        rmSync(join(o.out, `${shardName(r.shard)}.tmp-${process.pid}`), {
-          recursive: true,
-          force: true,
-        });
-        throw writeFailure(
-          join(o.out, shardName(r.shard)),
-          err,
-          "the shards before it are kept; rerun the same command to resume",
-        );
-      }
-      idx.shards = [...idx.shards.filter((s) => s.name !== e.name), e].sort((a, b) =>
-        a.name.localeCompare(b.name),
-      );
-      writeAtomic(join(o.out, "index.json"), `${JSON.stringify(idx, null, 1)}\n`);
-      labels += e.moves;
-      const c = process.cpuUsage(cpu0);
-      const cpuS = (c.user + c.system) / 1e6;
-      log(
-        `${e.name}: deals ${e.firstDeal}–${e.firstDeal + e.deals - 1}, ${e.decisions} positions, ${e.moves} moves (${e.lost} lost, ${e.unknown} unknown), ${e.gamesWon}/${e.deals} games won; ${(labels / cpuS).toFixed(0)} labels per CPU-second`,
-      );
-    };
-    if (o.workers <= 1) {
-      const ctx = await setupPlayers(init);
-      for (const t of tasks) {
-        if (stop()) break;
-        save(labelShard(ctx, t));
-        await new Promise((r) => setImmediate(r));
-      }
-    } else {
-      const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
-        workerModule("./worker.js", import.meta.url),
-        init,
-        o.workers,
-        "dataset",
-      );
-      try {
-        await pool.run(tasks, (_, r) => save(r), stop);
-      } finally {
-        await pool.close();
-      }
+  };
+}
+
+/** writeShard; on a failed write (a full disk) the shard's temp folder goes, the finished shards and index stay. */
+function writeShardOrFail(dir: string, r: ShardArrays, t: LabelTask): ShardEntry {
+  try {
+    return writeShard(dir, r, r.shard, t.first, t.seeds.length);
+  } catch (err) {
+    rmSync(join(dir, `${shardName(r.shard)}.tmp-${process.pid}`), {
+      recursive: true,
+      force: true,
+    });
+    throw writeFailure(
+      join(dir, shardName(r.shard)),
+      err,
+      "the shards before it are kept; rerun the same command to resume",
+    );
+  }
+}
+
+/** Labels the shards in this process (one worker) or a pool of o.workers, saving each as it comes. */
+async function labelShards(
+  o: DatasetOptions,
+  tasks: readonly LabelTask[],
+  save: (r: ShardArrays) => void,
+  stop: () => boolean,
+): Promise<void> {
+  const init: ShardInit = {
+    rules: o.rules,
+    players: o.players,
+    maxStates: o.maxStates,
+    maxSteps: o.maxSteps,
+  };
+  if (o.workers <= 1) {
+    const ctx = await setupPlayers(init);
+    for (const t of tasks) {
+      if (stop()) break;
+      save(labelShard(ctx, t));
+      await new Promise((r) => setImmediate(r));
     }
-    return idx;
+    return;
+  }
+  const pool = new TaskPool<ShardInit, ShardTask, ShardArrays>(
+    workerModule("./worker.js", import.meta.url),
+    init,
+    o.workers,
+    "dataset",
+  );
+  try {
+    await pool.run(tasks, (_, r) => save(r), stop);
   } finally {
-    lock.release();
+    await pool.close();
   }
 }
 

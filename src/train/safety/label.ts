@@ -97,69 +97,61 @@ function pushPacked(s: State, into: number[]): void {
   for (let i = 0; i < PACK_STRIDE; i++) into.push(packBuf[i]!);
 }
 
-/** Plays deal `seed` with `player` (index `playerIndex` in the dataset's list) and appends its labelled decisions to `out`. */
-export function labelGame(
-  rules: Rules,
-  seed: number,
-  player: LabelPlayer,
-  playerIndex: number,
-  o: LabelOptions,
-  out: LabelBlock,
-): void {
-  const codec = new ActionCodec(rules);
-  const A = codec.n;
-  const mask = new Uint8Array(A);
-  const actionMoves = new Int32Array(A);
-  const s = deal(rules, seed);
-  const x = s.clone();
-  const seen = new PositionSet();
-  seen.add(s.hashLo, s.hashHi);
-  const verdicts = new Map<string, { label: number; line: Move[] | undefined }>();
-  const rng = new Rng(`safe-player:${seed}`);
-  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
-  if (player.kind === "agent") player.agent.reset(s.clone(), seed);
-  const teacher =
-    player.kind === "safe" && player.order === "lookahead" ? new LookaheadAgent({}) : undefined;
-  teacher?.reset(s.clone());
-  const input: AgentInput = {
-    state: s,
-    mask,
-    observation: new Float32Array(0),
-    codec,
-    actionMoves,
-  };
-  let line: Move[] | undefined;
-  const labels = new Int8Array(A);
-  const lines: (Move[] | undefined)[] = new Array<Move[] | undefined>(A);
-  out.games++;
-  for (let ply = 0; ply < o.maxSteps && !s.isWon(); ply++) {
-    if (codec.fillMask(s, mask, actionMoves) === 0) break;
+/** A move's verdict, with the solver's winning line from the position after it when it has one. */
+interface Verdict {
+  readonly label: number;
+  readonly line: Move[] | undefined;
+}
+
+/** The labels of one game's positions: the scratch arrays, and every verdict the game has met. */
+class GameLabels {
+  readonly codec: ActionCodec;
+  readonly mask: Uint8Array;
+  readonly actionMoves: Int32Array;
+  /** Per action of the position just labelled: its verdict's label and winning line. */
+  readonly labels: Int8Array;
+  readonly lines: (Move[] | undefined)[];
+  /** The position after each move, reached on a scratch copy. */
+  readonly x: State;
+  /** Verdicts by position hash: a position met again in the game keeps its verdict. */
+  readonly #verdicts = new Map<string, Verdict>();
+
+  constructor(
+    rules: Rules,
+    readonly s: State,
+    readonly o: LabelOptions,
+    readonly out: LabelBlock,
+  ) {
+    this.codec = new ActionCodec(rules);
+    const A = this.codec.n;
+    this.mask = new Uint8Array(A);
+    this.actionMoves = new Int32Array(A);
+    this.labels = new Int8Array(A);
+    this.lines = new Array<Move[] | undefined>(A);
+    this.x = s.clone();
+  }
+
+  /**
+   * Appends the position s (a decision of the game) and a label for each of its legal moves to
+   * `out`; returns the index in `out` of its first move. `line`: the winning line from s, when
+   * known (its first move needs no solve). The mask must be filled.
+   */
+  decision(seed: number, ply: number, playerIndex: number, line: Move[] | undefined): number {
+    const { out, x, mask, actionMoves } = this;
     const d = out.deal.length;
-    pushPacked(s, out.before);
+    pushPacked(this.s, out.before);
     out.deal.push(seed);
     out.ply.push(ply);
     out.player.push(playerIndex);
     const first = out.label.length;
-    x.copyFrom(s);
-    for (let a = 0; a < A; a++) {
+    x.copyFrom(this.s);
+    for (let a = 0; a < mask.length; a++) {
       if (mask[a] !== 1) continue;
       const m = actionMoves[a]!;
       applyMove(x, m);
-      const key = `${x.hashLo}:${x.hashHi}`;
-      let v = verdicts.get(key);
-      let states = 0;
-      if (!v && line && line[0] === m) v = { label: WINNABLE, line: line.slice(1) };
-      if (!v) {
-        const r = solve(x.clone(), { maxStates: o.maxStates });
-        states = r.states;
-        v =
-          r.result === "solved"
-            ? { label: WINNABLE, line: r.moves }
-            : { label: r.result === "unsolvable" ? LOST : UNKNOWN, line: undefined };
-      }
-      verdicts.set(key, v);
-      labels[a] = v.label;
-      lines[a] = v.line;
+      const { v, states } = this.#verdict(m, line);
+      this.labels[a] = v.label;
+      this.lines[a] = v.line;
       pushPacked(x, out.after);
       out.decision.push(d);
       out.move.push(m);
@@ -170,32 +162,100 @@ export function labelGame(
       out.states.push(states);
       undoMove(x, m);
     }
-    let a: number;
-    if (player.kind === "agent") a = player.agent.act(input);
-    else
-      a = safeChoice(
-        s,
-        x,
-        mask,
-        actionMoves,
-        labels,
-        seen,
-        greedy,
-        teacher,
-        rng,
-        player.shuffle,
-        player.back,
-      );
-    if (!(a >= 0 && a < A && mask[a] === 1))
+    return first;
+  }
+
+  /** The verdict of the position x that move m reached, and the solver's states spent on it (0 when known). */
+  #verdict(m: Move, line: Move[] | undefined): { v: Verdict; states: number } {
+    const key = `${this.x.hashLo}:${this.x.hashHi}`;
+    let v = this.#verdicts.get(key);
+    let states = 0;
+    // The move that starts a known winning line leads to a winnable position: the rest of the line proves it.
+    if (!v && line && line[0] === m) v = { label: WINNABLE, line: line.slice(1) };
+    if (!v) {
+      const r = solve(this.x.clone(), { maxStates: this.o.maxStates });
+      states = r.states;
+      v =
+        r.result === "solved"
+          ? { label: WINNABLE, line: r.moves }
+          : { label: r.result === "unsolvable" ? LOST : UNKNOWN, line: undefined };
+    }
+    this.#verdicts.set(key, v);
+    return { v, states };
+  }
+}
+
+/** Plays deal `seed` with `player` (index `playerIndex` in the dataset's list) and appends its labelled decisions to `out`. */
+export function labelGame(
+  rules: Rules,
+  seed: number,
+  player: LabelPlayer,
+  playerIndex: number,
+  o: LabelOptions,
+  out: LabelBlock,
+): void {
+  const s = deal(rules, seed);
+  const g = new GameLabels(rules, s, o, out);
+  const { codec, mask, actionMoves } = g;
+  const seen = new PositionSet();
+  seen.add(s.hashLo, s.hashHi);
+  const choose = chooser(player, g, seen, seed);
+  let line: Move[] | undefined;
+  out.games++;
+  for (let ply = 0; ply < o.maxSteps && !s.isWon(); ply++) {
+    if (codec.fillMask(s, mask, actionMoves) === 0) break;
+    const first = g.decision(seed, ply, playerIndex, line);
+    const a = choose();
+    if (!(a >= 0 && a < codec.n && mask[a] === 1))
       throw new Error(`player ${playerIndex} chose illegal action ${a} in deal ${seed}`);
     for (let k = first; k < out.action.length; k++) if (out.action[k] === a) out.played[k] = 1;
     applyMove(s, actionMoves[a]!);
     seen.add(s.hashLo, s.hashHi);
-    line = lines[a];
-    if (labels[a] === LOST) break;
+    line = g.lines[a];
+    // Every position after a losing move is lost: it teaches nothing about choosing moves.
+    if (g.labels[a] === LOST) break;
   }
   if (s.isWon()) out.gamesWon++;
   else out.gamesLost++;
+}
+
+/** The player's choice in the position just labelled: an agent's act, or the safe player's pick by the labels. */
+function chooser(
+  player: LabelPlayer,
+  g: GameLabels,
+  seen: PositionSet,
+  seed: number,
+): () => number {
+  const { s, x, mask, actionMoves, labels } = g;
+  if (player.kind === "agent") {
+    player.agent.reset(s.clone(), seed);
+    const input: AgentInput = {
+      state: s,
+      mask,
+      observation: new Float32Array(0),
+      codec: g.codec,
+      actionMoves,
+    };
+    return () => player.agent.act(input);
+  }
+  const rng = new Rng(`safe-player:${seed}`);
+  const greedy = new MoveScorer(weightsOf({ preset: "tuned", without: [], weight: {} }));
+  const teacher = player.order === "lookahead" ? new LookaheadAgent({}) : undefined;
+  teacher?.reset(s.clone());
+  return () =>
+    safeChoice(
+      s,
+      x,
+      mask,
+      actionMoves,
+      labels,
+      seen,
+      greedy,
+      teacher,
+      rng,
+      player.shuffle,
+      player.back,
+    );
 }
 
 /** Greedy (or lookahead) among the fresh winnable moves (then the other winnable, then fresh unknown, then fresh lost, then any), a random one of them with probability `shuffle`. */
