@@ -31,15 +31,6 @@ interface Tally {
   alarms: number;
 }
 
-const emptyTally = (): Tally => ({
-  lossSum: 0,
-  weightSum: 0,
-  lost: 0,
-  caught: 0,
-  safe: 0,
-  alarms: 0,
-});
-
 /** The tally's means and shares (0 where nothing was counted). */
 function scoresOf(t: Tally): HeldOutScores {
   return {
@@ -55,7 +46,7 @@ export function heldOutScores(
   batch: Minibatch,
   val: readonly number[],
 ): HeldOutScores {
-  const t = emptyTally();
+  const t: Tally = { lossSum: 0, weightSum: 0, lost: 0, caught: 0, safe: 0, alarms: 0 };
   const B = batch.o.batch;
   for (let i = 0; i < val.length; i += B) {
     const rows = batch.fill(val, i, Math.min(B, val.length - i));
