@@ -89,7 +89,8 @@ export function loadProgress(
 
 /**
  * The loop's state at the start: the first epoch not begun, or, resumed, exactly where the run
- * stopped (the epoch's permutation and the generator after its shuffle included).
+ * stopped (the epoch's permutation and the generator after its shuffle included; the metrics rows
+ * it had written go back into `run`).
  */
 export function startingState(
   run: RunFolder<string>,

@@ -65,7 +65,7 @@ export async function resume(dir: string): Promise<SafetyResult> {
 
 /** Trains into o.out; `resume`: continue the stopped run there instead (same options). */
 export async function trainSafety(o: SafetyTrainOptions, resume = false): Promise<SafetyResult> {
-  // Bad options are refused before the run folder is touched.
+  // The deal split and the starting network are checked before the run folder is made.
   const splits = dealSplits(o);
   const backend = await initBackend();
   const data = loadDataset(o.data);
