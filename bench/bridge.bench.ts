@@ -1,10 +1,13 @@
 /**
- * The Python bridge against the engine in-process, measured in one run on Penguin-v2:
+ * The Python bridge against the engine in-process, measured in one run on Penguin-v3 (move limit
+ * BENCH_MAX_STEPS, as in the env section):
  * `inProcessEnvStepsPerSec` / `inProcessVecEnvStepsPerSec` (PenguinEnv and VecEnv(64), as in the
  * env section) beside `bridgeEnvStepsPerSec` / `bridgeVecEnvStepsPerSec` (python/penguin_gym's
  * PenguinEnv and PenguinVectorEnv(64) driving the same engine in a Node child process), all with
- * uniformly random legal actions, resets included, per CPU second (the bridge's count both the
- * Python and the Node process). `bridgeVecShare` is bridge / in-process for the vector of 64.
+ * uniformly random legal actions, resets included, per CPU second (the bridge's count every
+ * thread of both the Python and the Node process; `bridge*PythonMicros` / `bridge*EngineMicros`
+ * split that CPU per step, or per batch step of 64). `bridgeVecShare` is bridge / in-process for
+ * the vector of 64.
  * Both sides play BRIDGE_BENCH_WARMUP CPU seconds (default 1) before each figure: the bridge's
  * engine is a fresh Node process per figure, whose V8 needs about half a second to compile its
  * hot paths, and the in-process side is warmed alike.
@@ -19,7 +22,7 @@ import { BENCH_MAX_STEPS, envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.
 const SECONDS = Number(process.env.BRIDGE_BENCH_SECONDS ?? 1);
 const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 3);
 const WARMUP = Number(process.env.BRIDGE_BENCH_WARMUP ?? 1);
-const ID = "Penguin-v2";
+const ID = "Penguin-v3";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 export default async function bridgeBench(): Promise<
@@ -35,7 +38,7 @@ export default async function bridgeBench(): Promise<
   }
   // Load on a shared machine drifts within seconds: alternate the two sides for ROUNDS rounds
   // and report each side's median, so both figures see the same conditions.
-  const rounds: { env: number; vec: number; bridgeEnv: number; bridgeVec: number }[] = [];
+  const rounds: Record<string, number>[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const [env1] = envStepsPerSec(ID, SECONDS, WARMUP);
     const vec1 = vecEnvStepsPerSec(ID, SECONDS, WARMUP);
@@ -61,29 +64,24 @@ export default async function bridgeBench(): Promise<
     if (run.status !== 0)
       throw new Error(`python -m penguin_gym.bench failed (exit ${run.status})`);
     const b = JSON.parse(run.stdout) as Record<string, number>;
-    rounds.push({
-      env: env1,
-      vec: vec1,
-      bridgeEnv: b.bridgeEnvStepsPerSec!,
-      bridgeVec: b.bridgeVecEnvStepsPerSec!,
-    });
+    rounds.push({ ...b, inProcessEnv: env1, inProcessVec: vec1 });
   }
-  const median = (k: keyof (typeof rounds)[number]): number =>
-    rounds.map((r) => r[k]).sort((x, y) => x - y)[Math.floor(ROUNDS / 2)]!;
-  const envRate = median("env");
-  const vecRate = median("vec");
-  const bridge = {
-    bridgeEnvStepsPerSec: median("bridgeEnv"),
-    bridgeVecEnvStepsPerSec: median("bridgeVec"),
-  };
+  const median = (k: string): number =>
+    rounds.map((r) => r[k]!).sort((x, y) => x - y)[Math.floor(ROUNDS / 2)]!;
+  const vecRate = median("inProcessVec");
+  const bridgeVec = median("bridgeVecEnvStepsPerSec");
   return {
     penguin: {
       envId: ID,
-      inProcessEnvStepsPerSec: Math.round(envRate),
-      bridgeEnvStepsPerSec: bridge.bridgeEnvStepsPerSec,
+      inProcessEnvStepsPerSec: Math.round(median("inProcessEnv")),
+      bridgeEnvStepsPerSec: median("bridgeEnvStepsPerSec"),
+      bridgeEnvPythonMicros: median("bridgeEnvPythonMicros"),
+      bridgeEnvEngineMicros: median("bridgeEnvEngineMicros"),
       inProcessVecEnvStepsPerSec: Math.round(vecRate),
-      bridgeVecEnvStepsPerSec: bridge.bridgeVecEnvStepsPerSec,
-      bridgeVecShare: Math.round((bridge.bridgeVecEnvStepsPerSec / vecRate) * 100) / 100,
+      bridgeVecEnvStepsPerSec: bridgeVec,
+      bridgeVecPythonMicros: median("bridgeVecPythonMicros"),
+      bridgeVecEngineMicros: median("bridgeVecEngineMicros"),
+      bridgeVecShare: Math.round((bridgeVec / vecRate) * 100) / 100,
       bridgeRounds: ROUNDS,
       bridgeWarmupSeconds: WARMUP,
     },

@@ -2,9 +2,11 @@
 
 Plays uniformly random legal actions (numpy's seeded generator, from ``info["action_mask"]``)
 through one ``PenguinEnv`` and through one ``PenguinVectorEnv`` of 64, resets included, and
-reports steps per CPU second of both processes together, Python's and the Node engine's (read
-from /proc), so the figure is comparable with the TypeScript bench's in-process steps per CPU
-second and other jobs on a shared machine do not skew it.
+reports steps per CPU second of both processes together, Python's and the Node engine's (every
+thread of each, from the kernel's per-process CPU clocks), so the figure is comparable with the
+TypeScript bench's in-process steps per CPU second and other jobs on a shared machine do not
+count. It also reports the CPU each process spent per step (env) or per batch step (vector), in
+microseconds.
 """
 
 from __future__ import annotations
@@ -22,33 +24,38 @@ from .vector import PenguinVectorEnv
 
 
 def _child_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of process `pid` so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of process `pid` so far, all its threads: Linux's per-process CPU clock (to
+    the nanosecond), else /proc's user + system (to the clock tick)."""
+    try:
+        # The clock id glibc's clock_getcpuclockid(pid) returns: (~pid << 3) | CPUCLOCK_SCHED.
+        return time.clock_gettime(((~pid) << 3) | 2)
+    except (OSError, AttributeError):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _rate(pid: int, body: Callable[[], int], seconds: float, warmup: float) -> float:
+def _rate(pid: int, body: Callable[[], int], seconds: float, warmup: float) -> tuple[float, float, float]:
     """Steps per CPU second (this process plus the engine's) of `body`, after `warmup` CPU
-    seconds of it: a fresh engine process needs about half a second before V8 has compiled
-    its hot paths, and a slower start would be counted against the bridge."""
-
-    def cpu() -> float:
-        return time.process_time() + _child_cpu(pid)
-
-    warm = cpu()
-    while cpu() - warm < warmup:
+    seconds of it (a fresh engine process needs about half a second before V8 has compiled its
+    hot paths, and a slower start would be counted against the bridge); and the CPU seconds
+    per step of each process, Python's and the engine's."""
+    warm = time.process_time() + _child_cpu(pid)
+    while time.process_time() + _child_cpu(pid) - warm < warmup:
         body()
     steps = 0
-    t0 = cpu()
-    t = t0
-    while t - t0 < seconds:
+    p0, e0 = time.process_time(), _child_cpu(pid)
+    p, e = p0, e0
+    while (p - p0) + (e - e0) < seconds:
         steps += body()
-        t = cpu()
-    return steps / (t - t0)
+        p, e = time.process_time(), _child_cpu(pid)
+    return steps / ((p - p0) + (e - e0)), (p - p0) / steps, (e - e0) / steps
 
 
-def env_steps_per_sec(env_id: str, seconds: float, warmup: float = 1.0, **kw: object) -> float:
+def env_steps_per_sec(
+    env_id: str, seconds: float, warmup: float = 1.0, **kw: object
+) -> tuple[float, float, float]:
+    """Steps per CPU second of one env, and the CPU seconds per step of Python and the engine."""
     env = PenguinEnv(env_id, **kw)  # type: ignore[arg-type]
     rng = np.random.default_rng(1)
     env.reset(seed=1)
@@ -81,7 +88,9 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def vec_steps_per_sec(
     env_id: str, seconds: float, num_envs: int = 64, warmup: float = 1.0, **kw: object
-) -> float:
+) -> tuple[float, float, float]:
+    """Sub-env steps per CPU second of a vector, and the CPU seconds per batch step of Python
+    and the engine."""
     envs = PenguinVectorEnv(num_envs, env_id, **kw)  # type: ignore[arg-type]
     rng = np.random.default_rng(1)
     _, info = envs.reset(seed=1)
@@ -96,14 +105,15 @@ def vec_steps_per_sec(
         return 16 * num_envs
 
     try:
-        return _rate(envs._bridge.proc.pid, body, seconds, warmup)
+        rate, python, engine = _rate(envs._bridge.proc.pid, body, seconds, warmup)
+        return rate, python * num_envs, engine * num_envs
     finally:
         envs.close()
 
 
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m penguin_gym.bench", description=__doc__)
-    p.add_argument("--id", default="Penguin-v2", help="env id (default Penguin-v2)")
+    p.add_argument("--id", default="Penguin-v3", help="env id (default Penguin-v3)")
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per figure (default 2)")
     p.add_argument(
         "--warmup", type=float, default=1.0, help="CPU seconds played before each figure (default 1)"
@@ -115,16 +125,18 @@ def main() -> None:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
+    one = env_steps_per_sec(a.id, a.seconds, a.warmup, engine=a.engine, max_steps=a.max_steps)
+    vec = vec_steps_per_sec(
+        a.id, a.seconds, a.num_envs, a.warmup, engine=a.engine, max_steps=a.max_steps
+    )
     figures = {
         "envId": a.id,
-        "bridgeEnvStepsPerSec": round(
-            env_steps_per_sec(a.id, a.seconds, a.warmup, engine=a.engine, max_steps=a.max_steps)
-        ),
-        "bridgeVecEnvStepsPerSec": round(
-            vec_steps_per_sec(
-                a.id, a.seconds, a.num_envs, a.warmup, engine=a.engine, max_steps=a.max_steps
-            )
-        ),
+        "bridgeEnvStepsPerSec": round(one[0]),
+        "bridgeEnvPythonMicros": round(one[1] * 1e6, 2),
+        "bridgeEnvEngineMicros": round(one[2] * 1e6, 2),
+        "bridgeVecEnvStepsPerSec": round(vec[0]),
+        "bridgeVecPythonMicros": round(vec[1] * 1e6, 1),
+        "bridgeVecEngineMicros": round(vec[2] * 1e6, 1),
         "bridgeNumEnvs": a.num_envs,
     }
     if a.json:

@@ -28,6 +28,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .colocate import EngineOnPythonCpu
 from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id
 
 PROTOCOL_VERSION = 2
@@ -288,6 +289,7 @@ class Bridge:
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
         self.closed = False
+        self._placement = EngineOnPythonCpu(self.proc.pid)
         request = {
             "protocol": PROTOCOL_VERSION,
             "id": env_id,
@@ -316,6 +318,7 @@ class Bridge:
             raise BridgeError("the environment is closed; make a new one")
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
+        self._placement.follow()
         data = _HEADER.pack(len(payload), op) + payload
         try:
             sent = os.write(self._out, data)
