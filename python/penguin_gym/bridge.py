@@ -1,8 +1,7 @@
 """The Python end of the bridge: starts the TypeScript engine in a Node child process and
 exchanges binary frames with it over pipes (protocol in docs/python.md). A vector's bulk
-replies (observations and masks of every sub-env) come through a shared file instead, an
-anonymous memfd (an unlinked temporary file where there is no memfd) that the engine inherits
-and writes and this side maps.
+replies (observations and masks of every sub-env) come through a shared file instead
+(shared.py).
 
 Every read waits in ``poll()`` with a deadline, so a hung or dead engine raises an error
 instead of blocking forever. Closing the bridge closes the engine's stdin, which ends it.
@@ -12,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import mmap
 import os
 import re
 import select
@@ -29,13 +27,15 @@ import gymnasium as gym
 import numpy as np
 
 from .colocate import EngineOnPythonCpu
+from .shared import SharedSlots, shared_file
 from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 OP_OPEN, OP_RESET, OP_STEP, OP_RENDER = 1, 2, 3, 4
 _OP_NAMES = {OP_OPEN: "OPEN", OP_RESET: "RESET", OP_STEP: "STEP", OP_RENDER: "RENDER"}
 _STATUS_OK, _STATUS_USAGE = 0, 1
-_HEADER = struct.Struct("<IB3x")
+# Request header: payload length, op, the slot of the shared file the reply goes to.
+_HEADER = struct.Struct("<IBB2x")
 # Reply header: payload length, status, op, where the payload is (0 the pipe, 1 the shared file).
 _REPLY = struct.Struct("<IBBBx")
 # The engine needs what package.json's "engines" field says: ^20.19.0 || ^22.13.0 || >=24.
@@ -206,15 +206,6 @@ def engine_command(engine: str | os.PathLike[str] | None = None) -> tuple[list[s
     )
 
 
-def _shared_file() -> int:
-    """A file descriptor for a vector's bulk replies: a memfd, else an unlinked temporary file."""
-    try:
-        return os.memfd_create("penguin-gym-bridge", os.MFD_CLOEXEC)
-    except (AttributeError, OSError):
-        with tempfile.TemporaryFile() as f:
-            return os.dup(f.fileno())
-
-
 def _stop(proc: subprocess.Popen[bytes], wait: float, shared_fd: int) -> None:
     """Ends the engine: EOF on its stdin first (it exits by itself), a kill if it lingers; then
     closes the shared file, if any (also when the bridge is garbage-collected unclosed)."""
@@ -257,9 +248,8 @@ class Bridge:
         args, root = engine_command(engine)
         self._stderr = tempfile.TemporaryFile()
         # A vector's replies are large: they come through a file both processes share.
-        self._shared_fd = _shared_file() if num_envs > 0 else -1
-        self._shared: mmap.mmap | None = None
-        self._shared_bytes = np.empty(0, np.uint8)
+        self._shared_fd = shared_file() if num_envs > 0 else -1
+        self._shared = SharedSlots(self._shared_fd) if num_envs > 0 else None
         try:
             self.proc = subprocess.Popen(
                 [node_path, *args],
@@ -305,11 +295,14 @@ class Bridge:
             self.close()  # a refused option: end the engine now, not at garbage collection
             raise
         self.about: dict[str, Any] = json.loads(reply.tobytes().decode())
+        if self._shared is not None:
+            self._shared.open(self.about["sharedSlotBytes"])
 
     def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> np.ndarray:
-        """Sends one request and returns the reply payload as a fresh uint8 array, which the
-        arrays handed to the user view (`capacity` is the usual size of a reply on the pipe;
-        larger ones are read too).
+        """Sends one request and returns the reply payload as a uint8 array that nothing else
+        will write to while the arrays handed to the user view it: a fresh buffer, or a free
+        slot of the shared file (`capacity` is the usual size of a reply on the pipe; larger
+        ones are read too).
 
         A usage error from the engine (bad option, illegal action) raises ValueError and leaves
         the environment as it was; a dead or silent engine raises a BridgeError.
@@ -319,7 +312,10 @@ class Bridge:
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         self._placement.follow()
-        data = _HEADER.pack(len(payload), op) + payload
+        slot = 0
+        if self._shared is not None and op in (OP_RESET, OP_STEP):
+            slot = self._shared.free_slot()
+        data = _HEADER.pack(len(payload), op, slot) + payload
         try:
             sent = os.write(self._out, data)
         except BlockingIOError:
@@ -338,12 +334,14 @@ class Bridge:
         if have >= _REPLY.size:
             length, status, _, shared = _REPLY.unpack_from(buf)
             if shared:
-                return self._from_shared(length)
+                return self._shared.reply(slot, length)  # type: ignore[union-attr]
             if status == _STATUS_OK and have == _REPLY.size + length:
                 return buf[_REPLY.size : have]
-        return self._read_rest(op, buf, have, deadline, limit)
+        return self._read_rest(op, slot, buf, have, deadline, limit)
 
-    def _read_rest(self, op: int, buf: np.ndarray, have: int, deadline: float, limit: float) -> np.ndarray:
+    def _read_rest(
+        self, op: int, slot: int, buf: np.ndarray, have: int, deadline: float, limit: float
+    ) -> np.ndarray:
         """Reads the rest of a reply of which `have` bytes are in `buf`; raises a usage error."""
         if have == 0:
             self._died(op)
@@ -353,7 +351,7 @@ class Bridge:
             if want == _REPLY.size and have >= _REPLY.size:
                 length, status, _, shared = _REPLY.unpack_from(buf)
                 if shared:
-                    return self._from_shared(length)
+                    return self._shared.reply(slot, length)  # type: ignore[union-attr]
                 want = _REPLY.size + length
                 if want > len(buf):
                     grown = np.empty(want, np.uint8)
@@ -372,20 +370,6 @@ class Bridge:
                 raise ValueError(text)
             raise BridgeError(f"the engine failed on {_OP_NAMES.get(op, op)}: {text}")
         return buf[_REPLY.size : want]
-
-    def _from_shared(self, length: int) -> np.ndarray:
-        """A copy of the first `length` bytes of the shared file."""
-        if length > len(self._shared_bytes):
-            # Mapped again, twice as large, when a reply outgrows the map (a step on which many
-            # episodes end): the file is extended first, so that the map never reaches past it.
-            size = max(length, 2 * len(self._shared_bytes), os.fstat(self._shared_fd).st_size)
-            if self._shared is not None:
-                self._shared_bytes = np.empty(0, np.uint8)
-                self._shared.close()
-            os.ftruncate(self._shared_fd, size)
-            self._shared = mmap.mmap(self._shared_fd, size, mmap.MAP_SHARED, mmap.PROT_READ)
-            self._shared_bytes = np.frombuffer(self._shared, np.uint8)
-        return self._shared_bytes[:length].copy()
 
     def _send(self, view: memoryview, op: int, deadline: float, limit: float) -> None:
         """Writes the rest of a request that a full pipe did not take at once."""
@@ -446,7 +430,6 @@ class Bridge:
         if self.closed:
             return
         self.closed = True
-        self._shared_bytes = np.empty(0, np.uint8)  # the arrays handed out are copies
         if self._shared is not None:
             self._shared.close()
         self._finalizer()  # ends the engine, closes the shared file

@@ -92,9 +92,10 @@ def test_render_every_sub_env(engine):
 
 
 def test_returned_arrays_stay_as_they_were(engine):
-    # The replies come through a file both processes map: what step returns must be a copy that
-    # later steps leave alone, also when a reply outgrows the map (every sub-env ending at once).
-    envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v2", max_steps=3, engine=engine)
+    # The replies come through a file both processes map, and what step returns views it: later
+    # steps must leave alone every array still held, also when more are held than the file has
+    # slots (they then come as copies) and when every sub-env ends at once (the largest reply).
+    envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v3", max_steps=3, engine=engine)
     try:
         obs, info = envs.reset(seed=11)
         kept = [(obs, info["action_mask"], obs.copy(), info["action_mask"].copy())]

@@ -7,14 +7,19 @@
  * own latency to every step.
  *
  * A vector's RESET and STEP payloads (185 kB a step for 64 Penguin envs) go, when OPEN names
- * one, into a shared file (a memfd the Python side maps) written at offset 0 with one pwritev;
- * the pipe then carries only the reply's 8-byte header. Through a pipe the same bytes would
- * cost a kernel copy in, page allocations, a copy out, and several wake-ups of the reader.
+ * one, into a shared file (a memfd the Python side maps) with one pwritev; the pipe then carries
+ * only the reply's 8-byte header. Through a pipe the same bytes would cost a kernel copy in, page
+ * allocations, a copy out, and several wake-ups of the reader. The file is cut into slots of
+ * `sharedSlotBytes` (OPEN's reply: the largest reply this vector can send) and each request names
+ * the slot its reply goes to, so that the Python side can hand out arrays that view a slot, with
+ * no copy, and send later replies to slots nobody views any more.
  *
- * Request:  u32 length of the payload, u8 op, 3 zero bytes, payload.
+ * Request:  u32 length of the payload, u8 op, u8 slot (of the shared file, for a vector's RESET
+ *           and STEP; else 0), 2 zero bytes, payload.
  * Reply:    u32 length of the payload, u8 status (0 ok, 1 usage error, 2 internal error), u8 op,
- *           u8 where (0: the payload follows on the pipe; 1: it is in the shared file from offset
- *           0), 1 zero byte, payload (an error's payload is its UTF-8 message, on the pipe).
+ *           u8 where (0: the payload follows on the pipe; 1: it is in the shared file from the
+ *           start of the request's slot), 1 zero byte, payload (an error's payload is its UTF-8
+ *           message, on the pipe).
  * Payloads thus start 8-byte aligned in either direction.
  * All numbers are little-endian; payload layouts are listed in docs/python.md.
  */
@@ -22,7 +27,7 @@ import { fstatSync, readSync, writeSync, writevSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import { ENV_IDS, makeEnv, VecEnv, type EnvOptions, type PenguinEnv } from "../env/index.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const OP_OPEN = 1;
 export const OP_RESET = 2;
 export const OP_STEP = 3;
@@ -32,6 +37,8 @@ const USAGE = 1;
 const INTERNAL = 2;
 /** A request is never larger than this (the OPEN JSON, or 65536 actions of 4 bytes). */
 const MAX_REQUEST = 1 << 20;
+/** Slots of the shared file a request may name (0 … MAX_SLOTS − 1). */
+export const MAX_SLOTS = 8;
 
 /** What OPEN asks for: one env (numEnvs 0) or a VecEnv of numEnvs. */
 interface OpenRequest {
@@ -92,19 +99,20 @@ class FrameReader {
   }
 
   /** The next frame (its payload is valid until the next call), or undefined at the end of input. */
-  next(): { op: number; at: number; len: number } | undefined {
+  next(): { op: number; slot: number; at: number; len: number } | undefined {
     if (!this.#fill(8)) {
       if (this.end === this.start) return undefined;
       throw new Error("input ended inside a frame header");
     }
     const len = new DataView(this.buf.buffer, this.start, 8).getUint32(0, true);
     const op = this.buf[this.start + 4]!;
+    const slot = this.buf[this.start + 5]!;
     if (len > MAX_REQUEST) throw new Error(`bad request length ${len}`);
     if (!this.#fill(8 + len)) throw new Error("input ended inside a frame");
     const at = this.start + 8;
     this.start += 8 + len;
     if (this.start === this.end) this.start = this.end = 0;
-    return { op, at, len };
+    return { op, slot, at, len };
   }
 }
 
@@ -138,6 +146,8 @@ function writeAll(fd: number, parts: Uint8Array[], position: number | null = nul
 /** One env behind the protocol: fills the reply parts of RESET, STEP and RENDER. */
 interface Served {
   describe(): Record<string, unknown>;
+  /** The largest RESET or STEP payload (a vector's, with every episode ending at once). */
+  maxReply: number;
   reset(seed: number | undefined): Uint8Array[];
   step(actions: Int32Array): Uint8Array[];
   render(index: number): string;
@@ -154,6 +164,7 @@ function serveOne(env: PenguinEnv): Served {
   const i32 = new Int32Array(head, 24, 2);
   const u8 = new Uint8Array(head, 32, 8);
   const parts = [new Uint8Array(head), bytes(env.observation), bytes(env.info.actionMask)];
+  const maxReply = 40 + env.observation.byteLength + env.info.actionMask.length;
   const fill = (reward: number, terminated: boolean, truncated: boolean): Uint8Array[] => {
     const info = env.info;
     f64[0] = reward;
@@ -169,6 +180,7 @@ function serveOne(env: PenguinEnv): Served {
     return parts;
   };
   return {
+    maxReply,
     describe: () => ({
       numEnvs: 0,
       obsSize: env.encoder.size,
@@ -225,6 +237,7 @@ function serveVec(vec: VecEnv): Served {
   const fMasks = new Uint8Array(n * na);
   const fObs = new Float32Array(n * size);
   const pad = new Uint8Array((8 - ((52 * n + 4 * n * size + 2 * n * na) % 8)) % 8);
+  const maxReply = 8 * n + wide.byteLength + 4 * n + 4 * n * size + 4 * n + 2 * n * na + pad.length;
   const parts: Uint8Array[] = [
     bytes(seeds),
     new Uint8Array(wide),
@@ -237,6 +250,7 @@ function serveVec(vec: VecEnv): Served {
     new Uint8Array(0), // the final observations of this step
   ];
   return {
+    maxReply: maxReply + 4 * n * size,
     describe: () => ({
       numEnvs: n,
       obsSize: size,
@@ -297,9 +311,12 @@ function serveVec(vec: VecEnv): Served {
 /** What OPEN sets up: the env behind the protocol, and where its bulk replies go. */
 interface Opened {
   served: Served;
-  /** RESET and STEP payloads go to this file (from offset 0) instead of the pipe. */
+  /** RESET and STEP payloads go to this file (at their slot) instead of the pipe. */
   sharedFd: number | undefined;
 }
+
+/** Bytes per slot of the shared file: the largest reply, rounded up to whole 4 kB pages. */
+const slotBytes = (served: Served): number => Math.ceil(served.maxReply / 4096) * 4096;
 
 function open(text: string): Opened {
   let req: OpenRequest;
@@ -348,6 +365,7 @@ export function serve(input: number, output: number): void {
   const frames = new FrameReader(input);
   let served: Served | undefined;
   let sharedFd: number | undefined;
+  let slot = 0;
   let actions = new Int32Array(0);
   const reply = (status: number, op: number, parts: Uint8Array[], shared = false): void => {
     let len = 0;
@@ -358,7 +376,7 @@ export function serve(input: number, output: number): void {
     head[6] = shared ? 1 : 0;
     if (shared) {
       // The payload first, then the header that tells the other side it is there.
-      writeAll(sharedFd!, parts, 0);
+      writeAll(sharedFd!, parts, slot * slotBytes(served!));
       writeAll(output, [head]);
     } else writeAll(output, [head, ...parts]);
   };
@@ -366,16 +384,24 @@ export function serve(input: number, output: number): void {
     const f = frames.next();
     if (!f) return;
     const { op, at, len } = f;
+    slot = f.slot;
     const req = frames.buf;
     const payload = req.subarray(at, at + len);
     try {
       if (op === OP_OPEN) {
         ({ served, sharedFd } = open(new TextDecoder().decode(payload)));
-        const about = { protocol: PROTOCOL_VERSION, ids: ENV_IDS, ...served.describe() };
+        const about: Record<string, unknown> = {
+          protocol: PROTOCOL_VERSION,
+          ids: ENV_IDS,
+          ...served.describe(),
+        };
+        if (sharedFd !== undefined) about.sharedSlotBytes = slotBytes(served);
         reply(OK, op, [new TextEncoder().encode(JSON.stringify(about))]);
         continue;
       }
       if (!served) throw new UsageError("the first request must be OPEN");
+      if (slot >= MAX_SLOTS)
+        throw new UsageError(`slot must be from 0 to ${MAX_SLOTS - 1}, got ${slot}`);
       if (op === OP_RESET) {
         if (len !== 8) throw new UsageError("RESET takes an 8-byte seed (NaN for none)");
         const seed = new DataView(req.buffer, at, 8).getFloat64(0, true);
