@@ -7,7 +7,7 @@
  * uniformly random legal actions, resets included, per CPU second (the bridge's count every
  * thread of both the Python and the Node process; `bridge*PythonMicros` / `bridge*EngineMicros`
  * split that CPU per step, or per batch step of 64). `bridgeVecShare` is bridge / in-process for
- * the vector of 64.
+ * the vector of 64: the median of the rounds' shares, listed in `bridgeVecShares`.
  * Both sides play BRIDGE_BENCH_WARMUP CPU seconds (default 1) before each figure: the bridge's
  * engine is a fresh Node process per figure, whose V8 needs about half a second to compile its
  * hot paths, and the in-process side is warmed alike.
@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { BENCH_MAX_STEPS, envStepsPerSec, vecEnvStepsPerSec } from "./env.bench.js";
 
 const SECONDS = Number(process.env.BRIDGE_BENCH_SECONDS ?? 1);
-const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BRIDGE_BENCH_ROUNDS ?? 5);
 const WARMUP = Number(process.env.BRIDGE_BENCH_WARMUP ?? 1);
 const ID = "Penguin-v3";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,18 +36,19 @@ export default async function bridgeBench(): Promise<
     process.stderr.write(`bench: bridge skipped: ${why}\n`);
     return { penguin: { bridgeSkipped: why } };
   }
-  // Load on a shared machine drifts within seconds: alternate the two sides for ROUNDS rounds
-  // and report each side's median, so both figures see the same conditions.
-  const rounds: Record<string, number>[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const [env1] = envStepsPerSec(ID, SECONDS, WARMUP);
-    const vec1 = vecEnvStepsPerSec(ID, SECONDS, WARMUP);
+  // Load on a shared machine drifts within seconds, so the two sides alternate: each bridge env
+  // comes right after an in-process env, for ROUNDS rounds; then each bridge vector comes between
+  // two in-process vectors and is compared with their mean. Each figure is the median over the
+  // rounds; the vector's share, the median of the rounds' shares.
+  const bridgeRun = (only: string): Record<string, number> => {
     const run = spawnSync(
       python,
       [
         "-m",
         "penguin_gym.bench",
         "--json",
+        "--only",
+        only,
         "--id",
         ID,
         "--seconds",
@@ -63,13 +64,23 @@ export default async function bridgeBench(): Promise<
     );
     if (run.status !== 0)
       throw new Error(`python -m penguin_gym.bench failed (exit ${run.status})`);
-    const b = JSON.parse(run.stdout) as Record<string, number>;
-    rounds.push({ ...b, inProcessEnv: env1, inProcessVec: vec1 });
+    return JSON.parse(run.stdout) as Record<string, number>;
+  };
+  const rounds: Record<string, number>[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const [inProcessEnv] = envStepsPerSec(ID, SECONDS, WARMUP);
+    rounds.push({ ...bridgeRun("env"), inProcessEnv });
+  }
+  let inProcessVec = vecEnvStepsPerSec(ID, SECONDS, WARMUP);
+  for (const round of rounds) {
+    const vec = bridgeRun("vec");
+    const before = inProcessVec;
+    inProcessVec = vecEnvStepsPerSec(ID, SECONDS, WARMUP);
+    const share = vec.bridgeVecEnvStepsPerSec! / ((before + inProcessVec) / 2);
+    Object.assign(round, vec, { inProcessVec, share });
   }
   const median = (k: string): number =>
     rounds.map((r) => r[k]!).sort((x, y) => x - y)[Math.floor(ROUNDS / 2)]!;
-  const vecRate = median("inProcessVec");
-  const bridgeVec = median("bridgeVecEnvStepsPerSec");
   return {
     penguin: {
       envId: ID,
@@ -77,11 +88,12 @@ export default async function bridgeBench(): Promise<
       bridgeEnvStepsPerSec: median("bridgeEnvStepsPerSec"),
       bridgeEnvPythonMicros: median("bridgeEnvPythonMicros"),
       bridgeEnvEngineMicros: median("bridgeEnvEngineMicros"),
-      inProcessVecEnvStepsPerSec: Math.round(vecRate),
-      bridgeVecEnvStepsPerSec: bridgeVec,
+      inProcessVecEnvStepsPerSec: Math.round(median("inProcessVec")),
+      bridgeVecEnvStepsPerSec: median("bridgeVecEnvStepsPerSec"),
       bridgeVecPythonMicros: median("bridgeVecPythonMicros"),
       bridgeVecEngineMicros: median("bridgeVecEngineMicros"),
-      bridgeVecShare: Math.round((bridgeVec / vecRate) * 100) / 100,
+      bridgeVecShare: Math.round(median("share") * 100) / 100,
+      bridgeVecShares: rounds.map((r) => r.share!.toFixed(2)).join(" "),
       bridgeRounds: ROUNDS,
       bridgeWarmupSeconds: WARMUP,
     },

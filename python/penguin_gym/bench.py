@@ -123,22 +123,27 @@ def main() -> None:
     p.add_argument(
         "--max-steps", type=int, default=500, help="move limit (default 500, the in-process bench's)"
     )
+    p.add_argument(
+        "--only", choices=("env", "vec"), default=None, help="measure one environment or the vector only"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     a = p.parse_args()
-    one = env_steps_per_sec(a.id, a.seconds, a.warmup, engine=a.engine, max_steps=a.max_steps)
-    vec = vec_steps_per_sec(
-        a.id, a.seconds, a.num_envs, a.warmup, engine=a.engine, max_steps=a.max_steps
-    )
-    figures = {
-        "envId": a.id,
-        "bridgeEnvStepsPerSec": round(one[0]),
-        "bridgeEnvPythonMicros": round(one[1] * 1e6, 2),
-        "bridgeEnvEngineMicros": round(one[2] * 1e6, 2),
-        "bridgeVecEnvStepsPerSec": round(vec[0]),
-        "bridgeVecPythonMicros": round(vec[1] * 1e6, 1),
-        "bridgeVecEngineMicros": round(vec[2] * 1e6, 1),
-        "bridgeNumEnvs": a.num_envs,
-    }
+    figures: dict[str, object] = {"envId": a.id}
+    if a.only in (None, "env"):
+        rate, python, engine = env_steps_per_sec(
+            a.id, a.seconds, a.warmup, engine=a.engine, max_steps=a.max_steps
+        )
+        figures["bridgeEnvStepsPerSec"] = round(rate)
+        figures["bridgeEnvPythonMicros"] = round(python * 1e6, 2)
+        figures["bridgeEnvEngineMicros"] = round(engine * 1e6, 2)
+    if a.only in (None, "vec"):
+        rate, python, engine = vec_steps_per_sec(
+            a.id, a.seconds, a.num_envs, a.warmup, engine=a.engine, max_steps=a.max_steps
+        )
+        figures["bridgeVecEnvStepsPerSec"] = round(rate)
+        figures["bridgeVecPythonMicros"] = round(python * 1e6, 1)
+        figures["bridgeVecEngineMicros"] = round(engine * 1e6, 1)
+        figures["bridgeNumEnvs"] = a.num_envs
     if a.json:
         print(json.dumps(figures))
     else:
