@@ -96,14 +96,28 @@
       (local.set $d (i32.add (local.get $d) (i32.const 1)))
       (br $next))))
   ;; ---- A whole candidate row: the column and card networks through their tables, pooled, then the head.
-  ;; A table ("memo") is described by twelve i32 at $m: 0 keys, 4 outs, 8 tags, 12 mask, 16 width
+  ;; A table ("memo") is described by fourteen i32 at $m: 0 keys, 4 outs, 8 tags, 12 mask, 16 width
   ;; (input floats), 20 outW, 24 chain record, 28 depth, 32 chain input, 36 last layer's out, 40 hits,
-  ;; 44 misses. A slot holds one input row (its bits), its output, and its tag (hash | 1; 0: empty).
+  ;; 44 misses, 48 shares, 52 rows pooled. A slot holds one input row (its bits), its output, its
+  ;; tag (hash | 1; 0: empty), and its share of the mean: each output over the rows pooled, in
+  ;; float64 (the quotient $pool adds, divided once when the slot is filled rather than at every use).
 
   ;; A hash of n i32 at $p (any hash will do: a hit is checked word by word).
+  ;; Two accumulators, eight words a round: each round's multiplications do not wait on each other.
   (func $hash (param $p i32) (param $n i32) (result i32)
-    (local $acc v128) (local $i i32) (local $h i32)
+    (local $acc v128) (local $acc2 v128) (local $i i32) (local $h i32) (local $q i32)
     (local.set $acc (i32x4.splat (i32.const 0x811c9dc5)))
+    (local.set $acc2 (i32x4.splat (i32.const 0x050c5d1f)))
+    (block $d8 (loop $l8
+      (br_if $d8 (i32.gt_u (i32.add (local.get $i) (i32.const 8)) (local.get $n)))
+      (local.set $q (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))))
+      (local.set $acc (i32x4.mul (v128.xor (local.get $acc) (v128.load (local.get $q)))
+        (i32x4.splat (i32.const 0x01000193))))
+      (local.set $acc2 (i32x4.mul (v128.xor (local.get $acc2) (v128.load offset=16 (local.get $q)))
+        (i32x4.splat (i32.const 0x01000193))))
+      (local.set $i (i32.add (local.get $i) (i32.const 8)))
+      (br $l8)))
+    (local.set $acc (i32x4.add (local.get $acc) (i32x4.mul (local.get $acc2) (i32x4.splat (i32.const 0x2c1b3c6d)))))
     (block $d (loop $l
       (br_if $d (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
       (local.set $acc (i32x4.mul (v128.xor (local.get $acc)
@@ -128,7 +142,7 @@
   ;; Where the output of the row at $row lies (computed through the chain and kept, if not there).
   (func $lookup (param $m i32) (param $row i32) (param $scr i32) (result i32)
     (local $n i32) (local $h i32) (local $slot i32) (local $tag i32) (local $key i32) (local $i i32)
-    (local $same i32) (local $out i32) (local $ob i32)
+    (local $same i32) (local $out i32) (local $ob i32) (local $q i32) (local $c v128) (local $diff v128)
     (local.set $n (i32.load offset=16 (local.get $m)))
     (local.set $h (call $hash (local.get $row) (local.get $n)))
     (local.set $slot (i32.and (local.get $h) (i32.load offset=12 (local.get $m))))
@@ -138,15 +152,16 @@
     (local.set $out (i32.add (i32.load offset=4 (local.get $m)) (i32.mul (local.get $slot) (local.get $ob))))
     (if (i32.eq (i32.load (i32.add (i32.load offset=8 (local.get $m)) (i32.shl (local.get $slot) (i32.const 2)))) (local.get $tag))
       (then
-        (local.set $same (i32.const 1))
+        ;; the bits that differ, gathered over the whole row (a tag match is nearly always a hit,
+        ;; so one test at the end costs less than a test every four words)
         (block $d (loop $l
           (br_if $d (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
-          (if (i32.eqz (i32x4.all_true (i32x4.eq
-                (v128.load (i32.add (local.get $key) (i32.shl (local.get $i) (i32.const 2))))
-                (v128.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2)))))))
-            (then (local.set $same (i32.const 0)) (br $d)))
+          (local.set $diff (v128.or (local.get $diff) (v128.xor
+            (v128.load (i32.add (local.get $key) (i32.shl (local.get $i) (i32.const 2))))
+            (v128.load (i32.add (local.get $row) (i32.shl (local.get $i) (i32.const 2)))))))
           (local.set $i (i32.add (local.get $i) (i32.const 4)))
           (br $l)))
+        (local.set $same (i32.eqz (v128.any_true (local.get $diff))))
         (block $d2 (loop $l2
           (br_if $d2 (i32.or (i32.eqz (local.get $same)) (i32.ge_u (local.get $i) (local.get $n))))
           (if (i32.ne (i32.load (i32.add (local.get $key) (i32.shl (local.get $i) (i32.const 2))))
@@ -163,13 +178,24 @@
     (memory.copy (i32.load offset=32 (local.get $m)) (local.get $row) (i32.shl (local.get $n) (i32.const 2)))
     (call $chain (i32.load offset=24 (local.get $m)) (i32.load offset=28 (local.get $m)) (i32.const 1) (local.get $scr))
     (memory.copy (local.get $out) (i32.load offset=36 (local.get $m)) (local.get $ob))
+    ;; the slot's shares of the mean: out[j] / rows, two at a time
+    (local.set $c (f64x2.splat (f64.convert_i32_u (i32.load offset=52 (local.get $m)))))
+    (local.set $q (i32.add (i32.load offset=48 (local.get $m)) (i32.shl (i32.sub (local.get $out) (i32.load offset=4 (local.get $m))) (i32.const 1))))
+    (local.set $i (i32.const 0))
+    (block $qd (loop $ql
+      (br_if $qd (i32.ge_u (local.get $i) (local.get $ob)))
+      (v128.store (i32.add (local.get $q) (i32.shl (local.get $i) (i32.const 1)))
+        (f64x2.div (f64x2.promote_low_f32x4 (v128.load64_zero (i32.add (local.get $out) (local.get $i)))) (local.get $c)))
+      (local.set $i (i32.add (local.get $i) (i32.const 8)))
+      (br $ql)))
     (i32.store (i32.add (i32.load offset=8 (local.get $m)) (i32.shl (local.get $slot) (i32.const 2))) (local.get $tag))
     (local.get $out))
 
   ;; Pools the outputs of $count rows ($stride bytes apart from $row) into $p: the mean (each
-  ;; output over $count added in float64, rounded to float32 after each row), then the max.
+  ;; output's share, output / $count in float64, added in float64, rounded to float32 after each
+  ;; row), then the max. $count is the table's rows pooled (offset 52), whose shares it keeps.
   (func $pool (param $m i32) (param $row i32) (param $stride i32) (param $count i32) (param $p i32) (param $scr i32)
-    (local $H4 i32) (local $j i32) (local $k i32) (local $e i32) (local $q i32) (local $c v128)
+    (local $H4 i32) (local $j i32) (local $k i32) (local $e i32) (local $q i32) (local $s i32) (local $t i32)
     (local.set $H4 (i32.shl (i32.load offset=20 (local.get $m)) (i32.const 2)))
     (block $d (loop $l
       (br_if $d (i32.ge_u (local.get $j) (local.get $H4)))
@@ -177,20 +203,21 @@
       (v128.store (i32.add (i32.add (local.get $p) (local.get $H4)) (local.get $j)) (f32x4.splat (f32.const -inf)))
       (local.set $j (i32.add (local.get $j) (i32.const 16)))
       (br $l)))
-    (local.set $c (f64x2.splat (f64.convert_i32_u (local.get $count))))
     (block $kd (loop $kl
       (br_if $kd (i32.ge_u (local.get $k) (local.get $count)))
       (local.set $e (call $lookup (local.get $m) (i32.add (local.get $row) (i32.mul (local.get $k) (local.get $stride))) (local.get $scr)))
+      (local.set $s (i32.add (i32.load offset=48 (local.get $m)) (i32.shl (i32.sub (local.get $e) (i32.load offset=4 (local.get $m))) (i32.const 1))))
       (local.set $j (i32.const 0))
       (block $jd (loop $jl
         (br_if $jd (i32.ge_u (local.get $j) (local.get $H4)))
         (local.set $q (i32.add (local.get $p) (local.get $j)))
+        (local.set $t (i32.add (local.get $s) (i32.shl (local.get $j) (i32.const 1))))
         (v128.store64_lane 0 (local.get $q) (f32x4.demote_f64x2_zero (f64x2.add
           (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $q)))
-          (f64x2.div (f64x2.promote_low_f32x4 (v128.load64_zero (i32.add (local.get $e) (local.get $j)))) (local.get $c)))))
+          (v128.load (local.get $t)))))
         (v128.store64_lane offset=8 0 (local.get $q) (f32x4.demote_f64x2_zero (f64x2.add
           (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (local.get $q)))
-          (f64x2.div (f64x2.promote_low_f32x4 (v128.load64_zero offset=8 (i32.add (local.get $e) (local.get $j)))) (local.get $c)))))
+          (v128.load offset=16 (local.get $t)))))
         (local.set $q (i32.add (local.get $q) (local.get $H4)))
         (v128.store (local.get $q) (f32x4.pmax (v128.load (local.get $q)) (v128.load (i32.add (local.get $e) (local.get $j)))))
         (local.set $j (i32.add (local.get $j) (i32.const 16)))
