@@ -10,7 +10,7 @@
  */
 import { NO_CARD } from "../../engine/card.js";
 import { runLength } from "../../engine/moves.js";
-import { COLUMN_CAP, type State } from "../../engine/state.js";
+import { COLUMN_CAP, MAX_COLUMNS, type State } from "../../engine/state.js";
 import { columnOf, digCost, heightOf, locateCards, relIndex } from "./structure.js";
 import { encodeLinks } from "./links.js";
 import type { SafetyFeatures } from "./model.js";
@@ -24,6 +24,19 @@ export const cardWidthOf = (links: boolean): number => CARD_WIDTH + (links ? LIN
 /** The feature set has card rows ("cards", or "links": the card rows with their links). */
 export const hasCardRows = (f: SafetyFeatures | undefined): boolean =>
   f === "cards" || f === "links";
+
+// encodeCards' scratch: per column where its run starts; per card the lower cards of its suit
+// under it in its column; per suit the ranks seen so far down a column (a bit each).
+const runFrom = new Int32Array(MAX_COLUMNS);
+const lowerOf = new Int32Array(52);
+const seen = new Int32Array(4);
+
+/** Set bits of x (at most 13 of them here). */
+function bitCount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
+}
 
 /** Where card k lies (after locateCards), written as a one-hot at out[o …o+4): home, flipper, top of a column, buried; returns the cards above it. */
 function place(s: State, k: number, out: Float32Array, o: number): number {
@@ -54,6 +67,20 @@ export function encodeCards(
   for (let i = 0; i < s.nCells; i++) if (s.cells[i] === NO_CARD) free++;
   const freeShare = free / Math.max(1, s.nCells);
   const emptyShare = s.emptyColumns() / s.nColumns;
+  // Per column, where its run starts; per card in a column, the lower cards of its suit under it
+  // (a bit per rank seen so far, counted below the card's rank).
+  for (let c = 0; c < s.nColumns; c++) {
+    const b = c * COLUMN_CAP;
+    const n = s.len[c]!;
+    runFrom[c] = n - runLength(s, c);
+    seen.fill(0);
+    for (let d = 0; d < n; d++) {
+      const x = relIndex(s, s.cards[b + d]!);
+      const su = x & 3;
+      lowerOf[x] = bitCount(seen[su]! & ((1 << (x >> 2)) - 1));
+      seen[su] = seen[su]! | (1 << (x >> 2));
+    }
+  }
   for (let k = 0; k < 52; k++) {
     const o = at + k * width;
     const r = k >> 2;
@@ -67,14 +94,8 @@ export function encodeCards(
     if (c >= 0) {
       out[o + 7] = above > 0 ? Math.min(8, digCost(s, c, d)) / 8 : 0;
       // The card moves with the run at the end of its column.
-      out[o + 8] = d >= s.len[c]! - runLength(s, c) ? 1 : 0;
-      const b = c * COLUMN_CAP;
-      let lower = 0;
-      for (let i = 0; i < d; i++) {
-        const x = relIndex(s, s.cards[b + i]!);
-        if ((x & 3) === (k & 3) && x < k) lower++;
-      }
-      out[o + 25] = lower / 12;
+      out[o + 8] = d >= runFrom[c]! ? 1 : 0;
+      out[o + 25] = lowerOf[k]! / 12;
     }
     if (r < 12) {
       const up = k + 4;

@@ -14,7 +14,15 @@
  */
 import { NO_CARD, suitOf } from "../../engine/card.js";
 import type { State } from "../../engine/state.js";
-import { columnOf, digCost, heightOf, isTop, locateCards, relIndex } from "./structure.js";
+import {
+  columnOf,
+  digCost,
+  heightOf,
+  isTop,
+  locateCards,
+  locateEpoch,
+  relIndex,
+} from "./structure.js";
 
 /** Numbers in the group (see encodeFlipperCosts). */
 export const FLIPPER_COST_WIDTH = 16;
@@ -36,11 +44,20 @@ export function reachCost(s: State, k: number): number {
   return digCost(s, c, heightOf(k));
 }
 
+/** emptyColumnCost's answer and the locateCards epoch it holds for (asked once per card, the same each time). */
+let emptyKept = 0;
+let emptyEpoch = -1;
+
 /** Cheapest way to open an empty column (for a top-rank card): 0 when one is empty, else the emptiest column's digging cost. */
 function emptyColumnCost(s: State): number {
-  if (s.emptyColumns() > 0) return 0;
-  let best = COST_CAP;
-  for (let c = 0; c < s.nColumns; c++) best = Math.min(best, digCost(s, c, -1));
+  if (emptyEpoch === locateEpoch()) return emptyKept;
+  let best = 0;
+  if (s.emptyColumns() === 0) {
+    best = COST_CAP;
+    for (let c = 0; c < s.nColumns; c++) best = Math.min(best, digCost(s, c, -1));
+  }
+  emptyKept = best;
+  emptyEpoch = locateEpoch();
   return best;
 }
 

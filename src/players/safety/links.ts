@@ -16,6 +16,7 @@ import { columnOf, heightOf, relIndex } from "./structure.js";
 // Scratch per call (no allocation per candidate): each card's reach cost, the self-blocked cards
 // above it, and the parked cards that wait under or on it.
 const reach = new Int32Array(52);
+const reachBelow = new Int32Array(52);
 const selfAbove = new Int32Array(52);
 const waiting = new Int32Array(52);
 const blocked = new Uint8Array(COLUMN_CAP);
@@ -41,6 +42,14 @@ export function encodeLinks(
   waiting.fill(0);
   for (let k = 0; k < 52; k++)
     reach[k] = Math.min(COST_CAP, columnOf(k) === -2 ? 0 : reachCost(s, k));
+  // reachBelow[k]: the reach costs of the lower cards of k's suit, summed.
+  for (let su = 0; su < 4; su++) {
+    let sum = 0;
+    for (let k = su; k < 52; k += 4) {
+      reachBelow[k] = sum;
+      sum += reach[k]!;
+    }
+  }
   for (let c = 0; c < s.nColumns; c++) {
     const b = c * COLUMN_CAP;
     const n = s.len[c]!;
@@ -72,9 +81,9 @@ export function encodeLinks(
     const su = k & 3;
     if (r < 12 && columnOf(k + 4) >= 0) out[o] = reach[k + 4]! / COST_CAP;
     if (r > 0 && columnOf(k - 4) >= 0) out[o + 1] = reach[k - 4]! / COST_CAP;
-    let home = 0;
-    for (let q = s.found[su]!; q < r && home < COST_CAP; q++) home += reach[q * 4 + su]!;
-    home = Math.min(COST_CAP, home);
+    // The reach costs of the suit's lower cards still out, summed (they only add, so capping the
+    // whole sum is capping as it grows).
+    const home = Math.min(COST_CAP, reachBelow[k]! - reachBelow[s.found[su]! * 4 + su]!);
     out[o + 2] = home / COST_CAP;
     const release = Math.min(home, successorRoute(s, k));
     out[o + 3] = release / COST_CAP;

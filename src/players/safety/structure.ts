@@ -20,14 +20,20 @@ const colOf = new Int8Array(52);
 const depthOf = new Uint8Array(52);
 
 /**
- * digCost's answers since the last locateCards, per column and height + 1 (kept while the stamp
- * equals the epoch): one candidate's encoding asks the same few hundred times, and nothing it
- * reads (the layout, the locations) changes before the next locateCards.
+ * digCost's answers since the last locateCards, per column and height + 1, every height of a
+ * column at once (kept while the column's stamp equals the epoch): one candidate's encoding asks
+ * for nearly every height of every column, and nothing it reads (the layout, the locations)
+ * changes before the next locateCards.
  */
 const DIG_COLUMNS = 16;
 const digKept = new Int32Array(DIG_COLUMNS * (COLUMN_CAP + 1));
-const digStamp = new Int32Array(DIG_COLUMNS * (COLUMN_CAP + 1));
+const digStamp = new Int32Array(DIG_COLUMNS);
 let epoch = 0;
+/** digColumn's scratch: per height, the cost and free empty columns left above the natural sequence starting there. */
+const costAbove = new Int32Array(COLUMN_CAP);
+const emptyAbove = new Int32Array(COLUMN_CAP);
+/** Per height, the top of the natural sequence holding it. */
+const seqTop = new Int32Array(COLUMN_CAP);
 
 /** Fills the card locations that encode.ts and the features below read. */
 export function locateCards(s: State): void {
@@ -49,6 +55,9 @@ export function locateCards(s: State): void {
   }
 }
 
+/** Changes at every locateCards: what is computed from the locations may be kept while it stays. */
+export const locateEpoch = (): number => epoch;
+
 export const relIndex = (s: State, card: number): number => s.tables.rel[card]! * 4 + suitOf(card);
 /** After locateCards: the column of card k (−1 flipper, −2 home) and its height there. */
 export const columnOf = (k: number): number => colOf[k]!;
@@ -66,14 +75,57 @@ export const whereOf = (s: State, k: number): number =>
  * d = −1 counts what emptying the whole column would take. Needs locateCards first.
  */
 export function digCost(s: State, c: number, d: number): number {
-  const at = c * (COLUMN_CAP + 1) + d + 1;
-  if (c < DIG_COLUMNS && digStamp[at] === epoch) return digKept[at]!;
-  const cost = digCostNow(s, c, d);
-  if (c < DIG_COLUMNS) {
-    digKept[at] = cost;
-    digStamp[at] = epoch;
+  if (c >= DIG_COLUMNS) return digCostNow(s, c, d);
+  if (digStamp[c] !== epoch) {
+    digColumn(s, c);
+    digStamp[c] = epoch;
   }
-  return cost;
+  return digKept[c * (COLUMN_CAP + 1) + d + 1]!;
+}
+
+/**
+ * digCostNow for every height d of column c (−1 … len−1) in one walk down the column. The walk
+ * for a height d follows the column's natural sequences (those cut only where a card does not
+ * build on the one under it) from the top down while they lie wholly above d, then takes the
+ * part above d of the sequence holding d + 1: so each height's answer is the cost and empty
+ * columns left when that sequence is reached, plus what its cut part costs.
+ */
+function digColumn(s: State, c: number): void {
+  const b = c * COLUMN_CAP;
+  const n = s.len[c]!;
+  const buildOn = s.tables.buildOn;
+  let empty = s.emptyColumns();
+  let cost = 0;
+  let i = n - 1;
+  while (i >= 0) {
+    let j = i;
+    while (j - 1 >= 0 && buildOn[s.cards[b + j]! * 52 + s.cards[b + j - 1]!] === 1) j--;
+    for (let t = j; t <= i; t++) {
+      costAbove[t] = cost;
+      emptyAbove[t] = empty;
+      seqTop[t] = i;
+    }
+    const k = relIndex(s, s.cards[b + j]!);
+    const onto = k + 4;
+    if (onto < 52 && colOf[onto] !== c && isTop(s, onto)) {
+      // free: the sequence goes onto its successor
+    } else if (onto >= 52 && empty > 0) empty--;
+    else cost += i - j + 1;
+    i = j - 1;
+  }
+  const at = c * (COLUMN_CAP + 1);
+  digKept[at + n] = 0;
+  for (let d = -1; d < n - 1; d++) {
+    // The cut sequence runs from d + 1 up to its top; its lowest card is d + 1's.
+    const low = d + 1;
+    const top = seqTop[low]!;
+    const onto = relIndex(s, s.cards[b + low]!) + 4;
+    let part = 0;
+    if (onto < 52 && colOf[onto] !== c && isTop(s, onto)) part = 0;
+    else if (onto >= 52 && emptyAbove[low]! > 0) part = 0;
+    else part = top - low + 1;
+    digKept[at + d + 1] = costAbove[low]! + part;
+  }
 }
 
 function digCostNow(s: State, c: number, d: number): number {
