@@ -126,9 +126,11 @@ class RowMemo {
 
 /**
  * Table sizes (powers of two): a few positions' columns and cards, the rows one game's next
- * position mostly repeats. Larger tables lose more to cache misses than they save in recomputed rows.
+ * position mostly repeats. Larger tables lose more to cache misses than they save in recomputed
+ * rows: a column row is 900 bytes, and 256 of them (a few moves' worth: a move changes one or
+ * two columns) keep the column keys within the core's cache beside the card rows.
  */
-const COLUMN_SLOTS = 1 << 10;
+const COLUMN_SLOTS = 1 << 8;
 const CARD_SLOTS = 1 << 11;
 
 export class SafetyBatch {
