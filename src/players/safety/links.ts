@@ -82,8 +82,10 @@ export function encodeLinks(
     if (r < 12 && columnOf(k + 4) >= 0) out[o] = reach[k + 4]! / COST_CAP;
     if (r > 0 && columnOf(k - 4) >= 0) out[o + 1] = reach[k - 4]! / COST_CAP;
     // The reach costs of the suit's lower cards still out, summed (they only add, so capping the
-    // whole sum is capping as it grows).
-    const home = Math.min(COST_CAP, reachBelow[k]! - reachBelow[s.found[su]! * 4 + su]!);
+    // whole sum is capping as it grows); none when the foundation is past the card's rank (a
+    // foundation by rank, not by suit, can be).
+    const found = s.found[su]!;
+    const home = found < r ? Math.min(COST_CAP, reachBelow[k]! - reachBelow[found * 4 + su]!) : 0;
     out[o + 2] = home / COST_CAP;
     const release = Math.min(home, successorRoute(s, k));
     out[o + 3] = release / COST_CAP;

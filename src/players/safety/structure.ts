@@ -7,7 +7,7 @@
  * these relations between columns, and most losing moves fill the flippers while one is needed.
  */
 import { NO_CARD, suitOf } from "../../engine/card.js";
-import { COLUMN_CAP, type State } from "../../engine/state.js";
+import { COLUMN_CAP, MAX_COLUMNS, type State } from "../../engine/state.js";
 
 /** Six numbers per suit, then eight for the whole position. */
 export const STRUCTURE_WIDTH = 4 * 6 + 8;
@@ -25,14 +25,13 @@ const depthOf = new Uint8Array(52);
  * for nearly every height of every column, and nothing it reads (the layout, the locations)
  * changes before the next locateCards.
  */
-const DIG_COLUMNS = 16;
-const digKept = new Int32Array(DIG_COLUMNS * (COLUMN_CAP + 1));
-const digStamp = new Int32Array(DIG_COLUMNS);
+const digKept = new Int32Array(MAX_COLUMNS * (COLUMN_CAP + 1));
+const digStamp = new Int32Array(MAX_COLUMNS);
 let epoch = 0;
-/** digColumn's scratch: per height, the cost and free empty columns left above the natural sequence starting there. */
+/** digColumn's scratch, per height: the cost so far and the empty columns left when the walk reaches its sequence. */
 const costAbove = new Int32Array(COLUMN_CAP);
 const emptyAbove = new Int32Array(COLUMN_CAP);
-/** Per height, the top of the natural sequence holding it. */
+/** Per height, the top of the sequence holding it. */
 const seqTop = new Int32Array(COLUMN_CAP);
 
 /** Fills the card locations that encode.ts and the features below read. */
@@ -70,12 +69,12 @@ export const whereOf = (s: State, k: number): number =>
 
 /**
  * Flippers needed to uncover the card at height d of column c: the cards above it, split into the
- * in-suit sequences that move as one, each go free when the card they build on is the top card of
- * another column (or, for a top-rank sequence, onto an empty column), else one flipper per card.
- * d = −1 counts what emptying the whole column would take. Needs locateCards first.
+ * in-suit sequences that move as one (walking down from the top card), each go free when the card
+ * they build on is the top card of another column (or, for a top-rank sequence, onto an empty
+ * column, while one is left), else one flipper per card. d = −1 counts what emptying the whole
+ * column would take. Needs locateCards first.
  */
 export function digCost(s: State, c: number, d: number): number {
-  if (c >= DIG_COLUMNS) return digCostNow(s, c, d);
   if (digStamp[c] !== epoch) {
     digColumn(s, c);
     digStamp[c] = epoch;
@@ -84,11 +83,11 @@ export function digCost(s: State, c: number, d: number): number {
 }
 
 /**
- * digCostNow for every height d of column c (−1 … len−1) in one walk down the column. The walk
- * for a height d follows the column's natural sequences (those cut only where a card does not
- * build on the one under it) from the top down while they lie wholly above d, then takes the
- * part above d of the sequence holding d + 1: so each height's answer is the cost and empty
- * columns left when that sequence is reached, plus what its cut part costs.
+ * digCost for every height d of column c (−1 … len−1) in one walk down the column. The walk for
+ * one height d follows the column's whole sequences (cut only where a card does not build on the
+ * one under it) from the top down while they lie wholly above d, then takes the part above d of
+ * the sequence holding d + 1: so each height's answer is the cost and the empty columns left when
+ * that sequence is reached, plus what its cut part costs.
  */
 function digColumn(s: State, c: number): void {
   const b = c * COLUMN_CAP;
@@ -120,32 +119,9 @@ function digColumn(s: State, c: number): void {
     const low = d + 1;
     const top = seqTop[low]!;
     const onto = relIndex(s, s.cards[b + low]!) + 4;
-    let part = 0;
-    if (onto < 52 && colOf[onto] !== c && isTop(s, onto)) part = 0;
-    else if (onto >= 52 && emptyAbove[low]! > 0) part = 0;
-    else part = top - low + 1;
-    digKept[at + d + 1] = costAbove[low]! + part;
+    const free = onto < 52 ? colOf[onto] !== c && isTop(s, onto) : emptyAbove[low]! > 0;
+    digKept[at + d + 1] = costAbove[low]! + (free ? 0 : top - low + 1);
   }
-}
-
-function digCostNow(s: State, c: number, d: number): number {
-  const b = c * COLUMN_CAP;
-  const buildOn = s.tables.buildOn;
-  let empty = s.emptyColumns();
-  let cost = 0;
-  let i = s.len[c]! - 1;
-  while (i > d) {
-    let j = i;
-    while (j - 1 > d && buildOn[s.cards[b + j]! * 52 + s.cards[b + j - 1]!] === 1) j--;
-    const k = relIndex(s, s.cards[b + j]!);
-    const onto = k + 4;
-    if (onto < 52 && colOf[onto] !== c && isTop(s, onto)) {
-      // free: the sequence goes onto its successor
-    } else if (onto >= 52 && empty > 0) empty--;
-    else cost += i - j + 1;
-    i = j - 1;
-  }
-  return cost;
 }
 
 /** Writes STRUCTURE_WIDTH numbers for position s at out[at …] (located: locateCards(s) was the last call). */
