@@ -68,8 +68,7 @@ function encodeColumns(s: State, cols: Float32Array, at: number): void {
     // How deep (cards above it) the next wanted card of each foundation lies in this column, if here.
     for (let d = 0; d < n; d++) {
       const k = rel(s, s.cards[b + d]!);
-      for (let f = 0; f < 4; f++)
-        if (want[f] === k) cols[num + 6] = Math.max(cols[num + 6]!, (n - 1 - d) / 20 + 0.05);
+      if (want[k & 3] === k) cols[num + 6] = Math.max(cols[num + 6]!, (n - 1 - d) / 20 + 0.05);
     }
     cols[num + 7] = n - run > 0 ? 1 : 0;
     cols[num + 8] = s.tables.rel[base]! / 12;

@@ -28,6 +28,8 @@ const depthOf = new Uint8Array(52);
 const digKept = new Int32Array(MAX_COLUMNS * (COLUMN_CAP + 1));
 const digStamp = new Int32Array(MAX_COLUMNS);
 let epoch = 0;
+/** The empty columns of the position last located (every column's walk starts from them). */
+let emptyNow = 0;
 /** digColumn's scratch, per height: the cost so far and the empty columns left when the walk reaches its sequence. */
 const costAbove = new Int32Array(COLUMN_CAP);
 const emptyAbove = new Int32Array(COLUMN_CAP);
@@ -41,6 +43,7 @@ export function locateCards(s: State): void {
     digStamp.fill(0);
     epoch = 1;
   }
+  emptyNow = s.emptyColumns();
   colOf.fill(-2);
   for (let i = 0; i < s.nCells; i++)
     if (s.cells[i] !== NO_CARD) colOf[relIndex(s, s.cells[i]!)] = -1;
@@ -93,7 +96,7 @@ function digColumn(s: State, c: number): void {
   const b = c * COLUMN_CAP;
   const n = s.len[c]!;
   const buildOn = s.tables.buildOn;
-  let empty = s.emptyColumns();
+  let empty = emptyNow;
   let cost = 0;
   let i = n - 1;
   while (i >= 0) {
