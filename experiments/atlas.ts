@@ -51,7 +51,10 @@ const AGENT_DEALS = {
 } as const;
 const PLAYER_NAMES = ["solver", "random", "greedy", "lookahead", "safety"] as const;
 export type PlayerName = (typeof PLAYER_NAMES)[number];
-/** The shipped move-safety network (docs/train-safety.md). */
+/**
+ * The network the `safety` player plays: the first move-safety design (risk objective,
+ * docs/train-safety.md), not the shipped network in models/safety.
+ */
 export const SAFETY_MODEL = "results/train-safety/run";
 
 export const ATLAS_OPTIONS = {
