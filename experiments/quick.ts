@@ -1,9 +1,9 @@
 /**
- * `npm start`: the small default experiment (20-40 s on two cores). Penguin as
+ * `npm start`: the small default experiment (about 10 s). Penguin as
  * Parlett wrote it, relaxed Penguin, and Penguin with 5, 3 and 0 flippers, each played by the
  * random agent, the best greedy preset and the exact solver (which gives solvability) on the same
- * 200 deals. Prints a table with 95% intervals and writes results/quick.csv (one row per deal and
- * player, resumable) and results/quick.svg. The other scripts in experiments/ ask one question
+ * 200 deals. Prints a table with 95% intervals and writes runs/quick.csv (one row per deal and
+ * player, resumable) and runs/quick.svg. The other scripts in experiments/ ask one question
  * each at larger scale; see docs/experiments.md.
  *
  *   npx tsx experiments/quick.ts [--deals 200] [--seed 1] [--workers 1] [--agent random,greedy,solver]

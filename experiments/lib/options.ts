@@ -148,7 +148,7 @@ export const COMMON_OPTIONS = {
   out: shared("out", {
     default: "",
     detail:
-      "the per-deal CSV; default runs/<name>/<name>.csv (outside the tracked results), with --shard i/n X.shard-i-of-n.csv",
+      "the per-deal CSV; default runs/<name>.csv (outside the tracked results), with --shard i/n X.shard-i-of-n.csv",
   }),
   report: { type: "flag", help: "play nothing: summarize and plot the existing CSV" },
   quiet: shared("quiet"),
