@@ -3,8 +3,8 @@
  * that played them, and without a `code` column) to today's format, so that their rows grow and
  * merge instead of being played again. Only builds named in `--builds` are taken: a build earns
  * its place there when today's version probe (experiments/lib/atlas-version.ts), run on that
- * build's engine and solver, gives today's version for every row (docs/atlas.md says which builds
- * were checked so). Each file is checked again here, with today's code: its rules and player
+ * build's engine and solver, gives today's version for every row it played (docs/atlas.md,
+ * "Verdict versions"). Each file is checked again here, with today's code: its rules and player
  * must be today's, and up to `--check` of its lost or unknown deals and as many of its won deals
  * (solver files) must get the verdict the file gives them. A file that fails is left as it was.
  *
