@@ -65,17 +65,18 @@ export function cliDocs(): Record<string, string> {
     "",
     "## Renamed flags",
     "",
-    "The old names still work for now, with a one-line note on stderr.",
+    "A renamed flag's earlier name is accepted until the next version, with a one-line note on",
+    "stderr naming the flag to use; `--help` lists only the flag.",
     "",
-    "| command | old | now |",
+    "| command | earlier name | flag |",
     "|---|---|---|",
     ...Object.entries(RENAMED).flatMap(([cmd, m]) =>
       Object.entries(m).map(
-        ([old, now]) =>
-          `| ${cmd === "experiments" ? "experiment scripts" : `penguin ${cmd}`} | \`--${old}\` | \`--${now}\` |`,
+        ([alias, flag]) =>
+          `| ${cmd === "experiments" ? "experiment scripts" : `penguin ${cmd}`} | \`--${alias}\` | \`--${flag}\` |`,
       ),
     ),
-    "| penguin train ppo, es, safety | `--seed` (weights) | `--weights-seed` (`--seed` is now the first training deal) |",
+    "| penguin train ppo, es, safety | `--seed` (the weights' seed) | `--weights-seed` (`--seed` is the first training deal) |",
     "",
     "## Commands",
     "",
