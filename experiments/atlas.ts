@@ -51,11 +51,8 @@ const AGENT_DEALS = {
 } as const;
 const PLAYER_NAMES = ["solver", "random", "greedy", "lookahead", "safety"] as const;
 export type PlayerName = (typeof PLAYER_NAMES)[number];
-/**
- * The network the `safety` player plays: the first move-safety design (risk objective,
- * docs/train-safety.md), not the shipped network in models/safety.
- */
-export const SAFETY_MODEL = "results/train-safety/run";
+/** The network the `safety` player plays: the shipped one, which `penguin eval --agent safety` plays. */
+export const SAFETY_MODEL = "models/safety";
 
 export const ATLAS_OPTIONS = {
   rows: { type: "list", default: ROW_NAMES, choices: ROW_NAMES, help: "atlas rows, in this order" },
