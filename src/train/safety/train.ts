@@ -27,7 +27,7 @@ import { sha256 } from "../../util/files.js";
 import { Rng } from "../../util/rng.js";
 import { Adam } from "../adam.js";
 import { initBackend } from "../backend.js";
-import { dropResume, RESUME_DIR } from "../checkpoint.js";
+import { CheckpointError, dropResume, RESUME_DIR } from "../checkpoint.js";
 import { RunFolder } from "../run.js";
 import { checkSplit, VALIDATION_DEAL_START } from "../splits.js";
 import { Minibatch } from "./batch.js";
@@ -95,7 +95,7 @@ export async function trainSafety(o: SafetyTrainOptions, resume = false): Promis
   const adam = new Adam(net.vars(), { beta1: 0.9, beta2: 0.999, epsilon: 1e-7, maxGradNorm: 1 });
   const saved = resume ? loadProgress(run, net.vars(), adam, samples.train.length) : undefined;
   if (resume && !saved)
-    throw new UsageError(
+    throw new CheckpointError(
       `${o.out} has no ${RESUME_DIR}/ checkpoint: a finished run is done (start from its network with --model ${o.out})`,
     );
   const batch = new Minibatch(rules, samples, start.config, o);
