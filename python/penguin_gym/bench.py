@@ -78,12 +78,29 @@ def env_steps_per_sec(
         env.close()
 
 
-def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `masks` (n × actions, 1 = legal)."""
-    # ndarray methods rather than numpy's functions (no Python-level wrapper), integers compared.
-    counts = masks.cumsum(axis=1, dtype=np.int32)
-    pick = (rng.random(len(masks)) * counts[:, -1]).astype(np.int32)
-    return (counts > pick[:, None]).argmax(axis=1)
+class RandomLegal:
+    """One uniformly random legal action per row of an (n × actions) mask (1 = legal, 0 not):
+    the k-th legal action of each row, k = floor(u × legal count) with u from ``rng.random(n)``,
+    as the TypeScript bench picks. The legal actions of the whole batch are found at once (as
+    booleans: numpy scans them several times faster than int8), and each row's are the slice
+    between two binary searches."""
+
+    def __init__(self, num_envs: int, num_actions: int, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.n = num_envs
+        self.bounds = np.arange(0, (num_envs + 1) * num_actions, num_actions)  # rows' first ids
+        self.row_start = self.bounds[:-1]
+
+    def __call__(self, masks: np.ndarray) -> np.ndarray:
+        legal = masks.view(np.bool_).reshape(-1).nonzero()[0]
+        at = legal.searchsorted(self.bounds)
+        first = at[:-1]
+        k = self.rng.random(self.n)
+        k *= at[1:] - first
+        first += k.astype(np.intp)
+        actions = legal.take(first)
+        actions -= self.row_start
+        return actions
 
 
 def vec_steps_per_sec(
@@ -92,7 +109,7 @@ def vec_steps_per_sec(
     """Sub-env steps per CPU second of a vector, and the CPU seconds per batch step of Python
     and the engine."""
     envs = PenguinVectorEnv(num_envs, env_id, **kw)  # type: ignore[arg-type]
-    rng = np.random.default_rng(1)
+    random_legal = RandomLegal(num_envs, envs.num_actions, np.random.default_rng(1))
     _, info = envs.reset(seed=1)
     masks = info["action_mask"]
     assert envs._bridge is not None
@@ -100,7 +117,7 @@ def vec_steps_per_sec(
     def body() -> int:
         nonlocal masks
         for _ in range(16):
-            _, _, _, _, info = envs.step(random_legal(masks, rng))
+            _, _, _, _, info = envs.step(random_legal(masks))
             masks = info["action_mask"]
         return 16 * num_envs
 

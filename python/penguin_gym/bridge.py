@@ -27,7 +27,7 @@ import gymnasium as gym
 import numpy as np
 
 from .colocate import EngineOnPythonCpu
-from .shared import SharedSlots, shared_file
+from .shared import Cutter, SharedSlots, shared_file
 from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id
 
 PROTOCOL_VERSION = 3
@@ -276,6 +276,8 @@ class Bridge:
             except (ImportError, AttributeError, OSError):
                 pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
         os.set_blocking(self._out, False)
+        self._head = bytearray(_REPLY.size)  # a shared reply's header
+        self.slot = 0  # the slot of the shared file the last shared reply came in
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
         self.closed = False
@@ -312,9 +314,8 @@ class Bridge:
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         self._placement.follow()
-        slot = 0
-        if self._shared is not None and op in (OP_RESET, OP_STEP):
-            slot = self._shared.free_slot()
+        shared = self._shared is not None and op in (OP_RESET, OP_STEP)
+        slot = self._shared.free_slot() if shared else 0  # type: ignore[union-attr]
         data = _HEADER.pack(len(payload), op, slot) + payload
         try:
             sent = os.write(self._out, data)
@@ -324,20 +325,35 @@ class Bridge:
             self._died(op)
         if sent < len(data):
             self._send(memoryview(data)[sent:], op, deadline, limit)
-        # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never
-        # reused. One readv usually brings the header and the whole payload (or, for a reply in
-        # the shared file, the header alone): the common case takes three system calls.
-        buf = np.empty(capacity + _REPLY.size, np.uint8)
         if not self._poll.poll(math.ceil(limit * 1000)):
             self._timed_out(op, limit)
+        if shared:
+            # The reply is in the shared file: the pipe brings its header alone, read into a
+            # buffer kept for it (an error's message follows the header: the general path).
+            have = os.readv(self._in, [self._head])
+            if have == _REPLY.size:
+                length, status, _, where = _REPLY.unpack_from(self._head)
+                if where:
+                    self.slot = slot
+                    return self._shared.reply(slot, length)  # type: ignore[union-attr]
+            buf = np.empty(capacity + _REPLY.size, np.uint8)
+            buf[:have] = np.frombuffer(self._head, np.uint8, have)
+            return self._read_rest(op, slot, buf, have, deadline, limit)
+        # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never
+        # reused. One readv usually brings the header and the whole payload: the common case
+        # takes three system calls.
+        buf = np.empty(capacity + _REPLY.size, np.uint8)
         have = os.readv(self._in, [buf])
         if have >= _REPLY.size:
-            length, status, _, shared = _REPLY.unpack_from(buf)
-            if shared:
-                return self._shared.reply(slot, length)  # type: ignore[union-attr]
+            length, status, _, _ = _REPLY.unpack_from(buf)
             if status == _STATUS_OK and have == _REPLY.size + length:
                 return buf[_REPLY.size : have]
         return self._read_rest(op, slot, buf, have, deadline, limit)
+
+    def cut(self, reply: np.ndarray, make: Cutter) -> tuple[np.ndarray, ...]:
+        """The arrays `make` cuts a shared reply (the last `call` returned) into, made once per
+        slot of the shared file (see SharedSlots.cut): hand out only these and views of them."""
+        return self._shared.cut(self.slot, reply, make)  # type: ignore[union-attr]
 
     def _read_rest(
         self, op: int, slot: int, buf: np.ndarray, have: int, deadline: float, limit: float
@@ -351,6 +367,7 @@ class Bridge:
             if want == _REPLY.size and have >= _REPLY.size:
                 length, status, _, shared = _REPLY.unpack_from(buf)
                 if shared:
+                    self.slot = slot
                     return self._shared.reply(slot, length)  # type: ignore[union-attr]
                 want = _REPLY.size + length
                 if want > len(buf):

@@ -6,9 +6,12 @@ The file is cut into slots, each as large as the largest reply. Each request nam
 reply goes to. The arrays a step returns view their slot directly, with no copy, and a slot is
 named again only once nothing views it any more: every array made from a slot, and every view
 of such an array, holds a reference to the slot's own array (numpy keeps a view's base), so the
-slot's reference count says whether anything still sees it. When every slot is still seen (a
-caller keeping the arrays of several steps), the reply goes to one more slot, which is never
-handed out, and is copied from there.
+slot's reference count says whether anything still sees it. The arrays a reply is cut into
+(observations, masks, rewards, ...) are made once per slot and handed out again each time the slot
+is reused, since making a numpy view costs nearly a microsecond and a vector hands out a dozen a
+step: a slot is free only when both its own array and each of these cached arrays are referred to
+by nothing but the cache. When every slot is still seen (a caller keeping the arrays of several
+steps), the reply goes to one more slot, which is never handed out, and is copied from there.
 """
 
 from __future__ import annotations
@@ -18,8 +21,12 @@ import os
 import sys
 import tempfile
 
+from typing import Callable
+
 import numpy as np
 
+# Cuts a reply into the arrays handed out (each a view of it).
+Cutter = Callable[[np.ndarray], tuple[np.ndarray, ...]]
 # Slots handed out without a copy: the caller usually still holds the previous step's arrays
 # while asking for the next, so two would do; a third spares a copy to one who keeps one more.
 VIEWED_SLOTS = 3
@@ -46,6 +53,14 @@ class SharedSlots:
         self._slots: list[np.ndarray] = []
         self.copied = 0  # the index of the slot that is copied from, never viewed
         self._unseen = 0
+        # Per viewed slot: the arrays its replies are cut into, made on its first reply; the
+        # sum of their reference counts when only the cache refers to them; and the slot's own
+        # count then (one more per cached array, whose base it is).
+        self._cuts: list[tuple[np.ndarray, ...] | None] = []
+        self._cuts_unseen: list[int] = []
+        self._slot_unseen: list[int] = []
+        self._order: list[list[int]] = [[]]
+        self._last = 0
 
     def open(self, slot_bytes: int) -> None:
         viewed = VIEWED_SLOTS if slot_bytes <= MAX_VIEWED_SLOT_BYTES else 0
@@ -59,22 +74,53 @@ class SharedSlots:
         self.copied = viewed
         # The count of a slot nothing else refers to (this list's reference, getrefcount's own).
         self._unseen = sys.getrefcount(self._slots[0])
+        self._cuts = [None] * viewed
+        self._cuts_unseen = [0] * viewed
+        self._slot_unseen = [self._unseen] * viewed
+        self._order = [[(last + j) % viewed for j in range(1, viewed + 1)] for last in range(viewed)]
+        self._last = viewed - 1 if viewed else 0
 
     def free_slot(self) -> int:
-        """A slot that no array handed out views, else the copied slot."""
-        for i in range(self.copied):
-            if sys.getrefcount(self._slots[i]) == self._unseen:
+        """A slot that no array handed out views, else the copied slot. The slots after the
+        last one named are tried first: a caller who still holds the previous step's arrays
+        (the usual loop) gets the next slot at the first try."""
+        for i in self._order[self._last]:
+            # Each count is at least its unseen value, so equal sums mean every one is.
+            cuts = self._cuts[i]
+            if sys.getrefcount(self._slots[i]) == self._slot_unseen[i] and (
+                cuts is None or sum(map(sys.getrefcount, cuts)) == self._cuts_unseen[i]
+            ):
+                self._last = i
                 return i
         return self.copied
 
-    def reply(self, slot: int, length: int) -> np.ndarray:
-        """The reply the engine has just written to `slot`: a view of it, or a fresh copy."""
+    def cut(self, slot: int, reply: np.ndarray, make: Cutter) -> tuple[np.ndarray, ...]:
+        """The arrays `make` cuts `reply` (what `reply(slot, ...)` returned) into: made once and
+        kept for a viewed slot, made afresh for the copied one. Every array must view `reply`;
+        the caller hands out only these (and views of them), so that free_slot sees them held."""
         if slot == self.copied:
-            return self._slots[slot][:length].copy()
-        return self._slots[slot][:length]
+            return make(reply)
+        cuts = self._cuts[slot]
+        if cuts is None:
+            cuts = self._cuts[slot] = make(self._slots[slot])
+            # Each cached array's own reference: the tuple's, and getrefcount's argument.
+            self._cuts_unseen[slot] = sum(map(sys.getrefcount, cuts))
+            self._slot_unseen[slot] = self._unseen + len(cuts)
+        return cuts
+
+    def reply(self, slot: int, length: int) -> np.ndarray:
+        """The reply the engine has just written to `slot` (`length` bytes from its start): the
+        slot itself, or a fresh copy of it (the whole slot, so that arrays cut at fixed offsets
+        fit either way)."""
+        if slot == self.copied:
+            copy = np.empty_like(self._slots[slot])
+            copy[:length] = self._slots[slot][:length]
+            return copy
+        return self._slots[slot]
 
     def close(self) -> None:
         self._slots = []
+        self._cuts = []
         if self._map is not None:
             try:
                 self._map.close()

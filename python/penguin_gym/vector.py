@@ -24,6 +24,7 @@ from .bridge import observation_box, reset_payload
 from .options import engine_options
 
 _COUNT = struct.Struct("<I")
+_ACTION = np.dtype("<i4")
 
 
 class PenguinVectorEnv(VectorEnv):
@@ -77,6 +78,7 @@ class PenguinVectorEnv(VectorEnv):
         self._at_masks = self._at_flags + 4 * n
         self._at_finals = -(-(self._at_masks + 2 * n * na) // 8) * 8
         self._all = np.ones(n, np.bool_)
+        self._shape = (n,)
         self._started = False
         self._masks = np.zeros((n, na), np.int8)
 
@@ -98,66 +100,87 @@ class PenguinVectorEnv(VectorEnv):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
-        obs, info = self._read(self._call(OP_RESET, reset_payload(seed, self._started, self.np_random)))
+        buf = self._call(OP_RESET, reset_payload(seed, self._started, self.np_random))
+        obs, info = self._read(self._bridge.cut(buf, self._cut))
         self._started = True
         return obs, info
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+        a = actions if type(actions) is np.ndarray else np.asarray(actions)
+        if a.shape != self._shape or a.dtype.kind not in "iu":
             raise ValueError(f"step needs {self.num_envs} integer actions, got {a.dtype} of shape {a.shape}")
-        buf = self._call(OP_STEP, a.astype("<i4", copy=False).tobytes())
-        n = self.num_envs
-        obs, info = self._read(buf)
-        flags = np.ndarray((4, n), np.bool_, buf, self._at_flags)
+        buf = self._call(OP_STEP, a.astype(_ACTION, copy=False).tobytes())
+        cuts = self._bridge.cut(buf, self._cut)
+        obs, info = self._read(cuts)
         k = _COUNT.unpack_from(buf, self._at_count)[0]
         if k:
-            self._add_finals(info, buf, k, flags[2], flags[3])
-        rewards = np.ndarray(n, np.float32, buf, self._at_rewards)
-        return obs, rewards, flags[0], flags[1], info
+            self._add_finals(info, k, cuts)
+        return obs, cuts[3], cuts[4], cuts[5], info
 
-    def _read(self, buf: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
-        """The observations and info of a RESET or STEP reply: views of one fresh buffer, in
-        the types the reply already has, so nothing is converted or copied again (np.ndarray
-        over the buffer: a third of the cost of frombuffer and reshape)."""
+    def _cut(self, buf: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The arrays of a RESET or STEP reply, views of `buf` in the types the reply already
+        has, so nothing is converted or copied (np.ndarray over the buffer: a third of the cost
+        of frombuffer and reshape): observations, masks, seeds, rewards, terminated, truncated,
+        ended, final won, final masks, final seeds, final returns, final steps, final cards
+        home, ended index, and room for every final observation (the first k rows are this
+        step's)."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
-        self._masks = np.ndarray((n, na), np.int8, buf, self._at_masks)
-        info = {
-            "action_mask": self._masks,
-            "_action_mask": self._all,
-            "seed": np.ndarray(n, np.int64, buf, 0),
-            "_seed": self._all,
-        }
-        return np.ndarray((n, size), np.float32, buf, self._at_obs), info
-
-    def _add_finals(
-        self, info: dict[str, Any], buf: np.ndarray, k: int, ended: np.ndarray, won: np.ndarray
-    ) -> None:
-        """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout (the
-        rows of sub-envs whose episode did not end hold 0, and None in final_obs)."""
-        n, size, na = self.num_envs, self.obs_size, self.num_actions
-        f_obs = np.ndarray((k, size), np.float32, buf, self._at_finals)
-        final_obs = np.empty(n, dtype=object)
-        for j, i in enumerate(np.ndarray(k, np.int32, buf, self._at_count + 8).tolist()):
-            final_obs[i] = f_obs[j]
-        info["final_obs"] = final_obs
-        info["_final_obs"] = ended
+        flags = np.ndarray((4, n), np.bool_, buf, self._at_flags)
         # Seeds, final seeds, returns (float64 bits), steps and cards home: rows of one block.
         wide = np.ndarray((5, n), np.int64, buf)
+        return (
+            np.ndarray((n, size), np.float32, buf, self._at_obs),
+            np.ndarray((n, na), np.int8, buf, self._at_masks),
+            wide[0],
+            np.ndarray(n, np.float32, buf, self._at_rewards),
+            flags[0],
+            flags[1],
+            flags[2],
+            flags[3],
+            np.ndarray((n, na), np.int8, buf, self._at_masks + n * na),
+            wide[1],
+            wide[2].view(np.float64),
+            wide[3],
+            wide[4],
+            np.ndarray(n, np.int32, buf, self._at_count + 8),
+            np.ndarray((n, size), np.float32, buf, self._at_finals),
+        )
+
+    def _read(self, cuts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, dict[str, Any]]:
+        """The observations and info of a RESET or STEP reply."""
+        self._masks = cuts[1]
+        info = {
+            "action_mask": cuts[1],
+            "_action_mask": self._all,
+            "seed": cuts[2],
+            "_seed": self._all,
+        }
+        return cuts[0], info
+
+    def _add_finals(self, info: dict[str, Any], k: int, cuts: tuple[np.ndarray, ...]) -> None:
+        """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout (the
+        rows of sub-envs whose episode did not end hold 0, and None in final_obs)."""
+        f_obs = cuts[14]
+        final_obs = np.empty(self.num_envs, dtype=object)
+        for j, i in enumerate(cuts[13][:k].tolist()):
+            final_obs[i] = f_obs[j]
+        ended = cuts[6]
+        info["final_obs"] = final_obs
+        info["_final_obs"] = ended
         info["final_info"] = {
-            "action_mask": np.ndarray((n, na), np.int8, buf, self._at_masks + n * na),
+            "action_mask": cuts[8],
             "_action_mask": ended,
-            "seed": wide[1],
+            "seed": cuts[9],
             "_seed": ended,
-            "episode_return": wide[2].view(np.float64),
+            "episode_return": cuts[10],
             "_episode_return": ended,
-            "steps": wide[3],
+            "steps": cuts[11],
             "_steps": ended,
-            "cards_home": wide[4],
+            "cards_home": cuts[12],
             "_cards_home": ended,
-            "won": won,
+            "won": cuts[7],
             "_won": ended,
         }
         info["_final_info"] = ended

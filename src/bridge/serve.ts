@@ -77,6 +77,8 @@ function readSome(fd: number, buf: Uint8Array, from: number): number {
  */
 class FrameReader {
   buf = new Uint8Array(1 << 16);
+  /** A view of `buf` for the frames' lengths (kept: one per frame would cost an allocation). */
+  view = new DataView(this.buf.buffer);
   start = 0;
   end = 0;
   constructor(readonly fd: number) {}
@@ -89,6 +91,7 @@ class FrameReader {
       this.end -= this.start;
       this.start = 0;
       this.buf = next;
+      this.view = new DataView(next.buffer);
     }
     while (this.end - this.start < n) {
       const got = readSome(this.fd, this.buf, this.end);
@@ -104,7 +107,7 @@ class FrameReader {
       if (this.end === this.start) return undefined;
       throw new Error("input ended inside a frame header");
     }
-    const len = new DataView(this.buf.buffer, this.start, 8).getUint32(0, true);
+    const len = this.view.getUint32(this.start, true);
     const op = this.buf[this.start + 4]!;
     const slot = this.buf[this.start + 5]!;
     if (len > MAX_REQUEST) throw new Error(`bad request length ${len}`);
@@ -121,25 +124,44 @@ class FrameReader {
  * position, or from `position` on (a file).
  */
 function writeAll(fd: number, parts: Uint8Array[], position: number | null = null): void {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  // Usually one call writes everything (zero-length parts are fine in a writev).
+  const w =
+    parts.length === 1 ? writeSomeOf(fd, parts[0]!, position) : writevOrWait(fd, parts, position);
+  if (w < total) writeRest(fd, parts, w, position);
+}
+
+function writeSomeOf(fd: number, part: Uint8Array, position: number | null): number {
+  try {
+    return writeSync(fd, part, 0, part.length, position);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EAGAIN") return 0;
+    throw e;
+  }
+}
+
+function writevOrWait(fd: number, parts: Uint8Array[], position: number | null): number {
+  try {
+    return writevSync(fd, parts, position ?? undefined);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EAGAIN") return 0;
+    throw e;
+  }
+}
+
+/** Writes what a first write left of `parts` (`done` bytes went), waiting while the pipe is full. */
+function writeRest(fd: number, parts: Uint8Array[], done: number, position: number | null): void {
   const list = parts.filter((p) => p.length > 0);
-  let at = position;
-  while (list.length > 0) {
-    let w: number;
-    try {
-      w =
-        list.length === 1
-          ? writeSync(fd, list[0]!, 0, list[0]!.length, at)
-          : writevSync(fd, list, at ?? undefined);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-        continue;
-      }
-      throw e;
-    }
-    if (at !== null) at += w;
+  let at = position === null ? null : position + done;
+  let w = done;
+  for (;;) {
     while (list.length > 0 && w >= list[0]!.length) w -= list.shift()!.length;
+    if (list.length === 0) return;
     if (w > 0) list[0] = list[0]!.subarray(w);
+    w = list.length === 1 ? writeSomeOf(fd, list[0]!, at) : writevOrWait(fd, list, at);
+    if (w === 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    if (at !== null) at += w;
   }
 }
 
@@ -236,6 +258,8 @@ function serveVec(vec: VecEnv): Served {
   const flags = new Uint8Array(4 * n); // terminated, truncated, ended, finalWon
   const fMasks = new Uint8Array(n * na);
   const fObs = new Float32Array(n * size);
+  /** The first k final observations as bytes, by k (made once each: a step would allocate two views). */
+  const finals: Uint8Array[] = [];
   const pad = new Uint8Array((8 - ((52 * n + 4 * n * size + 2 * n * na) % 8)) % 8);
   const maxReply = 8 * n + wide.byteLength + 4 * n + 4 * n * size + 4 * n + 2 * n * na + pad.length;
   const parts: Uint8Array[] = [
@@ -297,7 +321,7 @@ function serveVec(vec: VecEnv): Served {
       }
       endedIndex.fill(0, k);
       count[0] = k;
-      parts[parts.length - 1] = bytes(fObs.subarray(0, k * size));
+      parts[parts.length - 1] = finals[k] ??= bytes(fObs.subarray(0, k * size));
       return parts;
     },
     render: (index) => {
@@ -386,10 +410,9 @@ export function serve(input: number, output: number): void {
     const { op, at, len } = f;
     slot = f.slot;
     const req = frames.buf;
-    const payload = req.subarray(at, at + len);
     try {
       if (op === OP_OPEN) {
-        ({ served, sharedFd } = open(new TextDecoder().decode(payload)));
+        ({ served, sharedFd } = open(new TextDecoder().decode(req.subarray(at, at + len))));
         const about: Record<string, unknown> = {
           protocol: PROTOCOL_VERSION,
           ids: ENV_IDS,
@@ -408,7 +431,7 @@ export function serve(input: number, output: number): void {
         reply(OK, op, served.reset(Number.isNaN(seed) ? undefined : seed), sharedFd !== undefined);
       } else if (op === OP_STEP) {
         // A view of the request buffer when aligned (the usual case), else a copy.
-        if (at % 4 !== 0) actions = new Int32Array(payload.slice().buffer, 0, len >> 2);
+        if (at % 4 !== 0) actions = new Int32Array(req.slice(at, at + len).buffer, 0, len >> 2);
         else if (
           actions.buffer !== req.buffer ||
           actions.byteOffset !== at ||
