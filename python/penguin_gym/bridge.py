@@ -277,7 +277,8 @@ class Bridge:
                 pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
         os.set_blocking(self._out, False)
         self._head = bytearray(_REPLY.size)  # a shared reply's header
-        self.slot = 0  # the slot of the shared file the last shared reply came in
+        # The slot of the shared file the last shared reply came in, and its length.
+        self.slot = self.length = 0
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
         self.closed = False
@@ -334,7 +335,7 @@ class Bridge:
             if have == _REPLY.size:
                 length, status, _, where = _REPLY.unpack_from(self._head)
                 if where:
-                    self.slot = slot
+                    self.slot, self.length = slot, length
                     return self._shared.reply(slot, length)  # type: ignore[union-attr]
             buf = np.empty(capacity + _REPLY.size, np.uint8)
             buf[:have] = np.frombuffer(self._head, np.uint8, have)
@@ -367,7 +368,7 @@ class Bridge:
             if want == _REPLY.size and have >= _REPLY.size:
                 length, status, _, shared = _REPLY.unpack_from(buf)
                 if shared:
-                    self.slot = slot
+                    self.slot, self.length = slot, length
                     return self._shared.reply(slot, length)  # type: ignore[union-attr]
                 want = _REPLY.size + length
                 if want > len(buf):

@@ -23,8 +23,10 @@ from .bridge import OP_RENDER, OP_RESET, OP_STEP, Bridge, action_int, check_id_a
 from .bridge import observation_box, reset_payload
 from .options import engine_options
 
-_COUNT = struct.Struct("<I")
 _ACTION = np.dtype("<i4")
+# RESET and STEP replies come through the shared file; the pipe carries the rest (render text,
+# error messages), a few kB.
+_PIPE_REPLY = 1 << 12
 
 
 class PenguinVectorEnv(VectorEnv):
@@ -77,6 +79,7 @@ class PenguinVectorEnv(VectorEnv):
         self._at_flags = self._at_obs + 4 * n * size
         self._at_masks = self._at_flags + 4 * n
         self._at_finals = -(-(self._at_masks + 2 * n * na) // 8) * 8
+        self._obs_bytes = 4 * size
         self._all = np.ones(n, np.bool_)
         self._shape = (n,)
         self._started = False
@@ -111,10 +114,12 @@ class PenguinVectorEnv(VectorEnv):
         a = actions if type(actions) is np.ndarray else np.asarray(actions)
         if a.shape != self._shape or a.dtype.kind not in "iu":
             raise ValueError(f"step needs {self.num_envs} integer actions, got {a.dtype} of shape {a.shape}")
-        buf = self._call(OP_STEP, a.astype(_ACTION, copy=False).tobytes())
-        cuts = self._bridge.cut(buf, self._cut)
+        bridge = self._bridge
+        reply = bridge.call(OP_STEP, a.astype(_ACTION, copy=False).tobytes(), _PIPE_REPLY)
+        cuts = bridge.cut(reply, self._cut)
         obs, info = self._read(cuts)
-        k = _COUNT.unpack_from(buf, self._at_count)[0]
+        # The episodes that ended, from the reply's length (its final observations are last).
+        k = (bridge.length - self._at_finals) // self._obs_bytes
         if k:
             self._add_finals(info, k, cuts)
         return obs, cuts[3], cuts[4], cuts[5], info
@@ -202,6 +207,4 @@ class PenguinVectorEnv(VectorEnv):
             self._bridge.close()
 
     def _call(self, op: int, payload: bytes) -> np.ndarray:
-        # RESET and STEP replies come through the shared file; the pipe carries the rest (render
-        # text, error messages), a few kB.
-        return self._bridge.call(op, payload, 1 << 12)
+        return self._bridge.call(op, payload, _PIPE_REPLY)
