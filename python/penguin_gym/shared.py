@@ -4,14 +4,15 @@ inherits and writes with one pwritev, and that this side maps.
 
 The file is cut into slots, each as large as the largest reply. Each request names the slot its
 reply goes to. The arrays a step returns view their slot directly, with no copy, and a slot is
-named again only once nothing views it any more: every array made from a slot, and every view
-of such an array, holds a reference to the slot's own array (numpy keeps a view's base), so the
+named again only once nothing views it any more: every array made from a slot, and every view of
+such an array, holds a reference to the slot's own array (numpy keeps a view's base), so the
 slot's reference count says whether anything still sees it. The arrays a reply is cut into
-(observations, masks, rewards, ...) are made once per slot and handed out again each time the slot
-is reused, since making a numpy view costs nearly a microsecond and a vector hands out a dozen a
-step: a slot is free only when both its own array and each of these cached arrays are referred to
-by nothing but the cache. When every slot is still seen (a caller keeping the arrays of several
-steps), the reply goes to one more slot, which is never handed out, and is copied from there.
+(observations, masks, rewards, ...) are made once per slot and handed out again each time the
+slot is reused, since making a numpy view costs nearly a microsecond and a vector hands out
+about fifteen a step: a slot is free only when both its own array and each of these cached
+arrays are referred to by nothing but the cache. When every slot is still seen (a caller keeping
+the arrays of several steps), the reply goes to one more slot, which is never handed out, and is
+copied from there.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import mmap
 import os
 import sys
 import tempfile
-
 from typing import Callable
 
 import numpy as np
@@ -77,8 +77,10 @@ class SharedSlots:
         self._cuts = [None] * viewed
         self._cuts_unseen = [0] * viewed
         self._slot_unseen = [self._unseen] * viewed
+        # The slots to try, in order, after each one; none when every reply is copied.
         self._order = [[(last + j) % viewed for j in range(1, viewed + 1)] for last in range(viewed)]
-        self._last = viewed - 1 if viewed else 0
+        self._order = self._order or [[]]
+        self._last = max(viewed - 1, 0)
 
     def free_slot(self) -> int:
         """A slot that no array handed out views, else the copied slot. The slots after the

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 import penguin_gym
+from penguin_gym import shared
 from penguin_gym.shared import VIEWED_SLOTS, SharedSlots, shared_file
 
 
@@ -84,3 +85,16 @@ def test_the_usual_loop_never_copies_and_held_arrays_stay(engine, monkeypatch):
             assert np.array_equal(now, then)
     finally:
         envs.close()
+
+
+def test_slots_too_large_to_keep_are_always_copied(monkeypatch):
+    monkeypatch.setattr(shared, "MAX_VIEWED_SLOT_BYTES", 1024)
+    slots = SharedSlots(shared_file())
+    slots.open(4096)
+    try:
+        assert slots.copied == 0 and slots.free_slot() == 0
+        a = slots.cut(0, slots.reply(0, 100), _cut)
+        b = slots.cut(0, slots.reply(0, 100), _cut)
+        assert a[0].base is not b[0].base and slots.free_slot() == 0
+    finally:
+        slots.close()
