@@ -85,17 +85,27 @@ class RandomLegal:
     booleans: numpy scans them several times faster than int8), and each row's are the slice
     between two binary searches."""
 
+    # The uniform numbers are drawn this many batches at a time: the same numbers, in the same
+    # order, as one draw of n a batch (the generator fills an array in order), for one call to it.
+    BATCHES = 256
+
     def __init__(self, num_envs: int, num_actions: int, rng: np.random.Generator) -> None:
         self.rng = rng
         self.n = num_envs
         self.bounds = np.arange(0, (num_envs + 1) * num_actions, num_actions)  # rows' first ids
         self.row_start = self.bounds[:-1]
+        self.u = np.empty((0, num_envs))
+        self.used = 0
 
     def __call__(self, masks: np.ndarray) -> np.ndarray:
         legal = masks.view(np.bool_).reshape(-1).nonzero()[0]
         at = legal.searchsorted(self.bounds)
         first = at[:-1]
-        k = self.rng.random(self.n)
+        if self.used == len(self.u):
+            self.u = self.rng.random((self.BATCHES, self.n))
+            self.used = 0
+        k = self.u[self.used]
+        self.used += 1
         k *= at[1:] - first
         first += k.astype(np.intp)
         actions = legal.take(first)
