@@ -113,8 +113,9 @@ describe("batched safety network", () => {
 
   it("runs the dense layers in WebAssembly with JavaScript's bits, odd widths and zero inputs included", () => {
     expect(denseKernel()).toBe("wasm");
-    // Widths off the kernel's blocks of 16 outputs (35, 19) and a layer of one output.
-    const w = initWeights(defaultConfig(7, [35, 16], [19]), 3);
+    // Widths through each of the kernel's paths: blocks of 32 outputs, of 4, and single outputs
+    // (39 = 32 + 4 + 3, 19 = 4 · 4 + 3, 16, and a layer of one output).
+    const w = initWeights(defaultConfig(7, [39, 16], [19]), 3);
     const rng = new Rng("dense-kernel-test");
     for (const b of w.b) for (let j = 0; j < b.length; j++) b[j] = rng.next() - 0.5;
     const starts = new Set([0, 2]);
@@ -137,7 +138,7 @@ describe("batched safety network", () => {
         expect(a).toEqual(bits(js.run(first, depth, relu)));
         if (depth === 1) {
           // The JavaScript chain is dense() itself.
-          const out = new Float32Array(35);
+          const out = new Float32Array(39);
           dense(w.W[0]!, w.b[0]!, js.x, 0, widths[0]!, out, 0, false);
           expect(a).toEqual(bits(out));
         }

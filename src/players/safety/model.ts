@@ -220,7 +220,8 @@ export class JsSafety {
         const v = x[xAt + r * n + i]!;
         if (v === 0) continue;
         const row = i * o;
-        for (let j = 0; j < o; j++) out[at + j] = out[at + j]! + v * W[row + j]!;
+        // float32 arithmetic: the product rounded, then the sum (dense.ts).
+        for (let j = 0; j < o; j++) out[at + j] = out[at + j]! + Math.fround(v * W[row + j]!);
       }
       if (relu) for (let j = at; j < at + o; j++) if (out[j]! < 0) out[j] = 0;
     }
