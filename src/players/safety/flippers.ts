@@ -49,7 +49,7 @@ let emptyKept = 0;
 let emptyEpoch = -1;
 
 /** Cheapest way to open an empty column (for a top-rank card): 0 when one is empty, else the emptiest column's digging cost. */
-function emptyColumnCost(s: State): number {
+export function emptyColumnCost(s: State): number {
   if (emptyEpoch === locateEpoch()) return emptyKept;
   let best = 0;
   if (s.emptyColumns() === 0) {

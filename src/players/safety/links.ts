@@ -10,13 +10,14 @@
  */
 import { NO_CARD } from "../../engine/card.js";
 import { COLUMN_CAP, type State } from "../../engine/state.js";
-import { COST_CAP, reachCost, successorRoute } from "./flippers.js";
-import { columnOf, heightOf, relIndex } from "./structure.js";
+import { COST_CAP, emptyColumnCost } from "./flippers.js";
+import { columnOf, digCost, heightOf, relIndex } from "./structure.js";
 
 // Scratch per call (no allocation per candidate): each card's reach cost, the self-blocked cards
 // above it, and the parked cards that wait under or on it.
 const reach = new Int32Array(52);
 const reachBelow = new Int32Array(52);
+const route = new Int32Array(52);
 const selfAbove = new Int32Array(52);
 const waiting = new Int32Array(52);
 const blocked = new Uint8Array(COLUMN_CAP);
@@ -40,8 +41,27 @@ export function encodeLinks(
 ): void {
   selfAbove.fill(0);
   waiting.fill(0);
-  for (let k = 0; k < 52; k++)
-    reach[k] = Math.min(COST_CAP, columnOf(k) === -2 ? 0 : reachCost(s, k));
+  // reachCost (flippers.ts), capped: 0 in a flipper, at the top of a column or home (home is
+  // left out of every sum below), else the digging cost.
+  for (let k = 0; k < 52; k++) {
+    const c = columnOf(k);
+    const d = heightOf(k);
+    reach[k] = c >= 0 && d !== s.len[c]! - 1 ? Math.min(COST_CAP, digCost(s, c, d)) : 0;
+  }
+  // successorRoute (flippers.ts) of every card, from the top rank down: a successor in a flipper
+  // passes on its own route, one at home costs COST_CAP, one in a column its reach.
+  for (let k = 51; k >= 0; k--) {
+    const up = k + 4;
+    const c = up < 52 ? columnOf(up) : 0;
+    route[k] =
+      up >= 52
+        ? Math.min(COST_CAP, emptyColumnCost(s))
+        : c === -1
+          ? route[up]!
+          : c === -2
+            ? COST_CAP
+            : reach[up]!;
+  }
   // reachBelow[k]: the reach costs of the lower cards of k's suit, summed.
   for (let su = 0; su < 4; su++) {
     let sum = 0;
@@ -87,7 +107,7 @@ export function encodeLinks(
     const found = s.found[su]!;
     const home = found < r ? Math.min(COST_CAP, reachBelow[k]! - reachBelow[found * 4 + su]!) : 0;
     out[o + 2] = home / COST_CAP;
-    const release = Math.min(home, successorRoute(s, k));
+    const release = Math.min(home, route[k]!);
     out[o + 3] = release / COST_CAP;
     out[o + 4] = release > free ? 1 : 0;
     if (c >= 0) {
