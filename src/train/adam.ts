@@ -36,9 +36,14 @@ export class Adam {
 
   /**
    * One update. `loss` returns the scalar to minimise plus any extra scalars to report; returns
-   * [loss, ...extras] as numbers (one device read).
+   * [loss, ...extras] as numbers (one device read). `lrScale[i]`, when given, multiplies the step
+   * of variable i (a value head learning faster than the policy it sits beside; 0 holds one still).
    */
-  minimize(loss: () => { loss: tf.Scalar; extras: tf.Scalar[] }, lr: number): number[] {
+  minimize(
+    loss: () => { loss: tf.Scalar; extras: tf.Scalar[] },
+    lr: number,
+    lrScale?: readonly number[],
+  ): number[] {
     const { beta1, beta2, epsilon, maxGradNorm } = this.options;
     let extras: tf.Scalar[] = [];
     const { value, grads } = tf.variableGrads(() => {
@@ -63,8 +68,9 @@ export class Adam {
         const v = this.v[i]!;
         m.assign(tf.add(tf.mul(m, beta1), tf.mul(g, 1 - beta1)));
         v.assign(tf.add(tf.mul(v, beta2), tf.mul(tf.square(g), 1 - beta2)));
+        const step = lrScale ? alpha * lrScale[i]! : alpha;
         this.vars[i]!.assign(
-          tf.sub(this.vars[i]!, tf.mul(tf.div(m, tf.add(tf.sqrt(v), epsilon)), alpha)),
+          tf.sub(this.vars[i]!, tf.mul(tf.div(m, tf.add(tf.sqrt(v), epsilon)), step)),
         );
       });
     });

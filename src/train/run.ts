@@ -43,11 +43,17 @@ export const METRIC_COLUMNS = [
   "env_steps_per_s",
   "samples_per_s",
   "wall_s",
+  "cpu_s",
 ] as const;
 export type MetricName = (typeof METRIC_COLUMNS)[number];
 export type MetricRow = Partial<Record<MetricName, number | string>>;
 /** Columns that depend on the machine's speed, not on the computation (left out of resume checks). */
-export const TIMING_COLUMNS: readonly MetricName[] = ["env_steps_per_s", "samples_per_s", "wall_s"];
+export const TIMING_COLUMNS: readonly MetricName[] = [
+  "env_steps_per_s",
+  "samples_per_s",
+  "wall_s",
+  "cpu_s",
+];
 
 function cell(v: number | string | undefined): string {
   if (v === undefined) return "";

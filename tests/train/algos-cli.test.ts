@@ -59,9 +59,10 @@ async function checkResume(
   when: RegExp,
   weights: string,
   timing: readonly string[],
+  name = algo,
 ): Promise<void> {
-  const whole = join(dir, `${algo}-whole`);
-  const cut = join(dir, `${algo}-cut`);
+  const whole = join(dir, `${name}-whole`);
+  const cut = join(dir, `${name}-cut`);
   const r = penguin(["train", algo, ...args, "--out", whole]);
   expectOnlyProgress(r.stderr);
   expect(r.code).toBe(0);
@@ -84,7 +85,7 @@ async function checkResume(
   expect(metrics(cut, timing)).toEqual(metrics(whole, timing));
 }
 
-const POLICY_TIMING = ["env_steps_per_s", "samples_per_s", "wall_s"];
+const POLICY_TIMING = ["env_steps_per_s", "samples_per_s", "wall_s", "cpu_s"];
 
 describe("penguin train <algo> from the CLI at a tiny budget", () => {
   it("ppo: run folder, and SIGINT + --resume ends as the uninterrupted run", async () => {
@@ -114,6 +115,94 @@ describe("penguin train <algo> from the CLI at a tiny budget", () => {
     ];
     await checkResume("ppo", args, / update \d+/, "checkpoint/weights.bin", POLICY_TIMING);
   }, 60_000);
+
+  it("ppo --policy safety: starts from the shipped network, plays as the safety agent, resumes exactly", async () => {
+    const args = [
+      "--policy",
+      "safety",
+      "--policy-temperature",
+      "0.2",
+      "--envs",
+      "4",
+      "--rollout-steps",
+      "16",
+      "--minibatches",
+      "2",
+      "--ppo-epochs",
+      "2",
+      "--hidden",
+      "16",
+      "--total-steps",
+      "256",
+      "--lr",
+      "1e-4",
+      "--vf-lr-scale",
+      "10",
+      "--value-warmup",
+      "1",
+      "--eval-deal-start",
+      "700000",
+      "--eval-deals",
+      "2",
+      "--eval-during",
+      "2",
+      "--eval-every",
+      "2",
+      "--checkpoint-every",
+      "100",
+      "--max-steps",
+      "120",
+    ];
+    await checkResume(
+      "ppo",
+      args,
+      / update \d+/,
+      "checkpoint/weights.bin",
+      POLICY_TIMING,
+      "ppo-safety",
+    );
+    const whole = join(dir, "ppo-safety-whole");
+    // The curve starts at the network it starts from; the run trained it (the weights moved).
+    const rows = metrics(whole, POLICY_TIMING);
+    expect(rows[1]).toMatch(/^ppo,0,0,0,/);
+    const shipped = readFileSync(join(root, "models/safety/weights.bin"));
+    const trained = readFileSync(join(whole, "checkpoint/weights.bin"));
+    expect(trained.length).toBe(shipped.length);
+    expect(trained.equals(shipped)).toBe(false);
+    // The safety agent plays the result, and its games are the run's own greedy games.
+    const played = penguin([
+      "eval",
+      "--agent",
+      "safety",
+      "--agent-opt",
+      `model=${whole}`,
+      "--seed",
+      "700000",
+      "--deals",
+      "2",
+      "--max-steps",
+      "120",
+      "--no-timing",
+      "--json",
+    ]);
+    expect(played.code).toBe(0);
+    const final = JSON.parse(readFileSync(join(whole, "final.json"), "utf8"));
+    const evaluated = JSON.parse(played.stdout);
+    expect([evaluated.wins, evaluated.meanCardsHome]).toEqual([final.wins, final.meanCardsHome]);
+    // While the value head warms up the policy holds still, byte for byte.
+    const warm = join(dir, "ppo-safety-warm");
+    const warmArgs = args.map((a, i) => (args[i - 1] === "--value-warmup" ? "100" : a));
+    const held = penguin(["train", "ppo", ...warmArgs, "--out", warm]);
+    expect(held.code).toBe(0);
+    expect(readFileSync(join(warm, "checkpoint/weights.bin")).equals(shipped)).toBe(true);
+    // Its flags belong to the safety policy: elsewhere they are refused in one line.
+    const refused = penguin(["train", "ppo", "--model", "models/safety", "--out", join(dir, "no")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe(
+      "penguin: --model needs --policy safety: the other policies start from random weights",
+    );
+    expect(existsSync(join(dir, "no"))).toBe(false);
+  }, 120_000);
 
   it("es: SIGINT + --resume ends as the uninterrupted run; --resume refuses a changed setting", async () => {
     const args = [

@@ -18,6 +18,12 @@ import {
   scalingTensors,
   type AfterstateNet,
 } from "./afterstate.js";
+import {
+  playSafetyPolicy,
+  safetyPolicyVariables,
+  saveSafetyPolicy,
+  type SafetyPolicyNet,
+} from "./safety.js";
 
 export interface PpoProgress {
   update: number;
@@ -41,6 +47,8 @@ export interface TrainerState {
   ppo?: PpoProgress;
   rows: MetricRow[];
   wallSeconds: number;
+  /** CPU seconds of the process (every thread) spent on the run so far. */
+  cpuSeconds?: number;
 }
 
 export class TrainContext {
@@ -53,6 +61,8 @@ export class TrainContext {
   /** Set when the maxMinutes budget ran out: training ends, the final evaluation still runs. */
   outOfTime = false;
   #wallBase: number;
+  #cpuBase: number;
+  readonly #cpuAt = process.cpuUsage();
 
   constructor(
     readonly o: PpoOptions,
@@ -62,12 +72,21 @@ export class TrainContext {
     public opt: Adam,
     public st: TrainerState,
     public after?: AfterstateNet,
+    /** The safety policy (--policy safety). */
+    public safety?: SafetyPolicyNet,
   ) {
     this.rules = o.rules;
     this.rng = new Rng(`${o.seed}/ppo`);
     this.codec = new ActionCodec(o.rules);
     this.encoder = new PolicyFeatures(o.rules, net?.config.features ?? "env");
     this.#wallBase = st.wallSeconds;
+    this.#cpuBase = st.cpuSeconds ?? 0;
+  }
+
+  /** CPU seconds of the run so far, every thread of the process (TensorFlow's too). */
+  cpu(): number {
+    const u = process.cpuUsage(this.#cpuAt);
+    return this.#cpuBase + (u.user + u.system) / 1e6;
   }
 
   wall(): number {
@@ -83,6 +102,15 @@ export class TrainContext {
 
   /** Win rate and cards home on the first evalDuring evaluation deals (the learning curve). */
   async evaluateDuring(): Promise<{ winRate: number; cards: number }> {
+    if (this.safety) {
+      const r = playSafetyPolicy(
+        this.safety,
+        this.rules,
+        this.evalSeeds(this.o.evalDuring),
+        this.o.maxSteps,
+      );
+      return { winRate: r.winRate, cards: r.meanCardsHome };
+    }
     if (this.after) {
       const r = playAfterstate(
         this.after,
@@ -158,6 +186,7 @@ export class TrainContext {
   /** Records a metrics row; checkpoints on schedule. Returns true when the run must stop (test hook). */
   async endUpdate(row: MetricRow, forceCheckpoint = false): Promise<boolean> {
     row.wall_s = this.wall();
+    row.cpu_s = this.cpu();
     this.st.rows.push(row);
     this.run.rows = this.st.rows.slice();
     this.run.writeMetrics();
@@ -180,19 +209,28 @@ export class TrainContext {
    */
   async checkpoint(curve = true): Promise<void> {
     this.st.wallSeconds = this.wall();
+    this.st.cpuSeconds = this.cpu();
     const after = this.after;
-    const vars = after ? afterstateVariables(after) : trainableVariables(this.net!);
+    const safety = this.safety;
+    const vars = safety
+      ? safetyPolicyVariables(safety)
+      : after
+        ? afterstateVariables(after)
+        : trainableVariables(this.net!);
     const { tensors, steps } = trainables(vars, this.opt);
-    if (after) saveAfterstatePolicy(this.run.checkpointDir, after, { update: this.st.update });
+    if (safety) saveSafetyPolicy(this.run.checkpointDir, safety, { update: this.st.update });
+    else if (after) saveAfterstatePolicy(this.run.checkpointDir, after, { update: this.st.update });
     else await savePolicyModel(this.run.checkpointDir, this.net!, { update: this.st.update });
     saveResume(this.run.dir, {
       algo: "ppo",
       steps: { ...steps, update: this.st.update },
       rngs: { ppo: this.rng.getState() },
       tensors: after ? { ...tensors, ...scalingTensors(after) } : tensors,
-      state: after
-        ? { ...this.st, afterstate: after.config }
-        : { ...this.st, net: this.net!.config },
+      state: safety
+        ? { ...this.st, safety: safety.config }
+        : after
+          ? { ...this.st, afterstate: after.config }
+          : { ...this.st, net: this.net!.config },
     });
     if (curve) await this.drawCurve();
   }

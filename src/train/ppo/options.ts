@@ -25,7 +25,18 @@ export interface PpoOptions {
    * observation: an MLP from the observation to one logit per action id, masked to the legal ones.
    */
   policy: PolicyKind;
-  /** Hidden layer sizes of the MLP (tanh for afterstate, ReLU for observation). */
+  /**
+   * Safety policy only: the move-safety network it starts from (a folder of penguin train safety,
+   * or a model folder such as models/safety; undefined: the shipped network).
+   */
+  init?: string;
+  /** Safety policy only: the sampling temperature τ, π(a) ∝ e^(score(a)/τ); argmax play does not depend on it. */
+  policyTemperature: number;
+  /** Safety policy only: the value head's step is this many times the policy's learning rate. */
+  vfLrScale: number;
+  /** Safety policy only: the first this many updates train the value head alone (the policy holds still). */
+  valueWarmup: number;
+  /** Hidden layer sizes of the MLP (tanh for afterstate, ReLU for observation; the safety policy's value head). */
   hidden: number[];
   /** Observation policy only: the env observation, or it plus flipper/column slot contents and the legal mask. */
   features: FeatureKind;
@@ -90,8 +101,8 @@ export interface PpoOptions {
   stopAfterUpdates?: number;
 }
 
-export type PolicyKind = "afterstate" | "observation";
-export const POLICY_KINDS: readonly PolicyKind[] = ["afterstate", "observation"];
+export type PolicyKind = "afterstate" | "observation" | "safety";
+export const POLICY_KINDS: readonly PolicyKind[] = ["afterstate", "observation", "safety"];
 
 /** The defaults but for the rules, the folder and the move limit, which the rules' env id declares. */
 export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
@@ -99,6 +110,9 @@ export const PPO_DEFAULTS: Omit<PpoOptions, "rules" | "out" | "maxSteps"> = {
   seed: 1,
   policy: "afterstate",
   hidden: [64, 64],
+  policyTemperature: 1,
+  vfLrScale: 1,
+  valueWarmup: 0,
   features: "env",
   trainDealStart: TRAIN_DEAL_START_POLICY,
   evalDealStart: 1,
@@ -146,22 +160,36 @@ export function validateOptions(o: PpoOptions): void {
     );
   if (!POLICY_KINDS.includes(o.policy))
     throw new UsageError(`--policy must be one of ${POLICY_KINDS.join(", ")}, got ${o.policy}`);
-  if (o.policy === "afterstate") {
+  if (o.policy !== "observation") {
     // Options of the other policy are refused rather than ignored.
     if (!o.repeatGuard)
       throw new UsageError(
-        "--no-repeat-guard needs --policy observation: the after-state policy always plays under the guard",
+        `--no-repeat-guard needs --policy observation: the ${o.policy} policy always plays under the guard`,
       );
     if (o.features !== "env")
       throw new UsageError(
-        "--features needs --policy observation: the after-state policy reads each move's scorer row",
+        `--features needs --policy observation: the ${o.policy} policy reads each move's after-state`,
       );
     if (o.reward !== "cards")
       throw new UsageError(
-        "--reward needs --policy observation: the after-state policy's reward is 1 per win plus --shaping",
+        `--reward needs --policy observation: the ${o.policy} policy's reward is 1 per win plus --shaping`,
       );
   } else if (o.shaping !== PPO_DEFAULTS.shaping)
-    throw new UsageError("--shaping needs --policy afterstate (the default)");
+    throw new UsageError("--shaping needs --policy afterstate (the default) or safety");
+  if (o.policy !== "safety") {
+    if (o.init !== undefined)
+      throw new UsageError(
+        "--model needs --policy safety: the other policies start from random weights",
+      );
+    if (o.policyTemperature !== PPO_DEFAULTS.policyTemperature)
+      throw new UsageError("--policy-temperature needs --policy safety");
+    if (o.vfLrScale !== PPO_DEFAULTS.vfLrScale)
+      throw new UsageError("--vf-lr-scale needs --policy safety");
+    if (o.valueWarmup !== PPO_DEFAULTS.valueWarmup)
+      throw new UsageError("--value-warmup needs --policy safety");
+  }
+  if (!(o.policyTemperature > 0))
+    throw new UsageError(`--policy-temperature must be above 0, got ${o.policyTemperature}`);
   if (!FEATURE_KINDS.includes(o.features))
     throw new UsageError(
       `--features must be one of ${FEATURE_KINDS.join(", ")}, got ${o.features}`,
@@ -197,11 +225,43 @@ export const PPO_SPEC: OptionSpecs = {
   policy: {
     type: "string",
     describe:
-      "afterstate scores each legal move from its after-state row with one shared MLP; observation maps the observation to one logit per action id",
+      "afterstate scores each legal move from its after-state row with one shared MLP; safety starts from the move-safety network (--model) and scores each move from the position after it; observation maps the observation to one logit per action id",
     default: D.policy,
     choices: POLICY_KINDS,
   },
-  hidden: { type: "sizes", describe: "hidden layer sizes", default: D.hidden },
+  hidden: {
+    type: "sizes",
+    describe: "hidden layer sizes (the safety policy: of its value head)",
+    default: D.hidden,
+  },
+  model: spec("model", {
+    key: "init",
+    detail:
+      "safety policy: the move-safety network it starts from (default: the shipped one, models/safety)",
+  }),
+  "policy-temperature": {
+    describe:
+      "safety policy: sampling temperature, π(a) ∝ e^(score/τ) over the guarded moves (argmax play does not depend on it)",
+    default: D.policyTemperature,
+    min: 0.01,
+    max: 100,
+    key: "policyTemperature",
+  },
+  "vf-lr-scale": {
+    describe: "safety policy: the value head's learning rate as a multiple of --lr",
+    default: D.vfLrScale,
+    min: 0,
+    max: 1e6,
+    key: "vfLrScale",
+  },
+  "value-warmup": {
+    describe: "safety policy: first updates that train the value head alone",
+    default: D.valueWarmup,
+    min: 0,
+    max: 1e6,
+    int: true,
+    key: "valueWarmup",
+  },
   features: {
     type: "string",
     describe:

@@ -26,6 +26,14 @@ import {
   trainAfterstate,
 } from "./afterstate.js";
 import type { AfterstateConfig } from "../../players/policy/afterstate.js";
+import {
+  loadSafetyPolicy,
+  playSafetyPolicy,
+  rebuildSafetyPolicy,
+  safetyPolicyVariables,
+  trainSafetyPolicy,
+  type SafetyPolicyConfig,
+} from "./safety.js";
 
 export interface FinalEval {
   deals: { start: number; count: number };
@@ -85,6 +93,19 @@ export async function train(
   const run = new RunFolder(o.out);
   run.quiet = hooks.quiet ?? false;
   const st: TrainerState = { phase: "ppo", update: 0, rows: [], wallSeconds: 0 };
+  if (o.policy === "safety") {
+    const pol = loadSafetyPolicy(o.init, o.hidden, o.seed, new ActionCodec(o.rules).columns);
+    writeRunFiles(run, o);
+    run.log(
+      `penguin train ppo on ${rulesLabel(o.rules)}, backend ${backend}, safety policy from ${pol.config.from} (softmax over the guarded moves at τ ${o.policyTemperature}), value head ${pol.config.net.headHidden.at(-1)}-${o.hidden.join("-")}-1, run ${o.out}`,
+    );
+    const opt = makeAdam(safetyPolicyVariables(pol), o);
+    return continueRun(
+      new TrainContext(o, run, undefined, opt, st, undefined, pol),
+      backend,
+      hooks,
+    );
+  }
   if (o.policy === "afterstate") {
     const after = buildAfterstateNet(o.hidden, new ActionCodec(o.rules).n, o.seed);
     writeRunFiles(run, o);
@@ -135,11 +156,19 @@ export async function resume(
   };
   const backend = await initBackend();
   const dir = join(runFolder, RESUME_DIR);
-  const cp = loadCheckpoint<TrainerState & { net?: NetConfig; afterstate?: AfterstateConfig }>(
-    dir,
-    "ppo",
-  );
-  const { net: config, afterstate, ...st } = cp.state;
+  const cp = loadCheckpoint<
+    TrainerState & { net?: NetConfig; afterstate?: AfterstateConfig; safety?: SafetyPolicyConfig }
+  >(dir, "ppo");
+  const { net: config, afterstate, safety, ...st } = cp.state;
+  if (safety) {
+    const pol = rebuildSafetyPolicy(safety, o.seed);
+    const opt = makeAdam(safetyPolicyVariables(pol), o);
+    restoreTrainables(cp, safetyPolicyVariables(pol), opt);
+    run.log(`resuming ${runFolder} at update ${st.update}, backend ${backend}`);
+    const ctx = new TrainContext(o, run, undefined, opt, st, undefined, pol);
+    ctx.rng.setState(rngOf(cp, "ppo"));
+    return continueRun(ctx, backend, hooks);
+  }
   if (afterstate) {
     const after = buildAfterstateNet(afterstate.hidden, afterstate.actions, o.seed);
     const opt = makeAdam(afterstateVariables(after), o);
@@ -177,9 +206,11 @@ async function continueRun(
   ctx.run.truncate(st.rows.length, st.rows);
   let stopped = false;
   if (st.phase === "ppo") {
-    stopped = ctx.after
-      ? await trainAfterstate(ctx, o.totalSteps)
-      : await trainPpo(ctx, o.totalSteps);
+    stopped = ctx.safety
+      ? await trainSafetyPolicy(ctx, o.totalSteps)
+      : ctx.after
+        ? await trainAfterstate(ctx, o.totalSteps)
+        : await trainPpo(ctx, o.totalSteps);
     if (!stopped) {
       st.phase = "done";
       await ctx.checkpoint();
@@ -197,12 +228,14 @@ async function continueRun(
   const trainWall = ctx.wall();
   if (!hooks.skipFinalEval) {
     const seeds = ctx.evalSeeds(o.evalDeals);
-    const r = ctx.after
-      ? playAfterstate(ctx.after, ctx.rules, ctx.codec, seeds, o.maxSteps)
-      : await playPolicy(ctx.net!, ctx.rules, seeds, {
-          maxSteps: o.maxSteps,
-          repeatGuard: o.repeatGuard,
-        });
+    const r = ctx.safety
+      ? playSafetyPolicy(ctx.safety, ctx.rules, seeds, o.maxSteps)
+      : ctx.after
+        ? playAfterstate(ctx.after, ctx.rules, ctx.codec, seeds, o.maxSteps)
+        : await playPolicy(ctx.net!, ctx.rules, seeds, {
+            maxSteps: o.maxSteps,
+            repeatGuard: o.repeatGuard,
+          });
     final = {
       deals: { start: o.evalDealStart, count: seeds.length },
       games: r.games,

@@ -23,6 +23,9 @@ import { PACK_STRIDE, Unpacker, unpackState } from "./pack.js";
 import type { SafetySamples } from "./samples.js";
 import { SuitRenamer, suitOrderFor } from "./suits.js";
 
+/** What the encoder reads: positions and, per move, its position, the move and the position after it (a dataset, or PPO's rollout). */
+export type PackedMoves = Pick<SafetyData, "before" | "decision" | "move" | "after">;
+
 /** Encodes move k of the data (the move and the position after it) into row r of the batch arrays. */
 export class BatchEncoder {
   readonly #unpacker: Unpacker;
@@ -38,7 +41,7 @@ export class BatchEncoder {
 
   constructor(
     readonly rules: Rules,
-    readonly data: SafetyData,
+    readonly data: PackedMoves,
     config: SafetyConfig,
   ) {
     this.globalWidth = config.globalWidth;

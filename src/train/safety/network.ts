@@ -28,6 +28,15 @@ export class TfSafety {
   }
   /** Logits of B encoded rows: cols [B·columns, COLUMN_WIDTH], flips [B, FLIPPER_WIDTH], globals [B, globalWidth]. */
   forward(cols: tf.Tensor2D, flips: tf.Tensor2D, globals: tf.Tensor2D, B: number): tf.Tensor1D {
+    return this.forwardHidden(cols, flips, globals, B)[0];
+  }
+  /** The logits, and the head's last hidden layer [B, headHidden's last] that the output layer reads (PPO's value head reads it). */
+  forwardHidden(
+    cols: tf.Tensor2D,
+    flips: tf.Tensor2D,
+    globals: tf.Tensor2D,
+    B: number,
+  ): [tf.Tensor1D, tf.Tensor2D] {
     const c = this.w.config;
     const nc = c.columnHidden.length;
     let x: tf.Tensor2D = cols;
@@ -62,11 +71,13 @@ export class TfSafety {
       ) as tf.Tensor2D;
     }
     const L = denseLayers(c);
+    let hidden = h;
     for (let l = nc; l < L; l++) {
+      hidden = h;
       h = tf.add(tf.matMul(h, this.W[l]!), this.b[l]!) as tf.Tensor2D;
       if (l < L - 1) h = tf.relu(h);
     }
-    return tf.reshape(h, [B]);
+    return [tf.reshape(h, [B]), hidden];
   }
   /** The attention block of JsSafety.attend, batched: tokens [B, columns + 1, H] → column tokens [B, columns, H]. */
   #attend(x3: tf.Tensor3D, flips: tf.Tensor2D, B: number): tf.Tensor3D {
