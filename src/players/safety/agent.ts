@@ -74,6 +74,8 @@ export class SafetyScorer {
         throw new UsageError("the networks of an ensemble must share their inputs and objective");
     this.inputs = new SafetyInputs(w.config.columns, w.config.globalWidth);
     this.nets = nets.map((n) => new SafetyBatch(n));
+    const rows = this.nets[0]!.rows;
+    if (rows) this.inputs.writeInto(rows);
     this.features = featuresOf(w.config) ?? "basic";
     this.choice = w.config.objective === "choice";
   }

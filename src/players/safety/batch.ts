@@ -38,6 +38,24 @@ export class SafetyInputs {
     readonly globalWidth: number,
   ) {}
 
+  /**
+   * Writes rows straight into a network's own input rows (DenseRows: WebAssembly memory), so that
+   * scoring them copies nothing while they fit; more rows move to arrays of their own (ensure).
+   */
+  writeInto(rows: DenseRows): void {
+    if (this.capacity > 0) return;
+    this.cols = rows.cols;
+    this.flips = rows.flips;
+    this.globals = rows.globals;
+    this.colBits = new Int32Array(this.cols.buffer, this.cols.byteOffset, this.cols.length);
+    this.globalBits = new Int32Array(
+      this.globals.buffer,
+      this.globals.byteOffset,
+      this.globals.length,
+    );
+    this.capacity = rows.capacity;
+  }
+
   /** Room for n rows, keeping the rows already written. */
   ensure(n: number): void {
     if (n <= this.capacity) return;
@@ -190,6 +208,11 @@ export class SafetyBatch {
         );
   }
 
+  /** The rows the WebAssembly path reads its inputs from (SafetyInputs.writeInto), if it runs. */
+  get rows(): DenseRows | undefined {
+    return this.#rows;
+  }
+
   /** Share of column and card embeddings found in the tables (for benchmarks). */
   hitRate(): number {
     if (this.#rows) return this.#rows.hits() / Math.max(1, this.#rows.hits() + this.#rows.misses());
@@ -220,6 +243,12 @@ export class SafetyBatch {
     const rows = this.#rows;
     if (rows) {
       const C = c.columns * CW;
+      // Rows written in place (SafetyInputs.writeInto) are scored where they lie.
+      if (inputs.cols === rows.cols && n <= rows.capacity) {
+        const z = rows.score(n);
+        for (let i = 0; i < n; i++) this.logit[i] = z[i]!;
+        return this.logit;
+      }
       for (let r = 0; r < n; r += rows.capacity) {
         const k = Math.min(rows.capacity, n - r);
         rows.cols.set(inputs.cols.subarray(r * C, (r + k) * C));
