@@ -140,9 +140,7 @@ function optionValue(flag: string, s: OptionSpec, v: unknown): unknown {
       return checkRange(flag, v, range(s));
     case "string":
       if (s.choices && !s.choices.includes(String(v)))
-        throw new UsageError(
-          `--${flag} must be ${s.choices.join(" or ")}, got ${printable(String(v))}`,
-        );
+        throw new UsageError(`--${flag} must be ${oneOf(s.choices)}, got ${printable(String(v))}`);
       return String(v);
     case "boolean":
       return Boolean(v);
@@ -187,4 +185,11 @@ export function optionsFrom(
     if (v !== undefined) out[s.key ?? camelCase(flag)] = v;
   }
   return out;
+}
+
+/** "a", "a or b", "a, b or c": the choices as a sentence names them. */
+function oneOf(choices: readonly string[]): string {
+  return choices.length < 3
+    ? choices.join(" or ")
+    : `${choices.slice(0, -1).join(", ")} or ${choices[choices.length - 1]}`;
 }

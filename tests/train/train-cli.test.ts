@@ -52,7 +52,7 @@ describe("penguin train: numbers, resume and signals", () => {
       [["--hidden", "16,x"], /--hidden must be layer sizes from 1 to 4096/],
       [["--es-pop", "3"], /Unknown arguments?: es-pop/],
       [["--rollout-steps", "1e9"], /--rollout-steps must be an integer from 1 to 100000/],
-      [["--policy", "mlp"], /--policy must be afterstate or observation, got mlp/],
+      [["--policy", "mlp"], /--policy must be afterstate, observation or safety, got mlp/],
       [["--features", "env+slots"], /--features needs --policy observation/],
       [["--policy", "observation", "--shaping", "2"], /--shaping needs --policy afterstate/],
     ];
