@@ -17,7 +17,6 @@ import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
 import { PositionSet } from "../../engine/position-set.js";
 import type { ActionCodec } from "../../env/actions.js";
-import { EpisodeRunner } from "../../eval/game-loop.js";
 import {
   AfterstateScorer,
   afterstateBytes,
@@ -29,6 +28,7 @@ import { ROW } from "../../players/scorer/features.js";
 import { Rng } from "../../util/rng.js";
 import { tf } from "../backend.js";
 import { ppoLoss } from "./loss.js";
+import { advantageScale, playSeeds, sampleSoftmax, type SeedsPlayed } from "./moves.js";
 import { saveCheckpoint, tensorOf, type LoadedCheckpoint } from "../checkpoint.js";
 import { scheduledLr } from "../gae.js";
 import type { TrainContext } from "./context.js";
@@ -119,24 +119,8 @@ export function playAfterstate(
   codec: ActionCodec,
   seeds: readonly number[],
   maxSteps: number,
-): { games: number; wins: number; winRate: number; meanCardsHome: number; seconds: number } {
-  const t0 = performance.now();
-  const runner = new EpisodeRunner(rules, afterstateAgent(net, codec));
-  let wins = 0;
-  let cards = 0;
-  for (const s of seeds) {
-    const g = runner.play(deal(rules, s), s, maxSteps);
-    if (g.won) wins++;
-    cards += g.cardsHome;
-  }
-  const n = seeds.length;
-  return {
-    games: n,
-    wins,
-    winRate: n ? wins / n : 0,
-    meanCardsHome: n ? cards / n : 0,
-    seconds: (performance.now() - t0) / 1000,
-  };
+): SeedsPlayed {
+  return playSeeds(afterstateAgent(net, codec), rules, seeds, maxSteps);
 }
 
 /** The MLP on a batch of rows in tf (tanh hidden layers, linear output), as a vector. */
@@ -288,24 +272,10 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
         const g = games[i]!;
         rowStart[at] = r;
         const c = observe(g, r, vin, at * VIN);
-        let top = -Infinity;
-        for (let j = 0; j < c; j++) {
-          logits[j] = squash(jsP.run(rows, (r + j) * F));
-          if (logits[j]! > top) top = logits[j]!;
-        }
-        let sum = 0;
-        for (let j = 0; j < c; j++) sum += Math.exp(logits[j]! - top);
-        let u = rng.next() * sum;
-        let pick = c - 1;
-        for (let j = 0; j < c; j++) {
-          u -= Math.exp(logits[j]! - top);
-          if (u <= 0) {
-            pick = j;
-            break;
-          }
-        }
+        for (let j = 0; j < c; j++) logits[j] = squash(jsP.run(rows, (r + j) * F));
+        const { pick, top, logSum } = sampleSoftmax(logits, c, rng);
         chosen[at] = pick;
-        oldLogp[at] = logits[pick]! - top - Math.log(sum);
+        oldLogp[at] = logits[pick]! - top - logSum;
         value[at] = jsV.run(vin, at * VIN);
         const before = phi(g.s);
         const move = g.view.actionMoves[order[pick]!]!;
@@ -391,12 +361,7 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
         const olp = new Float32Array(MB);
         const ad = new Float32Array(MB);
         const rt = new Float32Array(MB);
-        let mean = 0;
-        for (let j = 0; j < MB; j++) mean += adv[perm[m0 + j]!]!;
-        mean /= MB;
-        let v2 = 0;
-        for (let j = 0; j < MB; j++) v2 += (adv[perm[m0 + j]!]! - mean) ** 2;
-        const sd = Math.sqrt(v2 / Math.max(1, MB - 1)) + 1e-8;
+        const { mean, sd } = advantageScale(adv, perm, m0, MB);
         let r = 0;
         for (let j = 0; j < MB; j++) {
           const at = perm[m0 + j]!;
@@ -436,27 +401,25 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
     }
     sync();
     const updSecs = (performance.now() - tUpd) / 1000;
-    p.update++;
-    p.envSteps += POS;
-    ctx.st.update++;
-    const last = p.update === updates;
-    const row = await ctx.updateRow({
-      update: p.update,
-      updates,
-      envSteps: p.envSteps,
-      positions: POS,
-      sums,
-      episodes,
-      wins,
-      // The return without shaping: 1 for a won game.
-      meanReward: episodes ? wins / episodes : "",
-      lr,
-      rollSecs,
-      updSecs,
-      last,
-    });
-    p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
-    if (await ctx.endUpdate(row, last)) return true;
+    const stop = await ctx.finishUpdate(
+      p,
+      {
+        updates,
+        positions: POS,
+        sums,
+        episodes,
+        wins,
+        // The return without shaping: 1 for a won game.
+        meanReward: episodes ? wins / episodes : "",
+        lr,
+        rollSecs,
+        updSecs,
+      },
+      () => {
+        p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
+      },
+    );
+    if (stop) return true;
   }
   return false;
 }

@@ -183,6 +183,25 @@ export class TrainContext {
     return row;
   }
 
+  /**
+   * Closes one update of any policy: counts it, writes its metrics row (evaluating on schedule),
+   * lets `keep` store what a resume replays, then checkpoints on schedule. True when the run
+   * must stop.
+   */
+  async finishUpdate(
+    p: PpoProgress,
+    u: Omit<Parameters<TrainContext["updateRow"]>[0], "update" | "envSteps" | "last">,
+    keep: () => void,
+  ): Promise<boolean> {
+    p.update++;
+    p.envSteps += u.positions;
+    this.st.update++;
+    const last = p.update === u.updates;
+    const row = await this.updateRow({ ...u, update: p.update, envSteps: p.envSteps, last });
+    keep();
+    return this.endUpdate(row, last);
+  }
+
   /** Records a metrics row; checkpoints on schedule. Returns true when the run must stop (test hook). */
   async endUpdate(row: MetricRow, forceCheckpoint = false): Promise<boolean> {
     row.wall_s = this.wall();

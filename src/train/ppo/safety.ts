@@ -30,7 +30,6 @@ import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
 import { PositionSet } from "../../engine/position-set.js";
 import { UsageError } from "../../errors.js";
-import { EpisodeRunner } from "../../eval/game-loop.js";
 import {
   type PlayPolicy,
   SafetyAgent,
@@ -55,6 +54,7 @@ import { PACK_STRIDE, packState } from "../safety/pack.js";
 import { mlpT } from "./afterstate.js";
 import type { TrainContext } from "./context.js";
 import { ppoLoss } from "./loss.js";
+import { advantageScale, playSeeds, sampleSoftmax, type SeedsPlayed } from "./moves.js";
 
 /** What a resume needs to rebuild the policy (its weights are in the checkpoint's tensors). */
 export interface SafetyPolicyConfig {
@@ -160,25 +160,9 @@ export function playSafetyPolicy(
   rules: Rules,
   seeds: readonly number[],
   maxSteps: number,
-): { games: number; wins: number; winRate: number; meanCardsHome: number; seconds: number } {
-  const t0 = performance.now();
+): SeedsPlayed {
   const agent = new SafetyAgent(p.net.read(), rules, "ppo", greedyPlay(p.config.meta));
-  const runner = new EpisodeRunner(rules, agent);
-  let wins = 0;
-  let cards = 0;
-  for (const s of seeds) {
-    const g = runner.play(deal(rules, s), s, maxSteps);
-    if (g.won) wins++;
-    cards += g.cardsHome;
-  }
-  const n = seeds.length;
-  return {
-    games: n,
-    wins,
-    winRate: n ? wins / n : 0,
-    meanCardsHome: n ? cards / n : 0,
-    seconds: (performance.now() - t0) / 1000,
-  };
+  return playSeeds(agent, rules, seeds, maxSteps);
 }
 
 /** Growable packed rollout: positions, and per candidate its position, move and after-state. */
@@ -371,19 +355,7 @@ export async function trainSafetyPolicy(ctx: TrainContext, totalSteps: number): 
         const g = games[i]!;
         const at = t * N + i;
         const c = record(g, at, score, rows[i]!);
-        let hi = -Infinity;
-        for (let j = 0; j < c; j++) hi = Math.max(hi, logits[j]!);
-        let sum = 0;
-        for (let j = 0; j < c; j++) sum += Math.exp(logits[j]! - hi);
-        let u = rng.next() * sum;
-        let pick = c - 1;
-        for (let j = 0; j < c; j++) {
-          u -= Math.exp(logits[j]! - hi);
-          if (u <= 0) {
-            pick = j;
-            break;
-          }
-        }
+        const { pick } = sampleSoftmax(logits, c, rng);
         chosen[at] = pick;
         const before = phi(g.s);
         const move = roll.move[roll.first[at]! + pick]!;
@@ -571,12 +543,7 @@ export async function trainSafetyPolicy(ctx: TrainContext, totalSteps: number): 
         const olp = new Float32Array(MB);
         const ad = new Float32Array(MB);
         const rt = new Float32Array(MB);
-        let mean = 0;
-        for (let j = 0; j < MB; j++) mean += adv[perm[m0 + j]!]!;
-        mean /= MB;
-        let v2 = 0;
-        for (let j = 0; j < MB; j++) v2 += (adv[perm[m0 + j]!]! - mean) ** 2;
-        const sd = Math.sqrt(v2 / Math.max(1, MB - 1)) + 1e-8;
+        const { mean, sd } = advantageScale(adv, perm, m0, MB);
         let r = 0;
         for (let j = 0; j < MB; j++) {
           const at = perm[m0 + j]!;
@@ -619,27 +586,25 @@ export async function trainSafetyPolicy(ctx: TrainContext, totalSteps: number): 
     scorer = new SafetyScorer(pol.net.read(), codec.columns);
     for (const g of games) g.view = new SafetyView(codec, scorer);
     const updSecs = (performance.now() - tUpd) / 1000;
-    p.update++;
-    p.envSteps += POS;
-    ctx.st.update++;
-    const last = p.update === updates;
-    const row = await ctx.updateRow({
-      update: p.update,
-      updates,
-      envSteps: p.envSteps,
-      positions: POS,
-      sums,
-      episodes,
-      wins,
-      // The return without shaping: 1 for a won game.
-      meanReward: episodes ? wins / episodes : "",
-      lr: warm ? 0 : lr,
-      rollSecs,
-      updSecs,
-      last,
-    });
-    p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
-    if (await ctx.endUpdate(row, last)) return true;
+    const stop = await ctx.finishUpdate(
+      p,
+      {
+        updates,
+        positions: POS,
+        sums,
+        episodes,
+        wins,
+        // The return without shaping: 1 for a won game.
+        meanReward: episodes ? wins / episodes : "",
+        lr: warm ? 0 : lr,
+        rollSecs,
+        updSecs,
+      },
+      () => {
+        p.games = games.map((g) => ({ seed: g.seed, moves: g.moves.slice() }));
+      },
+    );
+    if (stop) return true;
   }
   return false;
 }

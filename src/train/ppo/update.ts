@@ -183,27 +183,25 @@ export async function trainPpo(ctx: TrainContext, totalSteps: number): Promise<b
       }
     }
     const updSecs = (performance.now() - tUpd) / 1000;
-    p.update++;
-    p.envSteps += batch;
-    ctx.st.update++;
-    const last = p.update === updates;
-    const row = await ctx.updateRow({
-      update: p.update,
-      updates,
-      envSteps: p.envSteps,
-      positions: batch,
-      sums,
-      episodes,
-      wins: wins,
-      meanReward: episodes ? returns / episodes : "",
-      lr,
-      rollSecs,
-      updSecs,
-      last,
-    });
-    p.envs = vec.envs.map((e) => e.serialize());
-    p.seen = seen.map((s) => s.entries());
-    if (await ctx.endUpdate(row, last)) return true;
+    const stop = await ctx.finishUpdate(
+      p,
+      {
+        updates,
+        positions: batch,
+        sums,
+        episodes,
+        wins,
+        meanReward: episodes ? returns / episodes : "",
+        lr,
+        rollSecs,
+        updSecs,
+      },
+      () => {
+        p.envs = vec.envs.map((e) => e.serialize());
+        p.seen = seen.map((s) => s.entries());
+      },
+    );
+    if (stop) return true;
   }
   return false;
 }
