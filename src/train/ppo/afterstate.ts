@@ -11,10 +11,9 @@
  * won, when no move is legal, or at the move limit. Inputs are scaled by the mean and spread of
  * the rows of one rollout of the untrained policy (that rollout is not trained on).
  */
-import { MAX_MOVES, applyMove } from "../../engine/moves.js";
+import { MAX_MOVES } from "../../engine/moves.js";
 import { deal } from "../../engine/deal.js";
 import type { Rules } from "../../engine/rules.js";
-import type { State } from "../../engine/state.js";
 import { PositionSet } from "../../engine/position-set.js";
 import type { ActionCodec } from "../../env/actions.js";
 import {
@@ -28,7 +27,15 @@ import { ROW } from "../../players/scorer/features.js";
 import { Rng } from "../../util/rng.js";
 import { tf } from "../backend.js";
 import { ppoLoss } from "./loss.js";
-import { advantageScale, playSeeds, sampleSoftmax, type SeedsPlayed } from "./moves.js";
+import {
+  advantageScale,
+  playSeeds,
+  playTrainingMove,
+  replayGame,
+  sampleSoftmax,
+  type SeedsPlayed,
+  type TrainingGame,
+} from "./moves.js";
 import { saveCheckpoint, tensorOf, type LoadedCheckpoint } from "../checkpoint.js";
 import { scheduledLr } from "../gae.js";
 import type { TrainContext } from "./context.js";
@@ -138,12 +145,8 @@ export function mlpT(x: tf.Tensor2D, w: readonly tf.Variable[]): tf.Tensor1D {
 const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
 const squash = (z: number): number => 20 * Math.tanh(z / 20);
 
-/** One sub-environment: its game, positions seen, and the moves played (what a resume replays). */
-interface Game {
-  seed: number;
-  s: State;
-  seen: PositionSet;
-  moves: number[];
+/** One sub-environment: its training game and the view its policy reads. */
+interface Game extends TrainingGame {
   view: ScorerView;
 }
 
@@ -193,26 +196,12 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
   };
   if (p.games) {
     // Resume: every game is dealt again and its moves replayed, so it continues where it was.
-    for (const saved of p.games) {
-      const g: Game = {
-        seed: saved.seed,
-        s: deal(rules, saved.seed),
-        seen: new PositionSet(),
-        moves: saved.moves.slice(),
-        view: new ScorerView(codec),
-      };
-      g.seen.addState(g.s);
-      for (const m of g.moves) {
-        applyMove(g.s, m);
-        g.seen.addState(g.s);
-      }
-      games.push(g);
-    }
+    for (const saved of p.games)
+      games.push({ ...replayGame(rules, saved.seed, saved.moves), view: new ScorerView(codec) });
   } else {
     p.nextSeed = o.trainDealStart;
     startGames();
   }
-  const phi = (s: State): number => (o.shaping * s.cardsHome()) / 52;
   const scratchMask = new Uint8Array(codec.n);
 
   let rows = new Float32Array(POS * 24 * F);
@@ -277,14 +266,9 @@ export async function trainAfterstate(ctx: TrainContext, totalSteps: number): Pr
         chosen[at] = pick;
         oldLogp[at] = logits[pick]! - top - logSum;
         value[at] = jsV.run(vin, at * VIN);
-        const before = phi(g.s);
         const move = g.view.actionMoves[order[pick]!]!;
-        applyMove(g.s, move);
-        g.moves.push(move);
-        g.seen.addState(g.s);
-        const won = g.s.isWon();
-        const end = won || g.moves.length >= o.maxSteps || codec.fillMask(g.s, scratchMask) === 0;
-        reward[at] = (won ? 1 : 0) + (end ? 0 : o.gamma * phi(g.s)) - before;
+        const { won, end, reward: rw } = playTrainingMove(g, move, o, codec, scratchMask);
+        reward[at] = rw;
         done[at] = end ? 1 : 0;
         if (end) {
           episodes++;

@@ -1,12 +1,16 @@
 /**
  * What the two after-state policies (afterstate.ts, safety.ts) share: playing an agent on a list
- * of deals, sampling a move from the softmax of its candidates' logits, and a minibatch's
- * advantage scale. One copy, so both trainers sample and normalise in the same order of
+ * of deals, a training game and its moves, sampling a move from the softmax of its candidates'
+ * logits, and a minibatch's advantage scale. One copy, so both trainers sample and normalise in the same order of
  * operations (their runs are byte-reproducible, and resume replays them exactly).
  */
 import type { Agent } from "../../agents/agent.js";
 import { deal } from "../../engine/deal.js";
+import { applyMove } from "../../engine/moves.js";
+import { PositionSet } from "../../engine/position-set.js";
 import type { Rules } from "../../engine/rules.js";
+import type { State } from "../../engine/state.js";
+import type { ActionCodec } from "../../env/actions.js";
 import { EpisodeRunner } from "../../eval/game-loop.js";
 import type { Rng } from "../../util/rng.js";
 
@@ -85,4 +89,44 @@ export function advantageScale(
   let v2 = 0;
   for (let j = 0; j < size; j++) v2 += (adv[perm[m0 + j]!]! - mean) ** 2;
   return { mean, sd: Math.sqrt(v2 / Math.max(1, size - 1)) + 1e-8 };
+}
+
+/** A training game: its deal, the positions it has seen (the repeat guard) and its moves. */
+export interface TrainingGame {
+  seed: number;
+  s: State;
+  seen: PositionSet;
+  moves: number[];
+}
+
+/** The game of `seed` with `moves` played (a resume replays the saved games this way). */
+export function replayGame(rules: Rules, seed: number, moves: readonly number[]): TrainingGame {
+  const g = { seed, s: deal(rules, seed), seen: new PositionSet(), moves: moves.slice() };
+  g.seen.addState(g.s);
+  for (const m of g.moves) {
+    applyMove(g.s, m);
+    g.seen.addState(g.s);
+  }
+  return g;
+}
+
+/**
+ * Plays `move` in `g` and returns its reward: 1 for a win, plus the shaping γΦ(s′) − Φ(s) with
+ * Φ = shaping × cards home / 52 (Φ of an ended game is 0). `end` when won, out of moves or stuck.
+ */
+export function playTrainingMove(
+  g: TrainingGame,
+  move: number,
+  o: { shaping: number; gamma: number; maxSteps: number },
+  codec: ActionCodec,
+  scratchMask: Uint8Array,
+): { won: boolean; end: boolean; reward: number } {
+  const before = (o.shaping * g.s.cardsHome()) / 52;
+  applyMove(g.s, move);
+  g.moves.push(move);
+  g.seen.addState(g.s);
+  const won = g.s.isWon();
+  const end = won || g.moves.length >= o.maxSteps || codec.fillMask(g.s, scratchMask) === 0;
+  const after = end ? 0 : o.gamma * ((o.shaping * g.s.cardsHome()) / 52);
+  return { won, end, reward: (won ? 1 : 0) + after - before };
 }

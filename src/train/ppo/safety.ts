@@ -25,10 +25,8 @@
  * game ends when won, when no move is legal, or at the move limit.
  */
 import { applyMove, undoMove } from "../../engine/moves.js";
-import { deal } from "../../engine/deal.js";
 import type { Rules } from "../../engine/rules.js";
 import type { State } from "../../engine/state.js";
-import { PositionSet } from "../../engine/position-set.js";
 import { UsageError } from "../../errors.js";
 import {
   type PlayPolicy,
@@ -54,7 +52,15 @@ import { PACK_STRIDE, packState } from "../safety/pack.js";
 import { mlpT } from "./afterstate.js";
 import type { TrainContext } from "./context.js";
 import { ppoLoss } from "./loss.js";
-import { advantageScale, playSeeds, sampleSoftmax, type SeedsPlayed } from "./moves.js";
+import {
+  advantageScale,
+  playSeeds,
+  playTrainingMove,
+  replayGame,
+  sampleSoftmax,
+  type SeedsPlayed,
+  type TrainingGame,
+} from "./moves.js";
 
 /** What a resume needs to rebuild the policy (its weights are in the checkpoint's tensors). */
 export interface SafetyPolicyConfig {
@@ -243,12 +249,8 @@ const detach = tf.customGrad(((x: tf.Tensor) => ({
 /** Scores squashed to ±20, as the player's (squash in model.ts). */
 const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
 
-/** One sub-environment: its game, positions seen, and the moves played (what a resume replays). */
-interface Game {
-  seed: number;
-  s: State;
-  seen: PositionSet;
-  moves: number[];
+/** One sub-environment: its training game and the view its policy reads. */
+interface Game extends TrainingGame {
   view: SafetyView;
 }
 
@@ -272,27 +274,15 @@ export async function trainSafetyPolicy(ctx: TrainContext, totalSteps: number): 
 
   const p = (ctx.st.ppo ??= { update: 0, envSteps: 0, envs: [], seen: [] });
   const games: Game[] = [];
-  const fresh = (seed: number, moves: number[]): Game => {
-    const g: Game = {
-      seed,
-      s: deal(rules, seed),
-      seen: new PositionSet(),
-      moves: moves.slice(),
-      view: new SafetyView(codec, scorer),
-    };
-    g.seen.addState(g.s);
-    for (const m of g.moves) {
-      applyMove(g.s, m);
-      g.seen.addState(g.s);
-    }
-    return g;
-  };
+  const fresh = (seed: number, moves: number[]): Game => ({
+    ...replayGame(rules, seed, moves),
+    view: new SafetyView(codec, scorer),
+  });
   if (p.games) for (const saved of p.games) games.push(fresh(saved.seed, saved.moves));
   else {
     p.nextSeed = o.trainDealStart;
     for (let i = 0; i < N; i++) games.push(fresh(p.nextSeed++, []));
   }
-  const phi = (s: State): number => (o.shaping * s.cardsHome()) / 52;
   const scratchMask = new Uint8Array(codec.n);
 
   // Rollout positions 0 … POS − 1 (time-major, t·N + i), then each game's position after the last step (bootstrap only).
@@ -357,14 +347,9 @@ export async function trainSafetyPolicy(ctx: TrainContext, totalSteps: number): 
         const c = record(g, at, score, rows[i]!);
         const { pick } = sampleSoftmax(logits, c, rng);
         chosen[at] = pick;
-        const before = phi(g.s);
         const move = roll.move[roll.first[at]! + pick]!;
-        applyMove(g.s, move);
-        g.moves.push(move);
-        g.seen.addState(g.s);
-        const won = g.s.isWon();
-        const end = won || g.moves.length >= o.maxSteps || codec.fillMask(g.s, scratchMask) === 0;
-        reward[at] = (won ? 1 : 0) + (end ? 0 : o.gamma * phi(g.s)) - before;
+        const { won, end, reward: rw } = playTrainingMove(g, move, o, codec, scratchMask);
+        reward[at] = rw;
         done[at] = end ? 1 : 0;
         if (end) {
           episodes++;
