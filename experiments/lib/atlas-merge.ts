@@ -6,7 +6,8 @@
  *   95 % Wilson interval, the budget and the verdict version (atlas-version.ts);
  * - `players.csv`: per row and agent, wins with their interval and the share of the solvable
  *   deals (on the same deals) the agent won;
- * - `deals/<row>.txt`: the proved-lost and unknown deals, as ranges, to re-check;
+ * - `deals/<row>.txt`: the proved-lost and unknown deals, as ranges or a bitset (atlas-deals.ts),
+ *   to re-check;
  * - `flippers-empty.svg`, `flippers-group.svg`: solvable share and win rates against flippers;
  * - `shards.csv`: every shard file's range, budget, verdict version, the builds that played it
  *   and CPU seconds.
@@ -25,7 +26,8 @@ import { csvLine } from "../../src/eval/csv.js";
 import { makeFolder, writeOutput } from "../../src/util/output.js";
 import { wilson } from "../../src/util/wilson.js";
 import { ATLAS_ROWS } from "./atlas-rows.js";
-import { rangesText, readShard, type ShardContent, type ShardKey } from "./atlas-shard.js";
+import { dealLines } from "./atlas-deals.js";
+import { readShard, type ShardContent, type ShardKey } from "./atlas-shard.js";
 import { rateChart, writeSvg } from "./plot.js";
 
 /** A player's totals over a run's merged shards: the shards' key (less the shard) and counts. */
@@ -222,22 +224,6 @@ export function atlasTotals(dir: string, rows?: readonly string[]): PlayerTotals
 
 const isSolver = (t: PlayerTotals): boolean => t.player.startsWith("solver");
 
-/** Text lines of at most ~100 characters: `<label> <ranges…>`, one label per line. */
-function wrapped(label: string, deals: readonly number[]): string {
-  if (deals.length === 0) return `${label}\n`;
-  const words = rangesText(deals).split(" ");
-  let out = "";
-  let line = label;
-  for (const w of words) {
-    if (line.length + 1 + w.length > 100 && line !== label) {
-      out += `${line}\n`;
-      line = label;
-    }
-    line += ` ${w}`;
-  }
-  return `${out}${line}\n`;
-}
-
 /**
  * Writes the atlas files under `dir` from the shards under `from` (default `dir`: a folder of
  * shards elsewhere keeps them out of a small results folder); returns the totals it wrote them from.
@@ -332,9 +318,11 @@ export async function writeAtlas(
     writeOutput(
       join(dealsDir, `${t.row}.txt`),
       `# ${t.row}: rules ${t.rules}, ${t.deck === "ms" ? "Microsoft deals" : "seeded deals"} ${t.first}-${t.last}, ${t.player}, verdict version ${t.version}\n` +
-        `# lost: proved unwinnable; unknown: the budget ran out. Ranges a-b include both ends.\n` +
-        wrapped("lost", t.lost) +
-        wrapped("unknown", t.unknown),
+        `# lost: proved unwinnable; unknown: the budget ran out. "lost 71 1295-1297": deals and ranges,\n` +
+        `# both ends included. "lost-bits F B": deal F+i is lost when bit i%8 (least significant first)\n` +
+        `# of byte i/8 of the base64 text B is set. Each list takes the shorter form.\n` +
+        dealLines("lost", t.lost, t.first, t.last) +
+        dealLines("unknown", t.unknown, t.first, t.last),
     );
   await writePlots(dir, totals);
   return totals;

@@ -18,14 +18,11 @@ import { dealState } from "../../src/eval/deals.js";
 import { solve } from "../../src/solver/index.js";
 import { suitOf } from "../../src/engine/card.js";
 import { State } from "../../src/engine/state.js";
-import { parseRanges } from "../../experiments/lib/atlas-shard.js";
+import { parseDealsFile } from "../../experiments/lib/atlas-deals.js";
 
 const file = process.argv[2] ?? "results/atlas/deals/penguin-7.txt";
 const maxStates = 1_000_000;
-const lost = readFileSync(file, "utf8")
-  .split("\n")
-  .filter((l) => l.startsWith("lost"))
-  .flatMap((l) => parseRanges(l.slice(4), file));
+const { lost } = parseDealsFile(readFileSync(file, "utf8"), file);
 
 const verdict = (seed: number, overrides: RuleOverrides): string =>
   solve(dealState(resolveRules("penguin", overrides), { kind: "seed", seed }), { maxStates })

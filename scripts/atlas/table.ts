@@ -1,7 +1,8 @@
 /**
  * The atlas as Markdown tables, from results/atlas/{summary,players,shards}.csv: one line per
- * row with solvable, lost and unknown (each with its 95 % interval) and CPU hours, then the
- * agents. Pasted into results/README.md.
+ * row with solvable, lost and unknown (each with its 95 % interval) and CPU hours; the players'
+ * win rates side by side, one line per row; and each player's CPU. Pasted into docs/atlas.md
+ * and results/README.md.
  *
  *   npx tsx scripts/atlas/table.ts [results/atlas]
  */
@@ -28,30 +29,63 @@ for (const s of read("shards.csv")) {
   cpu.set(k, (cpu.get(k) ?? 0) + Number(s.cpu_seconds));
 }
 
-const lines = [
-  "| row | rules | deals | n | solvable | lost | unknown | CPU h |",
-  "|---|---|---|---|---|---|---|---|",
-];
-for (const r of read("summary.csv")) {
-  const secs = cpu.get(`${r.row} solver(maxStates=${r.max_states})`) ?? 0;
-  lines.push(
-    `| ${r.row} | \`${r.rules}\` | ${r.deck === "ms" ? "MS " : ""}${int(r.first_deal!)}–${int(r.last_deal!)} | ${int(r.n!)} | ` +
-      `**${pct(r.rate!, 3)} %** [${pct(r.low!, 3)}–${pct(r.high!, 3)}] | ` +
-      `${int(r.lost!)} (${pct(r.lost_rate!, 3)} % [${pct(r.lost_low!, 3)}–${pct(r.lost_high!, 3)}]) | ` +
-      `${int(r.unknown!)} [${pct(r.unknown_low!, 3)}–${pct(r.unknown_high!, 3)}] | ${(secs / 3600).toFixed(3)} |`,
-  );
+/** A Markdown table with every column padded to its widest cell (what a formatter would write). */
+function table(head: string[], rows: string[][]): string[] {
+  const width = head.map((h, j) => Math.max(3, h.length, ...rows.map((r) => r[j]!.length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, j) => c.padEnd(width[j]!)).join(" | ")} |`;
+  return [line(head), line(width.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
+
+const lines = table(
+  ["row", "rules", "deals", "n", "solvable", "lost", "unknown", "CPU h"],
+  read("summary.csv").map((r) => {
+    const secs = cpu.get(`${r.row} solver(maxStates=${r.max_states})`) ?? 0;
+    return [
+      r.row!,
+      `\`${r.rules}\``,
+      `${r.deck === "ms" ? "MS " : ""}${int(r.first_deal!)}–${int(r.last_deal!)}`,
+      int(r.n!),
+      `**${pct(r.rate!, 3)} %** [${pct(r.low!, 3)}–${pct(r.high!, 3)}]`,
+      `${int(r.lost!)} (${pct(r.lost_rate!, 3)} % [${pct(r.lost_low!, 3)}–${pct(r.lost_high!, 3)}])`,
+      `${int(r.unknown!)} [${pct(r.unknown_low!, 3)}–${pct(r.unknown_high!, 3)}]`,
+      (secs / 3600).toFixed(3),
+    ];
+  }),
+);
+
+// The players side by side, one line per row: each cell is the win rate with its interval and,
+// in parentheses, the share of the solvable deals (among the same deals) the player won.
 const players = read("players.csv");
 if (players.length > 0) {
+  const kinds = ["random", "greedy", "lookahead", "safety"].filter((k) =>
+    players.some((p) => p.player!.startsWith(k)),
+  );
+  const rows = [...new Set(players.map((p) => p.row!))];
   lines.push(
     "",
-    "| row | player | deals | won | share of the solvable deals | CPU h |",
-    "|---|---|---|---|---|---|",
+    ...table(
+      ["row", ...kinds],
+      rows.map((row) => [
+        row,
+        ...kinds.map((k) => {
+          const p = players.find((x) => x.row === row && x.player!.startsWith(k));
+          if (!p) return "–";
+          const share = p.share_of_solvable ? ` (${pct(p.share_of_solvable, 1)})` : "";
+          return `**${pct(p.rate!)}** [${pct(p.low!)}–${pct(p.high!)}]${share}`;
+        }),
+      ]),
+    ),
+    "",
+    ...table(
+      ["player", "deals", "CPU h"],
+      kinds.map((k) => {
+        const ps = players.filter((p) => p.player!.startsWith(k));
+        const secs = ps.reduce((a, p) => a + (cpu.get(`${p.row} ${p.player}`) ?? 0), 0);
+        const deals = [...new Set(ps.map((p) => `${int(p.first_deal!)}–${int(p.last_deal!)}`))];
+        return [ps[0]!.player!, `${deals.join(", ")} of each row`, (secs / 3600).toFixed(3)];
+      }),
+    ),
   );
-  for (const p of players)
-    lines.push(
-      `| ${p.row} | ${p.player} | ${int(p.first_deal!)}–${int(p.last_deal!)} | **${pct(p.rate!)} %** [${pct(p.low!)}–${pct(p.high!)}] | ` +
-        `${p.share_of_solvable ? `${pct(p.share_of_solvable)} % of ${int(p.solvable!)}` : "–"} | ${((cpu.get(`${p.row} ${p.player}`) ?? 0) / 3600).toFixed(3)} |`,
-    );
 }
 process.stdout.write(`${lines.join("\n")}\n`);
