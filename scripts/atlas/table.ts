@@ -4,12 +4,20 @@
  * win rates side by side, one line per row; and each player's CPU. Pasted into docs/atlas.md
  * and results/README.md.
  *
- *   npx tsx scripts/atlas/table.ts [results/atlas]
+ *   npx tsx scripts/atlas/table.ts [results/atlas]                      # prints them
+ *   npx tsx scripts/atlas/table.ts results/atlas docs/atlas.md results/README.md
+ *
+ * With Markdown files after the folder, it rewrites in each the lines between the markers
+ * `<!-- atlas tables -->` and `<!-- /atlas tables -->` and leaves the rest of the file as it was.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCsvFile } from "../../src/util/csv.js";
+import { writeOutput } from "../../src/util/output.js";
 
-const dir = process.argv[2] ?? "results/atlas";
+const [dir = "results/atlas", ...pages] = process.argv.slice(2);
+const BEGIN = "<!-- atlas tables -->";
+const END = "<!-- /atlas tables -->";
 
 function read(file: string): Record<string, string>[] {
   const rows: Record<string, string>[] = [];
@@ -64,6 +72,10 @@ if (players.length > 0) {
   const rows = [...new Set(players.map((p) => p.row!))];
   lines.push(
     "",
+    "Each player's cell: the deals won, in per cent, with the 95 % interval, and in parentheses",
+    "the per cent of the solvable deals among the same deals. Its deals and CPU are in the table",
+    "after it.",
+    "",
     ...table(
       ["row", ...kinds],
       rows.map((row) => [
@@ -88,4 +100,15 @@ if (players.length > 0) {
     ),
   );
 }
-process.stdout.write(`${lines.join("\n")}\n`);
+const text = `${lines.join("\n")}\n`;
+if (pages.length === 0) process.stdout.write(text);
+for (const page of pages) {
+  const old = readFileSync(page, "utf8");
+  const a = old.indexOf(`${BEGIN}\n`);
+  const b = old.indexOf(END, a);
+  if (a < 0 || b < 0) {
+    process.stderr.write(`${page}: no "${BEGIN}" … "${END}" lines to write the tables between\n`);
+    process.exit(2);
+  }
+  writeOutput(page, `${old.slice(0, a + BEGIN.length + 1)}\n${text}\n${old.slice(b)}`);
+}

@@ -250,4 +250,29 @@ describe("the atlas", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
   });
+
+  it("writes its tables into a page between the markers, leaving the rest; a page without them is refused", async () => {
+    const dir = join(tmp, "table");
+    await atlas(["--rows", "penguin-7", "--deals", "40", "--agent", "solver,greedy", "--out", dir]);
+    const page = join(dir, "page.md");
+    const before =
+      "# Page\n\ntext before\n\n<!-- atlas tables -->\nold\n<!-- /atlas tables -->\n\ntext after\n";
+    writeFileSync(page, before);
+    const run = (p: string) =>
+      spawnSync(tsx, ["scripts/atlas/table.ts", dir, p], { cwd: root, encoding: "utf8" });
+    expect(run(page).status).toBe(0);
+    const text = readFileSync(page, "utf8");
+    expect(text.startsWith("# Page\n\ntext before\n\n<!-- atlas tables -->\n\n| row ")).toBe(true);
+    expect(text.endsWith("\n<!-- /atlas tables -->\n\ntext after\n")).toBe(true);
+    // 40 deals, all solvable (Penguin's first lost deal is 71): 100 % with Wilson's 91.24 % floor.
+    expect(text).toMatch(
+      /\| penguin-7 +\| `penguin` +\| 1–40 +\| 40 +\| \*\*100\.000 %\*\* \[91\.2\d\d–100\.000\]/,
+    );
+    expect(text).toMatch(/\| penguin-7 +\| \*\*\d+\.\d\d\*\* \[[\d.]+–[\d.]+\] \([\d.]+\) \|/);
+    const bare = join(dir, "bare.md");
+    writeFileSync(bare, "no markers\n");
+    const r = run(bare);
+    expect([r.status, r.stderr.trim().split("\n").length]).toEqual([2, 1]);
+    expect(readFileSync(bare, "utf8")).toBe("no markers\n");
+  });
 });
