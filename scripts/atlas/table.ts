@@ -62,6 +62,13 @@ const lines = table(
   }),
 );
 
+const solverHours =
+  [...cpu].filter(([k]) => k.includes(" solver(")).reduce((a, [, s]) => a + s, 0) / 3600;
+lines.push(
+  "",
+  `The solver's CPU over all rows: ${solverHours.toFixed(2)} CPU-hours (the sum of the shards' process CPU time).`,
+);
+
 // The players side by side, one line per row: each cell is the win rate with its interval and,
 // in parentheses, the share of the solvable deals (among the same deals) the player won.
 const players = read("players.csv");
