@@ -7,6 +7,7 @@ import { UsageError } from "../errors.js";
 import { applyMove, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./move-features.js";
+import { ValueCache } from "./value-cache.js";
 
 export type Weights = Readonly<Record<string, number>>;
 
@@ -109,8 +110,18 @@ export class MoveScorer {
   readonly #pot: { f: (s: State, x: FeatureScratch) => number; w: number }[] = [];
   readonly #term: { f: (s: State, m: Move, x: FeatureScratch) => number; w: number }[] = [];
   readonly #x = new FeatureScratch();
+  readonly #cache: ValueCache | undefined;
 
-  constructor(readonly weights: Readonly<Record<string, number>>) {
+  /**
+   * `cacheBits`: keep the values of the last positions scored in a table of 2^cacheBits slots
+   * (value-cache.ts), for a search that scores the same positions many times; the values are
+   * exactly those worked out afresh.
+   */
+  constructor(
+    readonly weights: Readonly<Record<string, number>>,
+    cacheBits = 0,
+  ) {
+    this.#cache = cacheBits > 0 ? new ValueCache(cacheBits) : undefined;
     for (const feat of FEATURES) {
       const w = weights[feat.name];
       if (w === undefined || w === 0) continue;
@@ -122,9 +133,12 @@ export class MoveScorer {
   /** Weighted potential of a position. */
   value(s: State): number {
     if (this.#pot.length === 0) return 0;
+    const slot = this.#cache ? this.#cache.find(s) : -1;
+    if (slot >= 0) return this.#cache!.value(slot);
     this.#x.locate(s);
     let v = 0;
     for (const p of this.#pot) v += p.w * p.f(s, this.#x);
+    this.#cache?.put(slot, s, v);
     return v;
   }
 
