@@ -7,7 +7,7 @@ import { UsageError } from "../errors.js";
 import { applyMove, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./move-features.js";
-import { ValueCache } from "./value-cache.js";
+import { PositionCache } from "./position-cache.js";
 
 export type Weights = Readonly<Record<string, number>>;
 
@@ -101,6 +101,14 @@ export function heuristicLabel(spec: HeuristicSpec): string {
   return parts.join(",");
 }
 
+/** Positions with more legal moves than this are scored afresh each time (they are rare). */
+const MEMO_MOVES = 64;
+/** A memo of a position's move scores: its value, n, a spare word, n moves, n scores. */
+const MEMO_N = 2;
+const MEMO_MOVE = 4;
+const MEMO_SCORE = MEMO_MOVE + MEMO_MOVES;
+const MEMO_WORDS = MEMO_SCORE + 2 * MEMO_MOVES;
+
 /**
  * Scores moves by the weighted features. Holds its own scratch position, so the caller's state is
  * never touched, and allocates nothing per call.
@@ -110,18 +118,24 @@ export class MoveScorer {
   readonly #pot: { f: (s: State, x: FeatureScratch) => number; w: number }[] = [];
   readonly #term: { f: (s: State, m: Move, x: FeatureScratch) => number; w: number }[] = [];
   readonly #x = new FeatureScratch();
-  readonly #cache: ValueCache | undefined;
+  /** Values of positions, and scoreMoves' answers, kept for a search (position-cache.ts). */
+  readonly #values: PositionCache | undefined;
+  readonly #scored: PositionCache | undefined;
 
   /**
-   * `cacheBits`: keep the values of the last positions scored in a table of 2^cacheBits slots
-   * (value-cache.ts), for a search that scores the same positions many times; the values are
-   * exactly those worked out afresh.
+   * `memoBits`: keep the values of the last positions scored (2^memoBits of them) and the move
+   * scores of the last positions whose moves were scored (2^(memoBits − 2)), for a search that
+   * scores the same positions many times: what it gets back is exactly what it would work out
+   * afresh. 0: keep nothing.
    */
   constructor(
     readonly weights: Readonly<Record<string, number>>,
-    cacheBits = 0,
+    memoBits = 0,
   ) {
-    this.#cache = cacheBits > 0 ? new ValueCache(cacheBits) : undefined;
+    if (memoBits > 0) {
+      this.#values = new PositionCache(memoBits, 2);
+      this.#scored = new PositionCache(memoBits - 2, MEMO_WORDS);
+    }
     for (const feat of FEATURES) {
       const w = weights[feat.name];
       if (w === undefined || w === 0) continue;
@@ -133,12 +147,13 @@ export class MoveScorer {
   /** Weighted potential of a position. */
   value(s: State): number {
     if (this.#pot.length === 0) return 0;
-    const slot = this.#cache ? this.#cache.find(s) : -1;
-    if (slot >= 0) return this.#cache!.value(slot);
+    const memo = this.#values;
+    const slot = memo ? memo.find(s) : -1;
+    if (slot >= 0) return memo!.floats[slot >> 1]!;
     this.#x.locate(s);
     let v = 0;
     for (const p of this.#pot) v += p.w * p.f(s, this.#x);
-    this.#cache?.put(slot, s, v);
+    if (memo) memo.floats[memo.put(slot, s) >> 1] = v;
     return v;
   }
 
@@ -147,6 +162,13 @@ export class MoveScorer {
    * copy). Returns the value of s itself.
    */
   scoreMoves(s: State, moves: Int32Array, n: number, score: Float64Array): number {
+    const memo = n <= MEMO_MOVES ? this.#scored : undefined;
+    const slot = memo ? memo.find(s) : -1;
+    if (slot >= 0 && this.#memoHolds(slot, moves, n)) {
+      const f = memo!.floats;
+      for (let i = 0, j = (slot + MEMO_SCORE) >> 1; i < n; i++) score[i] = f[j + i]!;
+      return f[slot >> 1]!;
+    }
     const v0 = this.value(s);
     if (this.#term.length) this.#x.locate(s);
     for (let i = 0; i < n; i++) {
@@ -162,6 +184,24 @@ export class MoveScorer {
         score[i] = score[i]! + this.value(s) - v0;
         undoMove(s, m);
       }
+    if (memo) {
+      // A hit on the position with other moves (a caller's own list) stores over it.
+      const p = slot >= 0 ? slot : memo.put(slot, s);
+      const w = memo.words;
+      const f = memo.floats;
+      f[p >> 1] = v0;
+      w[p + MEMO_N] = n;
+      for (let i = 0; i < n; i++) w[p + MEMO_MOVE + i] = moves[i]!;
+      for (let i = 0, j = (p + MEMO_SCORE) >> 1; i < n; i++) f[j + i] = score[i]!;
+    }
     return v0;
+  }
+
+  /** Does the memo at `slot` hold the scores of exactly these moves? */
+  #memoHolds(slot: number, moves: Int32Array, n: number): boolean {
+    const w = this.#scored!.words;
+    if (w[slot + MEMO_N] !== n) return false;
+    for (let i = 0; i < n; i++) if (w[slot + MEMO_MOVE + i] !== moves[i]! >>> 0) return false;
+    return true;
   }
 }

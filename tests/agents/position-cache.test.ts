@@ -4,18 +4,18 @@ import { deal } from "../../src/engine/deal.js";
 import { applyMove, generateMoves, MAX_MOVES, undoMove } from "../../src/engine/moves.js";
 import { resolveRules } from "../../src/engine/rules.js";
 import { MoveScorer, HEURISTIC_PRESETS } from "../../src/agents/heuristic.js";
-import { ValueCache } from "../../src/agents/value-cache.js";
+import { PositionCache } from "../../src/agents/position-cache.js";
 
-describe("ValueCache", () => {
+describe("PositionCache", () => {
   it("hands a value back only for the very same position, never for one that shares its hash", () => {
     const s = deal(resolveRules("freecell"), 100001);
-    const cache = new ValueCache(4);
+    const cache = new PositionCache(4, 2);
     const miss = cache.find(s);
     expect(miss).toBeLessThan(0);
-    cache.put(miss, s, 1.25);
+    cache.floats[cache.put(miss, s) >> 1] = 1.25;
     const hit = cache.find(s);
     expect(hit).toBe(-1 - miss);
-    expect(cache.value(hit)).toBe(1.25);
+    expect(cache.floats[hit >> 1]).toBe(1.25);
     // Another position forced onto the same hash (a Zobrist collision) must miss.
     const moves = new Int32Array(MAX_MOVES);
     generateMoves(s, moves);
@@ -32,8 +32,8 @@ describe("ValueCache", () => {
     const c = t.cells.findIndex((card, i) => i < t.nCells && card !== NO_CARD);
     const card = t.cells[c]!;
     const free = t.cells.findIndex((x, i) => i < t.nCells && x === NO_CARD);
-    const m = cache.find(t);
-    cache.put(m, t, 2);
+    cache.put(cache.find(t), t);
+    expect(cache.find(t)).toBeGreaterThanOrEqual(0);
     t.setCell(c, NO_CARD);
     t.setCell(free, card);
     expect(cache.find(t)).toBeLessThan(0);
@@ -51,7 +51,7 @@ describe("ValueCache", () => {
         const n = generateMoves(s, moves);
         if (n === 0) break;
         plain.scoreMoves(s, moves, n, a);
-        // Twice: the second time every value comes from the table.
+        // Twice: the second time the scores come from the table.
         for (let k = 0; k < 2; k++) {
           cached.scoreMoves(s, moves, n, b);
           expect(Array.from(b.subarray(0, n)), `${preset} ply ${ply}`).toEqual(
