@@ -50,7 +50,7 @@ export interface Feature {
 export class FeatureScratch {
   /** Column of each card, or -1 (flipper), -2 (foundation). */
   readonly where = new Int8Array(52);
-  /** Cards lying on each card in its column (0 when it is the column's last card or not in a column). */
+  /** Cards lying on each card in its column (0 when it is the column's last card; stale when not in a column). */
   readonly cover = new Uint8Array(52);
   /** seq[c * 52 + t] = 1 when c is t's in-suit successor down (same suit, one rank lower). */
   #seqFor = -1;
@@ -58,36 +58,30 @@ export class FeatureScratch {
   readonly seq = new Uint8Array(52 * 52);
   /** Move buffer for features that look at the legal moves of a position. */
   readonly moves = new Int32Array(MAX_MOVES);
-  /** Legal moves and real options (not into a flipper) of the position `locate` saw last, or -1. */
+  /** Legal moves of the position `locate` saw last, or -1 until asked for. */
   #legal = -1;
-  #real = 0;
 
   /** Legal moves of s (the position last located), computed once for all features. */
   legalMoves(s: State): number {
-    if (this.#legal < 0) {
-      const n = generateMoves(s, this.moves);
-      let k = 0;
-      for (let i = 0; i < n; i++) {
-        const to = moveTo(this.moves[i]!);
-        if (to < CELL0 || to === FOUNDATION) k++;
-      }
-      this.#legal = n;
-      this.#real = k;
-    }
+    if (this.#legal < 0) this.#legal = generateMoves(s, this.moves);
     return this.#legal;
   }
 
-  /** Legal moves of s that do not park a card in a flipper. */
+  /**
+   * Legal moves of s that do not park a card in a flipper: all but the moves into one, which
+   * generateMoves lists once per non-empty column when a flipper is free (the lowest) and never
+   * else. Counted so, not by a pass over the list.
+   */
   realOptions(s: State): number {
-    this.legalMoves(s);
-    return this.#real;
+    const n = this.legalMoves(s);
+    return s.freeCells() > 0 ? n - (s.nColumns - s.emptyColumns()) : n;
   }
 
   locate(s: State): void {
     this.#ensureSeq(s);
     this.#legal = -1;
+    // cover is read only for cards in a column (where >= 0), which the loop below sets.
     this.where.fill(-2);
-    this.cover.fill(0);
     for (let c = 0; c < s.nColumns; c++) {
       const n = s.len[c]!;
       const b = c * COLUMN_CAP;
