@@ -167,6 +167,9 @@ function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
   return false;
 }
 
+/** buried-order's scratch: per suit, the lowest rel below in the column walked. */
+const lowest = new Uint8Array(4);
+
 export const FEATURES: readonly Feature[] = [
   {
     name: "foundation-first",
@@ -305,21 +308,15 @@ export const FEATURES: readonly Feature[] = [
       for (let c = 0; c < s.nColumns; c++) {
         const n = s.len[c]!;
         const b = c * COLUMN_CAP;
-        // minRel[suit] of the cards below, as a 4-value scan: columns are short.
-        let m0 = 99,
-          m1 = 99,
-          m2 = 99,
-          m3 = 99;
+        // The lowest rel of each suit among the cards below (a table, not four variables: the
+        // suits come in no order a branch could guess). A card above a lower one of its suit
+        // counts; else it is its suit's lowest so far.
+        lowest[0] = lowest[1] = lowest[2] = lowest[3] = 99;
         for (let d = 0; d < n; d++) {
           const card = s.cards[b + d]!;
           const r = rel[card]!;
-          const su = card & 3;
-          const below = su === 0 ? m0 : su === 1 ? m1 : su === 2 ? m2 : m3;
-          if (below < r) v--;
-          if (su === 0) m0 = Math.min(m0, r);
-          else if (su === 1) m1 = Math.min(m1, r);
-          else if (su === 2) m2 = Math.min(m2, r);
-          else m3 = Math.min(m3, r);
+          if (lowest[card & 3]! < r) v--;
+          else lowest[card & 3] = r;
         }
       }
       return v;
