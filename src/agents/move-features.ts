@@ -22,6 +22,7 @@ import { NO_CARD, rankOf, suitOf } from "../engine/card.js";
 import {
   CELL0,
   FOUNDATION,
+  countMoves,
   generateMoves,
   MAX_MOVES,
   moveCount,
@@ -58,13 +59,20 @@ export class FeatureScratch {
   readonly seq = new Uint8Array(52 * 52);
   /** Move buffer for features that look at the legal moves of a position. */
   readonly moves = new Int32Array(MAX_MOVES);
-  /** Legal moves of the position `locate` saw last, or -1 until asked for. */
-  #legal = -1;
+  /** Legal moves of the position `locate` saw last, listed in `moves` or only counted; -1 until asked for. */
+  #listed = -1;
+  #count = -1;
 
-  /** Legal moves of s (the position last located), computed once for all features. */
+  /** Legal moves of s (the position last located), listed in `moves` once for all features. */
   legalMoves(s: State): number {
-    if (this.#legal < 0) this.#legal = generateMoves(s, this.moves);
-    return this.#legal;
+    if (this.#listed < 0) this.#listed = this.#count = generateMoves(s, this.moves);
+    return this.#listed;
+  }
+
+  /** How many legal moves s (the position last located) has, counted once for all features. */
+  moveCount(s: State): number {
+    if (this.#count < 0) this.#count = countMoves(s);
+    return this.#count;
   }
 
   /**
@@ -73,13 +81,13 @@ export class FeatureScratch {
    * else. Counted so, not by a pass over the list.
    */
   realOptions(s: State): number {
-    const n = this.legalMoves(s);
+    const n = this.moveCount(s);
     return s.freeCells() > 0 ? n - (s.nColumns - s.emptyColumns()) : n;
   }
 
   locate(s: State): void {
     this.#ensureSeq(s);
-    this.#legal = -1;
+    this.#listed = this.#count = -1;
     // cover is read only for cards in a column (where >= 0), which the loop below sets.
     this.where.fill(-2);
     for (let c = 0; c < s.nColumns; c++) {
@@ -326,7 +334,7 @@ export const FEATURES: readonly Feature[] = [
     name: "dead-end",
     describe: "−1 for a position with no legal move left (a lost game)",
     tip: false,
-    potential: (s, x) => (!s.isWon() && x.legalMoves(s) === 0 ? -1 : 0),
+    potential: (s, x) => (!s.isWon() && x.moveCount(s) === 0 ? -1 : 0),
   },
   {
     name: "flipper-reserve",

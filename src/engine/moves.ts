@@ -296,6 +296,100 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
 }
 
 /**
+ * How many moves generateMoves lists for s, without listing them: the scorer's mobility features
+ * count the moves of every position a search scores. The same walk with nothing written and no
+ * order kept; the property tests hold it to generateMoves on every position they reach.
+ */
+export function countMoves(s: State): number {
+  const t = s.tables;
+  if (t.rankHome) for (let f = 0; f < 4; f++) needs[f] = s.foundationNeeds(f);
+  const buildOn = t.buildOn;
+  const targets = t.targets;
+  const emptyMode = t.emptyMode;
+  const cards = s.cards;
+  const lens = s.len;
+  const cells = s.cells;
+  const nCols = s.nColumns;
+  const nCells = s.nCells;
+  let free = 0;
+  for (let i = 0; i < nCells; i++) if (cells[i] === NO_CARD) free++;
+  let empties = 0;
+  for (let c = 0; c < nCols; c++) {
+    const l = lens[c]!;
+    if (l === 0) empties++;
+    else colOfTop[cards[c * COLUMN_CAP + l - 1]!] = c;
+  }
+  const fillEmpty = empties > 0 && emptyMode !== 2;
+  let capFull = 64;
+  let capEmpty = 64;
+  if (t.groupMode === 2) capFull = capEmpty = 1;
+  else if (t.groupMode === 3) capFull = capEmpty = free + 1;
+  else if (t.groupMode === 1) {
+    capFull = (free + 1) << empties;
+    capEmpty = (free + 1) << (empties > 0 ? empties - 1 : 0);
+  }
+  let n = 0;
+  for (let src = 0; src < nCols; src++) {
+    const len = lens[src]!;
+    if (len === 0) continue;
+    const b = src * COLUMN_CAP;
+    const top = cards[b + len - 1]!;
+    n += homeCount(s, top);
+    let run = 1;
+    while (
+      run < len &&
+      run < capFull &&
+      buildOn[cards[b + len - run]! * 52 + cards[b + len - run - 1]!] === 1
+    )
+      run++;
+    const most = Math.min(run, capFull);
+    for (let k = targets[top * 2 + 1]! < 0 ? most : 1; k <= most; k++) {
+      const head = cards[b + len - k]!;
+      for (let j = head * 2, e = j + 2; j < e; j++) {
+        const tg = targets[j]!;
+        if (tg < 0) break;
+        const d = colOfTop[tg]!;
+        if (d >= 0 && d !== src) n++;
+      }
+    }
+    // Into each empty column: the group sizes from high down to low, every `step`.
+    const max = fillEmpty ? Math.min(run, capEmpty, len - 1) : 0;
+    const low = emptyMode === 1 ? 1 : 13 - t.rel[top]!;
+    if (low <= max)
+      n += empties * (emptyMode === 1 ? max - low + 1 : Math.floor((max - low) / 13) + 1);
+    if (free > 0) n++;
+  }
+  for (let i = 0; i < nCells; i++) {
+    const card = cells[i]!;
+    if (card === NO_CARD) continue;
+    n += homeCount(s, card);
+    const d0 = targets[card * 2]! >= 0 ? colOfTop[targets[card * 2]!]! : -1;
+    const d1 = targets[card * 2 + 1]! >= 0 ? colOfTop[targets[card * 2 + 1]!]! : -1;
+    // d0 and d1 are tops of two columns, never the same one.
+    n += (d0 >= 0 ? 1 : 0) + (d1 >= 0 ? 1 : 0);
+    if (fillEmpty && (emptyMode === 1 || t.rel[card] === 12)) n += empties;
+  }
+  for (let c = 0; c < nCols; c++) {
+    const l = lens[c]!;
+    if (l !== 0) colOfTop[cards[c * COLUMN_CAP + l - 1]!] = -1;
+  }
+  return n;
+}
+
+/** How many moves home homeMoves writes for `card`. */
+function homeCount(s: State, card: number): number {
+  const t = s.tables;
+  if (!t.rankHome) {
+    const su = card & 3;
+    return t.foundationCard[su * 14 + s.found[su]!] === card ? 1 : 0;
+  }
+  const r = card >> 2;
+  let k = 0;
+  for (let f = 0; f < 4; f++) if (needs[f] === r) k++;
+  return k;
+}
+
+/**
  * Plays a move produced by `generateMoves` for this position, with no legality check: the
  * search loops' version, exported to users as `applyMoveUnchecked`. A move that is not legal
  * here corrupts the position (a card twice); `applyLegalMove` (the public `applyMove`) checks.

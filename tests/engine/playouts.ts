@@ -24,6 +24,7 @@ import {
   type Rules,
   type State,
 } from "../../src/engine/index.js";
+import { countMoves } from "../../src/engine/moves.js";
 import { refCardsConserved, refLegalMoves, refMoveKey } from "./reference.js";
 import { engineMoveKey, positionKey, prng, refRules, toRef } from "./helpers.js";
 
@@ -82,6 +83,7 @@ export function checkRandomPlay(
     for (let step = 0; step < steps; step++) {
       st.steps++;
       const n = generateMoves(s, buf);
+      if (countMoves(s) !== n) fail("countMoves differs from the list's length", s, String(n));
       const moves = Array.from(buf.subarray(0, n));
       st.maxMoves = Math.max(st.maxMoves, n);
       const ref = toRef(s);
