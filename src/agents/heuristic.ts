@@ -110,6 +110,17 @@ const MEMO_SCORE = MEMO_MOVE + MEMO_MOVES;
 const MEMO_WORDS = MEMO_SCORE + 2 * MEMO_MOVES;
 
 /**
+ * The memo tables, one pair per thread, made at first use: the values of the last 2^16
+ * positions scored and the move scores of the last 2^14 positions expanded (about 10 + 13 MB).
+ * Shared by every scorer that keeps a memo, so that a player made afresh for each game (the
+ * safety labels' teacher) allocates nothing; a scorer with other weights, or another rule set,
+ * empties them (what they hold is exact for one of each).
+ */
+let memos: { values: PositionCache; scored: PositionCache } | undefined;
+/** One token per distinct weights: the owner of the memo's entries. */
+const owners = new Map<string, object>();
+
+/**
  * Scores moves by the weighted features. Holds its own scratch position, so the caller's state is
  * never touched, and allocates nothing per call.
  */
@@ -121,20 +132,28 @@ export class MoveScorer {
   /** Values of positions, and scoreMoves' answers, kept for a search (position-cache.ts). */
   readonly #values: PositionCache | undefined;
   readonly #scored: PositionCache | undefined;
+  readonly #owner: object;
 
   /**
-   * `memoBits`: keep the values of the last positions scored (2^memoBits of them) and the move
-   * scores of the last positions whose moves were scored (2^(memoBits − 2)), for a search that
-   * scores the same positions many times: what it gets back is exactly what it would work out
-   * afresh. 0: keep nothing.
+   * `memo`: keep values and move scores of the positions scored last (the thread's memo tables
+   * above), for a search that scores the same positions many times: what it gets back is exactly
+   * what it would work out afresh.
    */
   constructor(
     readonly weights: Readonly<Record<string, number>>,
-    memoBits = 0,
+    memo = false,
   ) {
-    if (memoBits > 0) {
-      this.#values = new PositionCache(memoBits, 2);
-      this.#scored = new PositionCache(memoBits - 2, MEMO_WORDS);
+    const key = JSON.stringify(weights);
+    let owner = owners.get(key);
+    if (!owner) owners.set(key, (owner = {}));
+    this.#owner = owner;
+    if (memo) {
+      memos ??= {
+        values: new PositionCache(16, 2),
+        scored: new PositionCache(14, MEMO_WORDS),
+      };
+      this.#values = memos.values;
+      this.#scored = memos.scored;
     }
     for (const feat of FEATURES) {
       const w = weights[feat.name];
@@ -148,7 +167,7 @@ export class MoveScorer {
   value(s: State): number {
     if (this.#pot.length === 0) return 0;
     const memo = this.#values;
-    const slot = memo ? memo.find(s) : -1;
+    const slot = memo ? memo.find(s, this.#owner) : -1;
     if (slot >= 0) return memo!.floats[slot >> 1]!;
     this.#x.locate(s);
     let v = 0;
@@ -163,7 +182,7 @@ export class MoveScorer {
    */
   scoreMoves(s: State, moves: Int32Array, n: number, score: Float64Array): number {
     const memo = n <= MEMO_MOVES ? this.#scored : undefined;
-    const slot = memo ? memo.find(s) : -1;
+    const slot = memo ? memo.find(s, this.#owner) : -1;
     if (slot >= 0 && this.#memoHolds(slot, moves, n)) {
       const f = memo!.floats;
       for (let i = 0, j = (slot + MEMO_SCORE) >> 1; i < n; i++) score[i] = f[j + i]!;

@@ -19,12 +19,6 @@ export const DEFAULT_DEPTH = 3;
 export const DEFAULT_WIDTH = 3;
 /** Lookahead leans on the non-tip features (mobility, dead ends) more than greedy does. */
 export const LOOKAHEAD_HEURISTIC = "tuned";
-/**
- * The scorer keeps the values of the last 2^16 positions it scored and the move scores of the
- * last 2^14 positions it expanded (about 10 + 13 MB): one decision's tree meets a position about
- * twice, and the next decision's tree is mostly this one's.
- */
-const MEMO_BITS = 16;
 
 function intOption(v: unknown, name: string, dflt: number, max: number): number {
   if (v === undefined) return dflt;
@@ -54,7 +48,9 @@ export class LookaheadAgent implements Agent {
     const spec = heuristicSpec(options, LOOKAHEAD_HEURISTIC);
     this.depth = intOption(options.depth, "depth", DEFAULT_DEPTH, 8);
     this.width = intOption(options.width, "width", DEFAULT_WIDTH, 64);
-    this.#scorer = new MoveScorer(weightsOf(spec), MEMO_BITS);
+    // A memo of the scorer's answers: one decision's tree meets a position about twice, and the
+    // next decision's tree is mostly this one's.
+    this.#scorer = new MoveScorer(weightsOf(spec), true);
     this.name = `lookahead(${heuristicLabel(spec)},depth=${this.depth},width=${this.width})`;
     for (let d = 0; d <= this.depth; d++) {
       this.#moves.push(new Int32Array(MAX_MOVES));

@@ -45,8 +45,9 @@ export class PositionCache {
   readonly #bytes: Uint8Array;
   /** A slot holds a position when its stamp is the epoch; clear() moves the epoch on. */
   #epoch = 1;
-  /** Payloads hold for one rule set and base rank (the tables) only. */
+  /** Payloads hold for one rule set and base rank (the tables) and one owner's way of scoring. */
   #tables: Tables | undefined;
+  #owner: object | undefined;
   /** Word views of the last position looked up (a search looks up one scratch State). */
   #of: State | undefined;
   #cards = words(new Uint8Array(0));
@@ -74,12 +75,14 @@ export class PositionCache {
 
   /**
    * The slot of s: the word where its payload starts when the table holds s, else −1 − that
-   * word (where `put` will store it).
+   * word (where `put` will store it). `owner` names what the payloads mean (the scorer's weights):
+   * a look-up under another owner, or another rule set or base rank, empties the table first.
    */
-  find(s: State): number {
-    if (s.tables !== this.#tables) {
+  find(s: State, owner: object): number {
+    if (s.tables !== this.#tables || owner !== this.#owner) {
       this.clear();
       this.#tables = s.tables;
+      this.#owner = owner;
     }
     if (s !== this.#of) {
       this.#of = s;
