@@ -151,6 +151,26 @@ function homeMoves(
 const hitDst = new Int8Array(16);
 const hitMove = new Int32Array(16);
 
+/** The largest group onto a non-empty column (caps[0]) and into an empty one (caps[1]). */
+const caps = new Int32Array(2);
+
+/**
+ * Fills `caps` for a position with `free` free flippers and `empties` empty columns: groupCap's
+ * rule for every destination at once (64 stands for no limit).
+ */
+function groupCaps(groupMode: number, free: number, empties: number): void {
+  let full = 64;
+  let empty = 64;
+  if (groupMode === 2) full = empty = 1;
+  else if (groupMode === 3) full = empty = free + 1;
+  else if (groupMode === 1) {
+    full = (free + 1) << empties;
+    empty = (free + 1) << (empties > 0 ? empties - 1 : 0);
+  }
+  caps[0] = full;
+  caps[1] = empty;
+}
+
 /**
  * Writes every legal move into `out` and returns how many. Deterministic order: for each column,
  * foundation, then columns left to right (largest group first into an empty column), then a
@@ -191,14 +211,9 @@ export function generateMoves(s: State, out: Int32Array, from = -1): number {
   // Empty destinations matter only when the rules let something fill them.
   const fillEmpty = empties > 0 && emptyMode !== 2;
   // Group caps onto a non-empty and into an empty column (see groupCap).
-  let capFull = 64;
-  let capEmpty = 64;
-  if (t.groupMode === 2) capFull = capEmpty = 1;
-  else if (t.groupMode === 3) capFull = capEmpty = free + 1;
-  else if (t.groupMode === 1) {
-    capFull = (free + 1) << empties;
-    capEmpty = (free + 1) << (empties > 0 ? empties - 1 : 0);
-  }
+  groupCaps(t.groupMode, free, empties);
+  const capFull = caps[0]!;
+  const capEmpty = caps[1]!;
   let n = 0;
   const colEnd = from < 0 ? nCols : from < CELL0 ? from + 1 : 0;
   for (let src = Math.max(from, 0); src < colEnd; src++) {
@@ -320,14 +335,9 @@ export function countMoves(s: State): number {
     else colOfTop[cards[c * COLUMN_CAP + l - 1]!] = c;
   }
   const fillEmpty = empties > 0 && emptyMode !== 2;
-  let capFull = 64;
-  let capEmpty = 64;
-  if (t.groupMode === 2) capFull = capEmpty = 1;
-  else if (t.groupMode === 3) capFull = capEmpty = free + 1;
-  else if (t.groupMode === 1) {
-    capFull = (free + 1) << empties;
-    capEmpty = (free + 1) << (empties > 0 ? empties - 1 : 0);
-  }
+  groupCaps(t.groupMode, free, empties);
+  const capFull = caps[0]!;
+  const capEmpty = caps[1]!;
   let n = 0;
   for (let src = 0; src < nCols; src++) {
     const len = lens[src]!;
