@@ -275,4 +275,60 @@ describe("the atlas", () => {
     expect([r.status, r.stderr.trim().split("\n").length]).toEqual([2, 1]);
     expect(readFileSync(bare, "utf8")).toBe("no markers\n");
   });
+
+  it("scripts/atlas/local.sh with two lanes plays each shard once, and merges to what one lane gives", () => {
+    const dir = join(tmp, "lanes");
+    const plan = join(tmp, "lanes-plan.txt");
+    writeFileSync(plan, "# two runs\npenguin-7 1 60 3\npenguin-3 1 60 3 random\n");
+    const play = (lanes: string, out: string) =>
+      spawnSync("bash", ["scripts/atlas/local.sh", plan, out], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, ATLAS_LANES: lanes },
+      });
+    const two = play("2", join(dir, "two"));
+    expect(two.status).toBe(0);
+    const done = readFileSync(join(dir, "two", "done.txt"), "utf8")
+      .trim()
+      .split("\n")
+      .sort();
+    expect(done).toEqual([
+      "penguin-3 1 60 0/3 random",
+      "penguin-3 1 60 1/3 random",
+      "penguin-3 1 60 2/3 random",
+      "penguin-7 1 60 0/3 solver",
+      "penguin-7 1 60 1/3 solver",
+      "penguin-7 1 60 2/3 solver",
+    ]);
+    // Each shard started once: one "<time> <line>" per shard in the lanes' output.
+    expect(two.stdout.trim().split("\n")).toHaveLength(6);
+    expect(play("1", join(dir, "one")).status).toBe(0);
+    for (const d of ["two", "one"])
+      expect(
+        spawnSync(
+          tsx,
+          [
+            "experiments/atlas.ts",
+            "--merge",
+            "--quiet",
+            "--shards",
+            join(dir, d),
+            "--out",
+            join(dir, `m-${d}`),
+          ],
+          {
+            cwd: root,
+          },
+        ).status,
+      ).toBe(0);
+    for (const f of ["summary.csv", "players.csv", "deals/penguin-7.txt"])
+      expect(readFileSync(join(dir, "m-two", f), "utf8")).toBe(
+        readFileSync(join(dir, "m-one", f), "utf8"),
+      );
+    const bad = play("0", join(dir, "bad"));
+    expect([bad.status, bad.stderr.trim()]).toEqual([
+      2,
+      "ATLAS_LANES must be a whole number from 1 to 99, got '0'",
+    ]);
+  });
 });
