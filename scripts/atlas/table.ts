@@ -109,7 +109,8 @@ if (players.length > 0) {
 }
 const text = `${lines.join("\n")}\n`;
 if (pages.length === 0) process.stdout.write(text);
-for (const page of pages) {
+// Every page is checked before any is written, so a page without markers changes none.
+const rewritten = pages.map((page) => {
   const old = readFileSync(page, "utf8");
   const a = old.indexOf(`${BEGIN}\n`);
   const b = old.indexOf(END, a);
@@ -117,5 +118,6 @@ for (const page of pages) {
     process.stderr.write(`${page}: no "${BEGIN}" … "${END}" lines to write the tables between\n`);
     process.exit(2);
   }
-  writeOutput(page, `${old.slice(0, a + BEGIN.length + 1)}\n${text}\n${old.slice(b)}`);
-}
+  return `${old.slice(0, a + BEGIN.length + 1)}\n${text}\n${old.slice(b)}`;
+});
+pages.forEach((page, i) => writeOutput(page, rewritten[i]!));
