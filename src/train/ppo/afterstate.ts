@@ -22,6 +22,7 @@ import {
   TanhMlp,
   type AfterstateConfig,
 } from "../../players/policy/afterstate.js";
+import { squash } from "../../players/safety/model.js";
 import { ScorerAgent, ScorerView } from "../../players/scorer/agent.js";
 import { ROW } from "../../players/scorer/features.js";
 import { Rng } from "../../util/rng.js";
@@ -141,9 +142,11 @@ export function mlpT(x: tf.Tensor2D, w: readonly tf.Variable[]): tf.Tensor1D {
   return tf.reshape(h, [-1]) as tf.Tensor1D;
 }
 
-/** Scores squashed to ±20 (as the safety network's are), so exp cannot overflow. */
-const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
-const squash = (z: number): number => 20 * Math.tanh(z / 20);
+/**
+ * Scores squashed to ±20 so that exp cannot overflow: `squash` (the safety network's, which its
+ * player compares) as a tensor, for the policies trained here.
+ */
+export const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
 
 /** One sub-environment: its training game and the view its policy reads. */
 interface Game extends TrainingGame {

@@ -49,7 +49,7 @@ import { computeGae, scheduledLr } from "../gae.js";
 import { BatchEncoder, type PackedMoves } from "../safety/batch.js";
 import { TfSafety } from "../safety/network.js";
 import { PACK_STRIDE, packState } from "../safety/pack.js";
-import { mlpT } from "./afterstate.js";
+import { mlpT, squashT } from "./afterstate.js";
 import type { TrainContext } from "./context.js";
 import { ppoLoss } from "./loss.js";
 import {
@@ -245,9 +245,6 @@ const detach = tf.customGrad(((x: tf.Tensor) => ({
 })) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as <T extends tf.Tensor>(
   x: T,
 ) => T;
-
-/** Scores squashed to ±20, as the player's (squash in model.ts). */
-const squashT = (z: tf.Tensor1D): tf.Tensor1D => tf.mul(tf.tanh(tf.div(z, 20)), 20);
 
 /** One sub-environment: its training game and the view its policy reads. */
 interface Game extends TrainingGame {
