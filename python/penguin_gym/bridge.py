@@ -3,8 +3,9 @@ exchanges binary frames with it over pipes (protocol in docs/python.md). A vecto
 replies (observations and masks of every sub-env) come through a shared file instead
 (shared.py).
 
-Every read waits in ``poll()`` with a deadline, so a hung or dead engine raises an error
-instead of blocking forever. Closing the bridge closes the engine's stdin, which ends it.
+Every reply has a deadline: the read blocks, and a watchdog thread stops an engine that misses
+it (watchdog.py), so a hung or dead engine raises an error instead of blocking forever. Closing
+the bridge closes the engine's stdin, which ends it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 
 from .colocate import EngineOnPythonCpu
 from .shared import Cutter, SharedSlots, shared_file
+from .watchdog import WATCHDOG
 from .options import RANDOM_SEED_HIGH, RANDOM_SEED_LOW, check_env_id
 
 PROTOCOL_VERSION = 3
@@ -43,6 +45,9 @@ NODE_REQUIREMENT = "^20.19.0 || ^22.13.0 || >=24"
 # A pipe large enough for any usual reply spares the two processes wake-ups mid-reply.
 _PIPE_SIZE = 1 << 20
 
+
+# A vector's error reply (its message) comes on the pipe; room for the usual one.
+_ERROR_CAPACITY = 1 << 12
 
 _SEED = struct.Struct("<d")
 _NO_SEED = _SEED.pack(math.nan)
@@ -277,11 +282,18 @@ class Bridge:
                 pass  # not Linux, or above /proc/sys/fs/pipe-max-size: the default pipe works
         os.set_blocking(self._out, False)
         self._head = bytearray(_REPLY.size)  # a shared reply's header
-        # The slot of the shared file the last shared reply came in, and its length.
-        self.slot = self.length = 0
-        self._poll = select.poll()
+        self._head_buffers = [self._head]
+        # The length of the last shared reply read through the general path.
+        self.length = 0
+        self._poll = select.poll()  # for the rest of a reply that came in parts
         self._poll.register(self._in, select.POLLIN)
         self.closed = False
+        # When the reply being waited for is due (0: none is), and the wait's limit in seconds;
+        # the watchdog stops the engine once the deadline has passed (expire()).
+        self.deadline = 0.0
+        self._limit = self.timeout
+        self._expired = False
+        WATCHDOG.watch(self)
         self._placement = EngineOnPythonCpu(self.proc.pid)
         request = {
             "protocol": PROTOCOL_VERSION,
@@ -302,10 +314,9 @@ class Bridge:
             self._shared.open(self.about["sharedSlotBytes"])
 
     def call(self, op: int, payload: bytes, capacity: int, timeout: float | None = None) -> np.ndarray:
-        """Sends one request and returns the reply payload as a uint8 array that nothing else
-        will write to while the arrays handed to the user view it: a fresh buffer, or a free
-        slot of the shared file (`capacity` is the usual size of a reply on the pipe; larger
-        ones are read too).
+        """Sends one request and returns the reply payload, read from the pipe into a fresh uint8
+        array (`capacity` is the usual size of the reply; larger ones are read too). A vector's
+        RESET and STEP go through `call_slot` instead.
 
         A usage error from the engine (bad option, illegal action) raises ValueError and leaves
         the environment as it was; a dead or silent engine raises a BridgeError.
@@ -315,51 +326,62 @@ class Bridge:
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
         self._placement.follow()
-        shared = self._shared is not None and op in (OP_RESET, OP_STEP)
-        slot = self._shared.free_slot() if shared else 0  # type: ignore[union-attr]
-        data = _HEADER.pack(len(payload), op, slot) + payload
-        try:
-            sent = os.write(self._out, data)
-        except BlockingIOError:
-            sent = 0
-        except (BrokenPipeError, ConnectionResetError):
-            self._died(op)
-        if sent < len(data):
-            self._send(memoryview(data)[sent:], op, deadline, limit)
-        if not self._poll.poll(math.ceil(limit * 1000)):
-            self._timed_out(op, limit)
-        if shared:
-            # The reply is in the shared file: the pipe brings its header alone, read into a
-            # buffer kept for it (an error's message follows the header: the general path).
-            have = os.readv(self._in, [self._head])
-            if have == _REPLY.size:
-                length, status, _, where = _REPLY.unpack_from(self._head)
-                if where:
-                    self.slot, self.length = slot, length
-                    return self._shared.reply(slot, length)  # type: ignore[union-attr]
-            buf = np.empty(capacity + _REPLY.size, np.uint8)
-            buf[:have] = np.frombuffer(self._head, np.uint8, have)
-            return self._read_rest(op, slot, buf, have, deadline, limit)
+        self._send(_HEADER.pack(len(payload), op, 0) + payload, op, deadline, limit)
         # np.empty: a fresh, unzeroed buffer per reply, so the arrays handed out are never
         # reused. One readv usually brings the header and the whole payload: the common case
-        # takes three system calls.
+        # takes two system calls.
         buf = np.empty(capacity + _REPLY.size, np.uint8)
+        self._limit = limit
+        self.deadline = deadline
         have = os.readv(self._in, [buf])
+        self.deadline = 0.0
         if have >= _REPLY.size:
             length, status, _, _ = _REPLY.unpack_from(buf)
             if status == _STATUS_OK and have == _REPLY.size + length:
                 return buf[_REPLY.size : have]
-        return self._read_rest(op, slot, buf, have, deadline, limit)
+        return self._read_rest(op, buf, have, deadline, limit)
 
-    def cut(self, reply: np.ndarray, make: Cutter) -> tuple[np.ndarray, ...]:
-        """The arrays `make` cuts a shared reply (the last `call` returned) into, made once per
-        slot of the shared file (see SharedSlots.cut): hand out only these and views of them."""
-        return self._shared.cut(self.slot, reply, make)  # type: ignore[union-attr]
+    def call_slot(self, op: int, payload: bytes, make: Cutter) -> tuple[tuple[Any, ...], int]:
+        """A vector's RESET or STEP, whose reply the engine writes into a free slot of the shared
+        file: the arrays `make` cuts the reply into (made once per slot: hand out only these and
+        views of them, see SharedSlots.cut), and the reply's length. Errors as for `call`.
 
-    def _read_rest(
-        self, op: int, slot: int, buf: np.ndarray, have: int, deadline: float, limit: float
-    ) -> np.ndarray:
-        """Reads the rest of a reply of which `have` bytes are in `buf`; raises a usage error."""
+        This is every batch step's path, kept short: two system calls (a write and a blocking
+        read), the engine's placement and a free slot checked, and the reply's header unpacked.
+        """
+        if self.closed:
+            raise BridgeError("the environment is closed; make a new one")
+        self._placement.follow()
+        shared: SharedSlots = self._shared  # type: ignore[assignment]
+        slot = shared.free_slot()
+        head = _HEADER.pack(len(payload), op, slot)
+        try:
+            sent = os.writev(self._out, (head, payload))
+        except BlockingIOError:
+            sent = 0
+        except (BrokenPipeError, ConnectionResetError):
+            self._died(op)
+        limit = self._limit = self.timeout
+        deadline = self.deadline = time.monotonic() + limit
+        if sent < _HEADER.size + len(payload):
+            self._send((head + payload)[sent:], op, deadline, limit)
+        # The pipe brings the reply's header alone, read into a buffer kept for it (an error's
+        # message follows the header: the general path).
+        have = os.readv(self._in, self._head_buffers)
+        self.deadline = 0.0
+        if have == _REPLY.size:
+            length, _, _, where = _REPLY.unpack_from(self._head)
+            if where:  # only an ok reply is in the shared file
+                return shared.cuts(slot, length, make), length
+        buf = np.empty(_ERROR_CAPACITY, np.uint8)
+        buf[:have] = np.frombuffer(self._head, np.uint8, have)
+        self._read_rest(op, buf, have, deadline, limit)
+        return shared.cuts(slot, self.length, make), self.length
+
+    def _read_rest(self, op: int, buf: np.ndarray, have: int, deadline: float, limit: float) -> np.ndarray:
+        """Reads the rest of a reply of which `have` bytes are in `buf`, and returns its payload
+        (empty for a reply in the shared file, whose length goes to `self.length`); raises the
+        error an error reply names."""
         if have == 0:
             self._died(op)
         view = memoryview(buf)
@@ -368,8 +390,8 @@ class Bridge:
             if want == _REPLY.size and have >= _REPLY.size:
                 length, status, _, shared = _REPLY.unpack_from(buf)
                 if shared:
-                    self.slot, self.length = slot, length
-                    return self._shared.reply(slot, length)  # type: ignore[union-attr]
+                    self.length = length
+                    return buf[:0]
                 want = _REPLY.size + length
                 if want > len(buf):
                     grown = np.empty(want, np.uint8)
@@ -389,18 +411,20 @@ class Bridge:
             raise BridgeError(f"the engine failed on {_OP_NAMES.get(op, op)}: {text}")
         return buf[_REPLY.size : want]
 
-    def _send(self, view: memoryview, op: int, deadline: float, limit: float) -> None:
-        """Writes the rest of a request that a full pipe did not take at once."""
+    def _send(self, data: bytes, op: int, deadline: float, limit: float) -> None:
+        """Writes a request (the pipe is non-blocking: a full one is waited on, up to the deadline)."""
+        view = memoryview(data)
         while view:
+            try:
+                view = view[os.write(self._out, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                self._died(op)
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([], [self._out], [], remaining)[1]:
                 self._timed_out(op, limit)
-            try:
-                view = view[os.write(self._out, view) :]
-            except BlockingIOError:
-                continue
-            except (BrokenPipeError, ConnectionResetError):
-                self._died(op)
 
     def _wait(self, op: int, deadline: float, limit: float) -> None:
         remaining = deadline - time.monotonic()
@@ -415,7 +439,18 @@ class Bridge:
             return ""
         return ("; its last output: " + " | ".join(lines[-5:])) if lines else ""
 
+    def expire(self) -> None:
+        """The watchdog's call (from its thread) once the reply waited for is overdue: stops the
+        engine, which ends the blocked read; the reader then raises BridgeTimeoutError."""
+        self._expired = True
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+
     def _died(self, op: int) -> None:
+        if self._expired:
+            self._timed_out(op, self._limit)
         try:
             code = self.proc.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
@@ -448,6 +483,7 @@ class Bridge:
         if self.closed:
             return
         self.closed = True
+        WATCHDOG.forget(self)
         if self._shared is not None:
             self._shared.close()
         self._finalizer()  # ends the engine, closes the shared file

@@ -21,12 +21,13 @@ import mmap
 import os
 import sys
 import tempfile
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
-# Cuts a reply into the arrays handed out (each a view of it).
-Cutter = Callable[[np.ndarray], tuple[np.ndarray, ...]]
+# Cuts a reply into the arrays handed out (each a view of it), and anything made of them alone
+# (dicts of them) that is kept with them.
+Cutter = Callable[[np.ndarray], tuple[Any, ...]]
 # Slots handed out without a copy: the caller usually still holds the previous step's arrays
 # while asking for the next, so two would do; a third spares a copy to one who keeps one more.
 VIEWED_SLOTS = 3
@@ -56,7 +57,7 @@ class SharedSlots:
         # Per viewed slot: the arrays its replies are cut into, made on its first reply; the
         # sum of their reference counts when only the cache refers to them; and the slot's own
         # count then (one more per cached array, whose base it is).
-        self._cuts: list[tuple[np.ndarray, ...] | None] = []
+        self._cuts: list[tuple[Any, ...] | None] = []
         self._cuts_unseen: list[int] = []
         self._slot_unseen: list[int] = []
         self._order: list[list[int]] = [[]]
@@ -96,10 +97,12 @@ class SharedSlots:
                 return i
         return self.copied
 
-    def cut(self, slot: int, reply: np.ndarray, make: Cutter) -> tuple[np.ndarray, ...]:
+    def cut(self, slot: int, reply: np.ndarray, make: Cutter) -> tuple[Any, ...]:
         """The arrays `make` cuts `reply` (what `reply(slot, ...)` returned) into: made once and
-        kept for a viewed slot, made afresh for the copied one. Every array must view `reply`;
-        the caller hands out only these (and views of them), so that free_slot sees them held."""
+        kept for a viewed slot, made afresh for the copied one. Every array must view `reply`
+        (other items, such as dicts of these arrays, are kept with them); the caller hands out
+        only these arrays, views of them and copies of the dicts, so that free_slot sees them
+        held."""
         if slot == self.copied:
             return make(reply)
         cuts = self._cuts[slot]
@@ -107,8 +110,17 @@ class SharedSlots:
             cuts = self._cuts[slot] = make(self._slots[slot])
             # Each cached array's own reference: the tuple's, and getrefcount's argument.
             self._cuts_unseen[slot] = sum(map(sys.getrefcount, cuts))
-            self._slot_unseen[slot] = self._unseen + len(cuts)
+            self._slot_unseen[slot] = self._unseen + sum(isinstance(c, np.ndarray) for c in cuts)
         return cuts
+
+    def cuts(self, slot: int, length: int, make: Cutter) -> tuple[Any, ...]:
+        """`cut(slot, reply(slot, length), make)`: the arrays of the reply the engine has just
+        written to `slot`, for the one lookup a batch step needs when the slot is viewed."""
+        if slot != self.copied:
+            cuts = self._cuts[slot]
+            if cuts is not None:
+                return cuts
+        return self.cut(slot, self.reply(slot, length), make)
 
     def reply(self, slot: int, length: int) -> np.ndarray:
         """The reply the engine has just written to `slot` (`length` bytes from its start): the

@@ -24,6 +24,8 @@ from .bridge import observation_box, reset_payload
 from .options import engine_options
 
 _ACTION = np.dtype("<i4")
+# Where _cut puts the info dicts a step copies: without finals, with them, and final_info.
+_INFO, _ENDED_INFO, _FINAL_INFO = 15, 16, 17
 # RESET and STEP replies come through the shared file; the pipe carries the rest (render text,
 # error messages), a few kB.
 _PIPE_REPLY = 1 << 12
@@ -103,10 +105,11 @@ class PenguinVectorEnv(VectorEnv):
         super().reset(seed=seed)
         if options:
             raise ValueError(f"reset takes no options, got {sorted(options)}")
-        buf = self._call(OP_RESET, reset_payload(seed, self._started, self.np_random))
-        obs, info = self._read(self._bridge.cut(buf, self._cut))
+        payload = reset_payload(seed, self._started, self.np_random)
+        cuts, _ = self._bridge.call_slot(OP_RESET, payload, self._cut)
         self._started = True
-        return obs, info
+        self._masks = cuts[1]
+        return cuts[0], cuts[_INFO].copy()
 
     def step(
         self, actions: Any
@@ -114,81 +117,81 @@ class PenguinVectorEnv(VectorEnv):
         a = actions if type(actions) is np.ndarray else np.asarray(actions)
         if a.shape != self._shape or a.dtype.kind not in "iu":
             raise ValueError(f"step needs {self.num_envs} integer actions, got {a.dtype} of shape {a.shape}")
-        bridge = self._bridge
-        reply = bridge.call(OP_STEP, a.astype(_ACTION, copy=False).tobytes(), _PIPE_REPLY)
-        cuts = bridge.cut(reply, self._cut)
-        obs, info = self._read(cuts)
-        # The episodes that ended, from the reply's length (its final observations are last).
-        k = (bridge.length - self._at_finals) // self._obs_bytes
-        if k:
-            self._add_finals(info, k, cuts)
-        return obs, cuts[3], cuts[4], cuts[5], info
+        cuts, length = self._bridge.call_slot(OP_STEP, a.astype(_ACTION, copy=False).tobytes(), self._cut)
+        self._masks = cuts[1]
+        # Episodes that ended, counted from the reply's length (their final observations come
+        # last): Gymnasium's SAME_STEP info, with final_obs and final_info.
+        if length > self._at_finals:
+            info = cuts[_ENDED_INFO].copy()
+            info["final_obs"] = self._final_obs((length - self._at_finals) // self._obs_bytes, cuts)
+            info["final_info"] = cuts[_FINAL_INFO].copy()
+        else:
+            info = cuts[_INFO].copy()
+        return cuts[0], cuts[3], cuts[4], cuts[5], info
 
-    def _cut(self, buf: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _cut(self, buf: np.ndarray) -> tuple[Any, ...]:
         """The arrays of a RESET or STEP reply, views of `buf` in the types the reply already
         has, so nothing is converted or copied (np.ndarray over the buffer: a third of the cost
         of frombuffer and reshape): observations, masks, seeds, rewards, terminated, truncated,
         ended, final won, final masks, final seeds, final returns, final steps, final cards
         home, ended index, and room for every final observation (the first k rows are this
-        step's)."""
+        step's). Then the info dicts a step hands out copies of (a copy costs a fraction of
+        building one): without finals, with them (final_obs is set per step), and final_info."""
         n, size, na = self.num_envs, self.obs_size, self.num_actions
         flags = np.ndarray((4, n), np.bool_, buf, self._at_flags)
         # Seeds, final seeds, returns (float64 bits), steps and cards home: rows of one block.
         wide = np.ndarray((5, n), np.int64, buf)
+        masks, seeds, ended, won = np.ndarray((n, na), np.int8, buf, self._at_masks), wide[0], flags[2], flags[3]
+        info = {"action_mask": masks, "_action_mask": self._all, "seed": seeds, "_seed": self._all}
+        ended_info = {**info, "final_obs": None, "_final_obs": ended, "final_info": None, "_final_info": ended}
+        final_masks = np.ndarray((n, na), np.int8, buf, self._at_masks + n * na)
+        final_seeds, final_returns, final_steps, final_home = wide[1], wide[2].view(np.float64), wide[3], wide[4]
+        final_info = {
+            "action_mask": final_masks,
+            "_action_mask": ended,
+            "seed": final_seeds,
+            "_seed": ended,
+            "episode_return": final_returns,
+            "_episode_return": ended,
+            "steps": final_steps,
+            "_steps": ended,
+            "cards_home": final_home,
+            "_cards_home": ended,
+            "won": won,
+            "_won": ended,
+        }
         return (
             np.ndarray((n, size), np.float32, buf, self._at_obs),
-            np.ndarray((n, na), np.int8, buf, self._at_masks),
-            wide[0],
+            masks,
+            seeds,
             np.ndarray(n, np.float32, buf, self._at_rewards),
             flags[0],
             flags[1],
-            flags[2],
-            flags[3],
-            np.ndarray((n, na), np.int8, buf, self._at_masks + n * na),
-            wide[1],
-            wide[2].view(np.float64),
-            wide[3],
-            wide[4],
+            ended,
+            won,
+            final_masks,
+            final_seeds,
+            final_returns,
+            final_steps,
+            final_home,
             np.ndarray(n, np.int32, buf, self._at_count + 8),
             np.ndarray((n, size), np.float32, buf, self._at_finals),
+            info,
+            ended_info,
+            final_info,
         )
 
-    def _read(self, cuts: tuple[np.ndarray, ...]) -> tuple[np.ndarray, dict[str, Any]]:
-        """The observations and info of a RESET or STEP reply."""
-        self._masks = cuts[1]
-        info = {
-            "action_mask": cuts[1],
-            "_action_mask": self._all,
-            "seed": cuts[2],
-            "_seed": self._all,
-        }
-        return cuts[0], info
-
-    def _add_finals(self, info: dict[str, Any], k: int, cuts: tuple[np.ndarray, ...]) -> None:
-        """The k episodes that ended on this step, in Gymnasium's SAME_STEP info layout (the
-        rows of sub-envs whose episode did not end hold 0, and None in final_obs)."""
+    def _final_obs(self, k: int, cuts: tuple[Any, ...]) -> np.ndarray:
+        """info["final_obs"] of a step on which k episodes ended: their last observations in
+        their sub-envs' rows, None in the others."""
         f_obs = cuts[14]
         final_obs = np.empty(self.num_envs, dtype=object)
-        for j, i in enumerate(cuts[13][:k].tolist()):
-            final_obs[i] = f_obs[j]
-        ended = cuts[6]
-        info["final_obs"] = final_obs
-        info["_final_obs"] = ended
-        info["final_info"] = {
-            "action_mask": cuts[8],
-            "_action_mask": ended,
-            "seed": cuts[9],
-            "_seed": ended,
-            "episode_return": cuts[10],
-            "_episode_return": ended,
-            "steps": cuts[11],
-            "_steps": ended,
-            "cards_home": cuts[12],
-            "_cards_home": ended,
-            "won": cuts[7],
-            "_won": ended,
-        }
-        info["_final_info"] = ended
+        if k == 1:
+            final_obs[cuts[13][0]] = f_obs[0]
+        else:
+            for j, i in enumerate(cuts[13][:k].tolist()):
+                final_obs[i] = f_obs[j]
+        return final_obs
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every sub-env now, (num_envs, n) booleans."""

@@ -58,13 +58,13 @@ def test_a_held_cut_or_a_view_of_it_keeps_its_slot():
 
 def test_the_usual_loop_never_copies_and_held_arrays_stay(engine, monkeypatch):
     copies = []
-    reply = SharedSlots.reply
+    cuts = SharedSlots.cuts
 
-    def counted(self: SharedSlots, slot: int, length: int) -> np.ndarray:
+    def counted(self: SharedSlots, slot: int, length: int, make):  # type: ignore[no-untyped-def]
         copies.append(slot == self.copied)
-        return reply(self, slot, length)
+        return cuts(self, slot, length, make)
 
-    monkeypatch.setattr(SharedSlots, "reply", counted)
+    monkeypatch.setattr(SharedSlots, "cuts", counted)
     envs = penguin_gym.PenguinVectorEnv(4, "Penguin-v3", max_steps=3, engine=engine)
     try:
         info = envs.reset(seed=21)[1]  # (`_` would hold the observations, and so their slot)

@@ -299,8 +299,9 @@ function serveVec(vec: VecEnv): Served {
       const r = vec.step(actions);
       let k = 0;
       for (let i = 0; i < n; i++) {
-        setInt64(seeds, i, vec.seeds[i]!);
         const ended = r.terminated[i]! | r.truncated[i]!;
+        // A sub-env's seed changes only when its episode ends (RESET writes them all).
+        if (ended) setInt64(seeds, i, vec.seeds[i]!);
         flags[i] = r.terminated[i]!;
         flags[n + i] = r.truncated[i]!;
         // Rows that end now, or ended on the previous step (theirs still hold it), are written.
@@ -386,6 +387,7 @@ function isFile(fd: number): boolean {
 export function serve(input: number, output: number): void {
   const head = new Uint8Array(8);
   const headView = new DataView(head.buffer);
+  const headOnly = [head];
   const frames = new FrameReader(input);
   let served: Served | undefined;
   let sharedFd: number | undefined;
@@ -401,7 +403,7 @@ export function serve(input: number, output: number): void {
     if (shared) {
       // The payload first, then the header that tells the other side it is there.
       writeAll(sharedFd!, parts, slot * slotBytes(served!));
-      writeAll(output, [head]);
+      writeAll(output, headOnly);
     } else writeAll(output, [head, ...parts]);
   };
   for (;;) {
