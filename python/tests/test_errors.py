@@ -71,6 +71,20 @@ def test_silent_engine_times_out(engine):
     assert env._bridge.proc.poll() is not None  # the engine was ended
 
 
+def test_silent_vector_engine_times_out(engine):
+    # A vector's step waits in a blocking read: the watchdog stops the engine at the deadline.
+    envs = penguin_gym.PenguinVectorEnv(2, "Penguin-v3", engine=engine, timeout=0.5)
+    _, info = envs.reset(seed=1)
+    actions = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
+    os.kill(envs._bridge.proc.pid, signal.SIGSTOP)
+    t0 = time.monotonic()
+    with pytest.raises(BridgeTimeoutError, match="gave no reply to STEP within 0.5 s and was stopped"):
+        envs.step(actions)
+    assert 0.5 <= time.monotonic() - t0 < 5
+    assert envs._bridge.proc.poll() is not None
+    envs.close()
+
+
 def test_close_ends_the_child(engine):
     env = penguin_gym.PenguinEnv("Penguin-v3", engine=engine)
     env.reset(seed=1)
