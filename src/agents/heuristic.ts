@@ -189,19 +189,26 @@ export class MoveScorer {
       return f[slot >> 1]!;
     }
     const v0 = this.value(s);
-    if (this.#term.length) this.#x.locate(s);
+    const x = this.#x;
+    if (this.#term.length || this.#pot.length) x.locate(s);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       let t = 0;
-      for (const p of this.#term) t += p.w * p.f(s, m, this.#x);
+      for (const p of this.#term) t += p.w * p.f(s, m, x);
       score[i] = t;
     }
     if (this.#pot.length)
       for (let i = 0; i < n; i++) {
         const m = moves[i]!;
         applyMove(s, m);
-        score[i] = score[i]! + this.value(s) - v0;
+        const v = this.#childValue(s, m);
+        score[i] = score[i]! + v - v0;
         undoMove(s, m);
+        // The scratch back to s's facts, if the child's were worked out.
+        if (this.#moved) {
+          x.relocate(s, m, false);
+          this.#moved = false;
+        }
       }
     if (memo) {
       // A hit on the position with other moves (a caller's own list) stores over it.
@@ -214,6 +221,25 @@ export class MoveScorer {
       for (let i = 0, j = (p + MEMO_SCORE) >> 1; i < n; i++) f[j + i] = score[i]!;
     }
     return v0;
+  }
+
+  /** Whether the scratch holds the facts of a child of the position located (see #childValue). */
+  #moved = false;
+
+  /**
+   * value() of s, a position the located one reached by move m: the same number, but on a miss
+   * the scratch's facts come from the located position's, with only what m changed redone.
+   */
+  #childValue(s: State, m: Move): number {
+    const memo = this.#values;
+    const slot = memo ? memo.find(s, this.#owner) : -1;
+    if (slot >= 0) return memo!.floats[slot >> 1]!;
+    this.#x.relocate(s, m, true);
+    this.#moved = true;
+    let v = 0;
+    for (const p of this.#pot) v += p.w * p.f(s, this.#x);
+    if (memo) memo.floats[memo.put(slot, s) >> 1] = v;
+    return v;
   }
 
   /** Does the memo at `slot` hold the scores of exactly these moves? */

@@ -20,17 +20,20 @@
  */
 import { NO_CARD, rankOf, suitOf } from "../engine/card.js";
 import {
+  autoHomeSuit,
   CELL0,
   FOUNDATION,
   countMoves,
   generateMoves,
   MAX_MOVES,
+  moveAutoHome,
+  moveCard,
   moveCount,
   moveFrom,
   moveTo,
   type Move,
 } from "../engine/moves.js";
-import { COLUMN_CAP, type State } from "../engine/state.js";
+import { COLUMN_CAP, MAX_COLUMNS, type State } from "../engine/state.js";
 
 export interface Feature {
   readonly name: string;
@@ -57,6 +60,13 @@ export class FeatureScratch {
   #seqFor = -1;
   #wrap = true;
   readonly seq = new Uint8Array(52 * 52);
+  /** Per column: cards lying on their in-suit parent (build-in-suit's share). */
+  readonly inSuit = new Int32Array(MAX_COLUMNS);
+  /** Per column: settled-cards' share (0 unless the deepest card is a base − 1 card or may be). */
+  readonly settled = new Int32Array(MAX_COLUMNS);
+  /** Per column: −cards lying on a lower card of their own suit (buried-order's share). */
+  readonly buried = new Int32Array(MAX_COLUMNS);
+  readonly #lowest = new Uint8Array(4);
   /** Move buffer for features that look at the legal moves of a position. */
   readonly moves = new Int32Array(MAX_MOVES);
   /** Legal moves of the position `locate` saw last, listed in `moves` or only counted; -1 until asked for. */
@@ -90,19 +100,75 @@ export class FeatureScratch {
     this.#listed = this.#count = -1;
     // cover is read only for cards in a column (where >= 0), which the loop below sets.
     this.where.fill(-2);
-    for (let c = 0; c < s.nColumns; c++) {
-      const n = s.len[c]!;
-      const b = c * COLUMN_CAP;
-      for (let d = 0; d < n; d++) {
-        const card = s.cards[b + d]!;
-        this.where[card] = c;
-        this.cover[card] = n - 1 - d;
-      }
-    }
+    for (let c = 0; c < s.nColumns; c++) this.#column(s, c);
+    this.#cells(s);
+  }
+
+  /**
+   * After `locate(p)` and then move m played from p (s is p after m): the same facts as
+   * `locate(s)`, found by redoing only what m changed, its columns and the flippers. With
+   * `child` false, s is p again (m taken back) and the facts return to p's. A search scores
+   * every move of a position this way, without walking the whole tableau for each.
+   */
+  relocate(s: State, m: Move, child: boolean): void {
+    this.#listed = this.#count = -1;
+    const from = moveFrom(m);
+    const to = moveTo(m);
+    if (from < CELL0) this.#column(s, from);
+    if (to < CELL0) this.#column(s, to);
+    this.#cells(s);
+    if (!child) return;
+    // Cards gone home are in no column or flipper: the card moved home, and base cards any move
+    // from a column may carry home after it (penguin-beak-home).
+    if (to === FOUNDATION) this.where[moveCard(m)] = -2;
+    for (let k = moveAutoHome(m); k > 0; k--) this.where[s.base * 4 + autoHomeSuit(m, k - 1)] = -2;
+  }
+
+  #cells(s: State): void {
     for (let i = 0; i < s.nCells; i++) {
       const card = s.cells[i]!;
       if (card !== NO_CARD) this.where[card] = -1;
     }
+  }
+
+  /**
+   * Where and cover of column c's cards, and the column's share of three features that are sums
+   * over columns (build-in-suit, settled-cards, buried-order): one walk for all of them.
+   */
+  #column(s: State, c: number): void {
+    const n = s.len[c]!;
+    const b = c * COLUMN_CAP;
+    const cards = s.cards;
+    const rel = s.tables.rel;
+    const seq = this.seq;
+    // buried-order: per suit the lowest rel below (a table, not four variables: the suits come
+    // in no order a branch could guess). A card above a lower one of its suit counts; else it is
+    // its suit's lowest so far.
+    const lowest = this.#lowest;
+    lowest[0] = lowest[1] = lowest[2] = lowest[3] = 99;
+    let inSuit = 0;
+    let buried = 0;
+    // settled-cards: 1 + the cards in suit order above the deepest, counted while unbroken.
+    let settled = 1;
+    let unbroken = true;
+    for (let d = 0; d < n; d++) {
+      const card = cards[b + d]!;
+      this.where[card] = c;
+      this.cover[card] = n - 1 - d;
+      const r = rel[card]!;
+      if (lowest[card & 3]! < r) buried--;
+      else lowest[card & 3] = r;
+      if (d > 0) {
+        const q = seq[card * 52 + cards[b + d - 1]!]!;
+        inSuit += q;
+        if (unbroken && q === 1) settled++;
+        else unbroken = false;
+      }
+    }
+    this.inSuit[c] = inSuit;
+    this.buried[c] = buried;
+    // Only from a base − 1 card at the bottom, where an empty column takes nothing else.
+    this.settled[c] = n === 0 || (s.tables.emptyMode === 0 && rel[cards[b]!] !== 12) ? 0 : settled;
   }
 
   #ensureSeq(s: State): void {
@@ -175,9 +241,6 @@ function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
   return false;
 }
 
-/** buried-order's scratch: per suit, the lowest rel below in the column walked. */
-const lowest = new Uint8Array(4);
-
 export const FEATURES: readonly Feature[] = [
   {
     name: "foundation-first",
@@ -224,13 +287,9 @@ export const FEATURES: readonly Feature[] = [
     describe: "tip 4: cards lying on their in-suit parent in the tableau",
     tip: true,
     potential: (s, x) => {
-      let v = 0;
       if (s.rules.build === "none") return 0;
-      for (let c = 0; c < s.nColumns; c++) {
-        const b = c * COLUMN_CAP;
-        for (let d = 1, n = s.len[c]!; d < n; d++)
-          v += x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!]!;
-      }
+      let v = 0;
+      for (let c = 0; c < s.nColumns; c++) v += x.inSuit[c]!;
       return v;
     },
   },
@@ -283,18 +342,9 @@ export const FEATURES: readonly Feature[] = [
       "cards in columns ordered in suit from a base−1 card at the bottom (never need to move)",
     tip: false,
     potential: (s, x) => {
-      let v = 0;
-      const rel = s.tables.rel;
       if (s.rules.build === "none") return 0;
-      for (let c = 0; c < s.nColumns; c++) {
-        const n = s.len[c]!;
-        if (n === 0) continue;
-        const b = c * COLUMN_CAP;
-        if (s.tables.emptyMode === 0 && rel[s.cards[b]!] !== 12) continue;
-        let d = 1;
-        while (d < n && x.seq[s.cards[b + d]! * 52 + s.cards[b + d - 1]!] === 1) d++;
-        v += d;
-      }
+      let v = 0;
+      for (let c = 0; c < s.nColumns; c++) v += x.settled[c]!;
       return v;
     },
   },
@@ -309,24 +359,10 @@ export const FEATURES: readonly Feature[] = [
     describe:
       "−cards lying on a lower card of their own suit (each must move again before that card goes home)",
     tip: false,
-    potential: (s) => {
-      let v = 0;
-      const rel = s.tables.rel;
+    potential: (s, x) => {
       if (s.tables.rankHome) return 0;
-      for (let c = 0; c < s.nColumns; c++) {
-        const n = s.len[c]!;
-        const b = c * COLUMN_CAP;
-        // The lowest rel of each suit among the cards below (a table, not four variables: the
-        // suits come in no order a branch could guess). A card above a lower one of its suit
-        // counts; else it is its suit's lowest so far.
-        lowest[0] = lowest[1] = lowest[2] = lowest[3] = 99;
-        for (let d = 0; d < n; d++) {
-          const card = s.cards[b + d]!;
-          const r = rel[card]!;
-          if (lowest[card & 3]! < r) v--;
-          else lowest[card & 3] = r;
-        }
-      }
+      let v = 0;
+      for (let c = 0; c < s.nColumns; c++) v += x.buried[c]!;
       return v;
     },
   },

@@ -7,9 +7,25 @@ import {
   MAX_MOVES,
   applyMove,
   moveTo,
+  undoMove,
 } from "../../src/engine/moves.js";
 import { PRESET_NAMES, resolveRules } from "../../src/engine/rules.js";
-import { FeatureScratch } from "../../src/agents/move-features.js";
+import type { State } from "../../src/engine/state.js";
+import { FEATURES, FeatureScratch } from "../../src/agents/move-features.js";
+
+/** Where x and y (both meant to hold the facts of s) differ, or "" when they agree. */
+function differ(x: FeatureScratch, y: FeatureScratch, s: State): string {
+  for (let card = 0; card < 52; card++) {
+    if (x.where[card] !== y.where[card]) return `where of card ${card}`;
+    if (x.where[card]! >= 0 && x.cover[card] !== y.cover[card]) return `cover of card ${card}`;
+  }
+  for (let c = 0; c < s.nColumns; c++)
+    if (x.inSuit[c] !== y.inSuit[c] || x.settled[c] !== y.settled[c] || x.buried[c] !== y.buried[c])
+      return `column ${c}'s sums`;
+  for (const f of FEATURES)
+    if (f.potential && f.potential(s, x) !== f.potential(s, y)) return f.name;
+  return "";
+}
 
 describe("FeatureScratch", () => {
   it("counts the real options (moves not into a flipper) as the move list has them", () => {
@@ -40,5 +56,37 @@ describe("FeatureScratch", () => {
         }
       }
     expect(checked).toBeGreaterThan(500);
+  });
+
+  it("relocates after a move, and back after its undo, to what locating afresh finds", () => {
+    const moves = new Int32Array(MAX_MOVES);
+    const x = new FeatureScratch();
+    const fresh = new FeatureScratch();
+    let checked = 0;
+    for (const preset of PRESET_NAMES)
+      for (let seed = 100020; seed < 100024; seed++) {
+        const s = deal(resolveRules(preset), seed);
+        for (let ply = 0; ply < 60; ply++) {
+          const n = generateMoves(s, moves);
+          if (n === 0) break;
+          x.locate(s);
+          for (let i = 0; i < n; i++) {
+            const m = moves[i]!;
+            applyMove(s, m);
+            x.relocate(s, m, true);
+            fresh.locate(s);
+            const child = differ(x, fresh, s);
+            undoMove(s, m);
+            x.relocate(s, m, false);
+            fresh.locate(s);
+            const back = differ(x, fresh, s);
+            if (child || back)
+              expect.fail(`${preset} ${seed} ply ${ply} move ${m}: ${child || `back: ${back}`}`);
+            checked++;
+          }
+          applyMove(s, moves[(ply * 13 + seed) % n]!);
+        }
+      }
+    expect(checked).toBeGreaterThan(4000);
   });
 });
