@@ -4,7 +4,7 @@
  * --weight build-in-suit=2`. `MoveScorer` scores every legal move of a position with them.
  */
 import { UsageError } from "../errors.js";
-import { applyMove, undoMove, type Move } from "../engine/moves.js";
+import { applyMove, MAX_MOVES, undoMove, type Move } from "../engine/moves.js";
 import type { State } from "../engine/state.js";
 import { FEATURES, FEATURE_NAMES, FeatureScratch } from "./move-features.js";
 import { PositionCache } from "./position-cache.js";
@@ -101,6 +101,11 @@ export function heuristicLabel(spec: HeuristicSpec): string {
   return parts.join(",");
 }
 
+/**
+ * Fewer moves than this are all scored, not bounded: bounds pay only where most of a long list
+ * can be skipped (FreeCell's positions have about 70 moves, Penguin's about 9).
+ */
+const BOUND_MOVES = 24;
 /** Positions with more legal moves than this are scored afresh each time (they are rare). */
 const MEMO_MOVES = 64;
 /** A memo of a position's move scores: its value, n, a spare word, n moves, n scores. */
@@ -128,6 +133,15 @@ export class MoveScorer {
   /** Active features, parallel to `w`. */
   readonly #pot: { f: (s: State, x: FeatureScratch) => number; w: number }[] = [];
   readonly #term: { f: (s: State, m: Move, x: FeatureScratch) => number; w: number }[] = [];
+  /** Parallel to #pot: each feature's bound after a move (Feature.bound), and its value now. */
+  readonly #bound: (((s: State, x: FeatureScratch, m: Move, now: number) => number) | undefined)[] =
+    [];
+  readonly #now: Float64Array;
+  /** The position boundMoves saw last: its value and its moves' move terms (for exactScore). */
+  #v0 = 0;
+  readonly #t = new Float64Array(MAX_MOVES);
+  /** Whether every potential has a bound and a weight of at least 0: boundMoves can bound. */
+  readonly #bounds: boolean;
   readonly #x = new FeatureScratch();
   /** Values of positions, and scoreMoves' answers, kept for a search (position-cache.ts). */
   readonly #values: PositionCache | undefined;
@@ -158,9 +172,14 @@ export class MoveScorer {
     for (const feat of FEATURES) {
       const w = weights[feat.name];
       if (w === undefined || w === 0) continue;
-      if (feat.potential) this.#pot.push({ f: feat.potential, w });
+      if (feat.potential) {
+        this.#pot.push({ f: feat.potential, w });
+        this.#bound.push(feat.bound);
+      }
       if (feat.moveTerm) this.#term.push({ f: feat.moveTerm, w });
     }
+    this.#bounds = this.#pot.every((p, k) => p.w >= 0 && this.#bound[k] !== undefined);
+    this.#now = new Float64Array(this.#pot.length);
   }
 
   /** Weighted potential of a position. */
@@ -221,6 +240,67 @@ export class MoveScorer {
       for (let i = 0, j = (p + MEMO_SCORE) >> 1; i < n; i++) f[j + i] = score[i]!;
     }
     return v0;
+  }
+
+  /**
+   * For a search that needs only the best score among s's moves. When the memo holds s's scores,
+   * or the features or rules allow no bound (Feature.bound), writes the scores scoreMoves gives
+   * into `score` and returns true. Else writes into score[i] a number never below the score of
+   * move i, worked out without playing it, and returns false: exactScore then gives the scores
+   * one by one, exactly as scoreMoves would.
+   */
+  boundMoves(s: State, moves: Int32Array, n: number, score: Float64Array): boolean {
+    const memo = n <= MEMO_MOVES ? this.#scored : undefined;
+    const slot = memo ? memo.find(s, this.#owner) : -1;
+    if (
+      !this.#bounds ||
+      n < BOUND_MOVES ||
+      s.tables.rankHome ||
+      s.tables.autoHome ||
+      (slot >= 0 && this.#memoHolds(slot, moves, n))
+    ) {
+      this.scoreMoves(s, moves, n, score);
+      return true;
+    }
+    const v0 = (this.#v0 = this.value(s));
+    const x = this.#x;
+    x.locate(s);
+    const t = this.#t;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      let ti = 0;
+      for (const p of this.#term) ti += p.w * p.f(s, m, x);
+      t[i] = ti;
+    }
+    x.prepareBounds(s);
+    const pot = this.#pot;
+    const bound = this.#bound;
+    const now = this.#now;
+    for (let k = 0; k < pot.length; k++) now[k] = pot[k]!.f(s, x);
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      // Each term no smaller than the feature's (weights are at least 0), summed in the same
+      // order as value(): no smaller a sum, whatever the rounding.
+      let v = 0;
+      for (let k = 0; k < pot.length; k++) v += pot[k]!.w * bound[k]!(s, x, m, now[k]!);
+      score[i] = t[i]! + v - v0;
+    }
+    return false;
+  }
+
+  /**
+   * The score scoreMoves gives moves[i] of s, the position boundMoves bounded last (and returned
+   * false for), when `child` is s after that move: the move is taken back before returning.
+   */
+  exactScore(child: State, moves: Int32Array, i: number): number {
+    const m = moves[i]!;
+    const v = this.#childValue(child, m);
+    undoMove(child, m);
+    if (this.#moved) {
+      this.#x.relocate(child, m, false);
+      this.#moved = false;
+    }
+    return this.#t[i]! + v - this.#v0;
   }
 
   /** Whether the scratch holds the facts of a child of the position located (see #childValue). */

@@ -82,9 +82,14 @@ export class LookaheadAgent implements Agent {
     const score = this.#score[level]!;
     const n = generateMoves(s, moves);
     if (n === 0) return LOSS;
-    this.#scorer.scoreMoves(s, moves, n, score);
     this.#pathLo[level] = s.hashLo;
     this.#pathHi[level] = s.hashHi;
+    // The last level needs only its best score. No move of it can win (a move sends at most 4
+    // cards home), so that is the best score of a move to a position not visited.
+    if (left === 1 && s.cardsHome() + 4 < 52) {
+      if (!this.#scorer.boundMoves(s, moves, n, score))
+        return this.#best(s, moves, n, score, level);
+    } else this.#scorer.scoreMoves(s, moves, n, score);
     let best = -Infinity;
     for (let taken = 0; taken < this.width; taken++) {
       // Next best untaken move (taken ones are marked -Infinity).
@@ -103,6 +108,31 @@ export class LookaheadAgent implements Agent {
       }
       const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.#search(s, left - 1, level + 1) : sc;
       undoMove(s, m);
+      if (v > best) best = v;
+    }
+    return best === -Infinity ? LOSS : best;
+  }
+
+  /**
+   * The best score among the n moves of s (at `level`) that lead to a position not visited, or
+   * LOSS when none does, from upper bounds of the scores (MoveScorer.boundMoves): moves are
+   * scored exactly in the order of their bounds, until no bound left is above the best score.
+   */
+  #best(s: State, moves: Int32Array, n: number, bound: Float64Array, level: number): number {
+    let best = -Infinity;
+    for (;;) {
+      let i = -1;
+      for (let j = 0; j < n; j++)
+        if (bound[j]! > -Infinity && (i < 0 || bound[j]! > bound[i]!)) i = j;
+      if (i < 0 || bound[i]! <= best) break;
+      bound[i] = -Infinity;
+      const m = moves[i]!;
+      applyMove(s, m);
+      if (this.#visited(s, level + 1)) {
+        undoMove(s, m);
+        continue;
+      }
+      const v = this.#scorer.exactScore(s, moves, i);
       if (v > best) best = v;
     }
     return best === -Infinity ? LOSS : best;

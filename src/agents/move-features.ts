@@ -33,7 +33,7 @@ import {
   moveTo,
   type Move,
 } from "../engine/moves.js";
-import { COLUMN_CAP, MAX_COLUMNS, type State } from "../engine/state.js";
+import { COLUMN_CAP, MAX_COLUMNS, type State, type Tables } from "../engine/state.js";
 
 export interface Feature {
   readonly name: string;
@@ -45,6 +45,13 @@ export interface Feature {
   potential?(s: State, scratch: FeatureScratch): number;
   /** Extra value of playing `m` from `before` (before the move is applied). */
   moveTerm?(before: State, m: Move, scratch: FeatureScratch): number;
+  /**
+   * A number never below potential(after), where `after` is `before` after move m, worked out
+   * from before's facts (located and prepareBounds) and its own potential `now`, without playing
+   * m: a search skips the moves whose bounds show they cannot be its best. Only for suit
+   * foundations without base cards carried home.
+   */
+  bound?(before: State, scratch: FeatureScratch, m: Move, now: number): number;
 }
 
 /**
@@ -94,6 +101,43 @@ export class FeatureScratch {
     const n = this.moveCount(s);
     return s.freeCells() > 0 ? n - (s.nColumns - s.emptyColumns()) : n;
   }
+
+  /**
+   * Facts of the located position that the features' bounds read (prepareBounds): its free
+   * flippers and empty columns, the suits whose next card could go home now, and the most cards
+   * that may be placed on one card.
+   */
+  free = 0;
+  empties = 0;
+  homeReady = 0;
+  builders = 0;
+
+  /** Works out the facts above for s, the position located last. */
+  prepareBounds(s: State): void {
+    this.free = s.freeCells();
+    this.empties = s.emptyColumns();
+    let ready = 0;
+    for (let suit = 0; suit < 4; suit++) {
+      const card = nextHome(s, suit);
+      if (card === NO_CARD) continue;
+      const w = this.where[card]!;
+      if (w === -1 || (w >= 0 && this.cover[card] === 0)) ready++;
+    }
+    this.homeReady = ready;
+    if (this.#buildersFor !== s.tables) {
+      this.#buildersFor = s.tables;
+      let most = 0;
+      for (let top = 0; top < 52; top++) {
+        let k = 0;
+        for (let c = 0; c < 52; c++) k += s.tables.buildOn[c * 52 + top]!;
+        most = Math.max(most, k);
+      }
+      this.#builders = most;
+    }
+    this.builders = this.#builders;
+  }
+  #builders = 0;
+  #buildersFor: Tables | undefined;
 
   locate(s: State): void {
     this.#ensureSeq(s);
@@ -241,6 +285,55 @@ function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
   return false;
 }
 
+/** Free flippers after move m from s (bounds: s located and prepared). */
+function freeAfter(x: FeatureScratch, m: Move): number {
+  const to = moveTo(m);
+  return x.free + (moveFrom(m) >= CELL0 ? 1 : 0) - (to >= CELL0 && to !== FOUNDATION ? 1 : 0);
+}
+
+/** Empty columns after move m from s (bounds: s located and prepared). */
+function emptiesAfter(s: State, x: FeatureScratch, m: Move): number {
+  const from = moveFrom(m);
+  const to = moveTo(m);
+  return (
+    x.empties +
+    (from < CELL0 && s.len[from] === moveCount(m) ? 1 : 0) -
+    (to < CELL0 && s.len[to] === 0 ? 1 : 0)
+  );
+}
+
+/**
+ * A number never below realOptions after move m from s, from s's facts alone: realOptions is
+ * the moves home (at most the suits whose next card could go home before, plus the one card
+ * the move uncovers and the next card of a suit it sends home), onto a column's last card (at
+ * most as many as the cards that may be placed on it), and into each empty column (countMoves'
+ * count with every run as long as the column allows, and every flipper card).
+ */
+function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
+  const t = s.tables;
+  const from = moveFrom(m);
+  const to = moveTo(m);
+  const k = moveCount(m);
+  const free = freeAfter(x, m);
+  const empties = emptiesAfter(s, x, m);
+  let n = Math.min(4, x.homeReady + 2) + x.builders * (s.nColumns - empties);
+  if (empties > 0 && t.emptyMode !== 2) {
+    const mode = t.groupMode;
+    // groupCaps (moves.ts): the largest group into an empty column.
+    const cap =
+      mode === 0 ? 64 : mode === 2 ? 1 : mode === 3 ? free + 1 : (free + 1) << (empties - 1);
+    let sizes = s.nCells - free;
+    for (let c = 0; c < s.nColumns; c++) {
+      const len = s.len[c]! - (c === from ? k : 0) + (c === to ? k : 0);
+      if (len < 2) continue;
+      const max = Math.min(cap, len - 1);
+      sizes += t.emptyMode === 1 ? max : Math.floor((max - 1) / 13) + 1;
+    }
+    n += empties * sizes;
+  }
+  return n;
+}
+
 export const FEATURES: readonly Feature[] = [
   {
     name: "foundation-first",
@@ -271,6 +364,10 @@ export const FEATURES: readonly Feature[] = [
       const used = s.nCells - s.freeCells();
       return (-used * used) / 4;
     },
+    bound: (s, x, m) => {
+      const used = s.nCells - freeAfter(x, m);
+      return (-used * used) / 4;
+    },
   },
   {
     name: "plan-empty-columns",
@@ -292,6 +389,12 @@ export const FEATURES: readonly Feature[] = [
       for (let c = 0; c < s.nColumns; c++) v += x.inSuit[c]!;
       return v;
     },
+    // Moving cards off a column takes away in-suit pairs; only the one onto the target's last card can be new.
+    bound: (s, x, m, now) => {
+      const to = moveTo(m);
+      if (s.rules.build === "none" || to >= CELL0 || s.len[to] === 0) return now;
+      return now + x.seq[moveCard(m) * 52 + s.cards[to * COLUMN_CAP + s.len[to]! - 1]!]!;
+    },
   },
   {
     name: "short-flipper-use",
@@ -306,6 +409,7 @@ export const FEATURES: readonly Feature[] = [
       }
       return v;
     },
+    bound: () => 0,
   },
   {
     name: "dig-next-home",
@@ -335,6 +439,19 @@ export const FEATURES: readonly Feature[] = [
       }
       return v;
     },
+    // A next card under the moved cards has them off it; one sent home makes way for one that
+    // is no nearer (it was a column's last card or in a flipper); cards put on one add to it.
+    bound: (s, x, m, now) => {
+      const from = moveFrom(m);
+      if (from >= CELL0) return now;
+      const k = moveCount(m);
+      let v = now;
+      for (let suit = 0; suit < 4; suit++) {
+        const card = nextHome(s, suit);
+        if (card !== NO_CARD && x.where[card] === from && x.cover[card]! >= k) v += k;
+      }
+      return v;
+    },
   },
   {
     name: "settled-cards",
@@ -347,12 +464,15 @@ export const FEATURES: readonly Feature[] = [
       for (let c = 0; c < s.nColumns; c++) v += x.settled[c]!;
       return v;
     },
+    // Cards off a column leave its settled run no longer; the target's grows by at most the cards moved.
+    bound: (_s, _x, m, now) => (moveTo(m) < CELL0 ? now + moveCount(m) : now),
   },
   {
     name: "empty-columns",
     describe: "empty columns (worth something only while a card may fill them)",
     tip: false,
     potential: (s) => (s.tables.emptyMode === 2 ? 0 : s.emptyColumns()),
+    bound: (s, x, m) => (s.tables.emptyMode === 2 ? 0 : emptiesAfter(s, x, m)),
   },
   {
     name: "buried-order",
@@ -365,24 +485,29 @@ export const FEATURES: readonly Feature[] = [
       for (let c = 0; c < s.nColumns; c++) v += x.buried[c]!;
       return v;
     },
+    // The cards below those moved stay as they are; the moved cards may count again where they land.
+    bound: (_s, _x, m, now) => (moveFrom(m) < CELL0 ? Math.min(0, now + moveCount(m)) : now),
   },
   {
     name: "dead-end",
     describe: "−1 for a position with no legal move left (a lost game)",
     tip: false,
     potential: (s, x) => (!s.isWon() && x.moveCount(s) === 0 ? -1 : 0),
+    bound: () => 0,
   },
   {
     name: "flipper-reserve",
     describe: "−2^(−free flippers): the last free flippers are worth the most",
     tip: false,
     potential: (s) => -(2 ** -s.freeCells()),
+    bound: (_s, x, m) => -(2 ** -freeAfter(x, m)),
   },
   {
     name: "mobility",
     describe: "legal moves that do not park a card in a flipper, / 10",
     tip: false,
     potential: (s, x) => x.realOptions(s) / 10,
+    bound: (s, x, m) => optionsAfter(s, x, m) / 10,
   },
 ];
 
