@@ -279,6 +279,7 @@ export class MoveScorer {
     for (let k = 0; k < pot.length; k++) now[k] = pot[k]!.f(s, x);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
+      x.boundMove(s, m);
       // Each term no smaller than the feature's (weights are at least 0), summed in the same
       // order as value(): no smaller a sum, whatever the rounding.
       let v = 0;

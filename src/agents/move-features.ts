@@ -33,7 +33,7 @@ import {
   moveTo,
   type Move,
 } from "../engine/moves.js";
-import { COLUMN_CAP, MAX_COLUMNS, type State, type Tables } from "../engine/state.js";
+import { COLUMN_CAP, MAX_CELLS, MAX_COLUMNS, type State, type Tables } from "../engine/state.js";
 
 export interface Feature {
   readonly name: string;
@@ -48,8 +48,8 @@ export interface Feature {
   /**
    * A number never below potential(after), where `after` is `before` after move m, worked out
    * from before's facts (located and prepareBounds) and its own potential `now`, without playing
-   * m: a search skips the moves whose bounds show they cannot be its best. Only for suit
-   * foundations without base cards carried home.
+   * m (scratch.boundMove(before, m) comes first): a search skips the moves whose bounds show
+   * they cannot be its best. Only for suit foundations without base cards carried home.
    */
   bound?(before: State, scratch: FeatureScratch, m: Move, now: number): number;
 }
@@ -111,6 +111,21 @@ export class FeatureScratch {
   empties = 0;
   homeReady = 0;
   builders = 0;
+  /** Free flippers and empty columns after the move bounded now (boundMove). */
+  freeAfter = 0;
+  emptiesAfter = 0;
+
+  /** Sets freeAfter and emptiesAfter for move m from s (located and prepared). */
+  boundMove(s: State, m: Move): void {
+    const from = moveFrom(m);
+    const to = moveTo(m);
+    this.freeAfter =
+      this.free + (from >= CELL0 ? 1 : 0) - (to >= CELL0 && to !== FOUNDATION ? 1 : 0);
+    this.emptiesAfter =
+      this.empties +
+      (from < CELL0 && s.len[from] === moveCount(m) ? 1 : 0) -
+      (to < CELL0 && s.len[to] === 0 ? 1 : 0);
+  }
 
   /** Works out the facts above for s, the position located last. */
   prepareBounds(s: State): void {
@@ -285,23 +300,6 @@ function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
   return false;
 }
 
-/** Free flippers after move m from s (bounds: s located and prepared). */
-function freeAfter(x: FeatureScratch, m: Move): number {
-  const to = moveTo(m);
-  return x.free + (moveFrom(m) >= CELL0 ? 1 : 0) - (to >= CELL0 && to !== FOUNDATION ? 1 : 0);
-}
-
-/** Empty columns after move m from s (bounds: s located and prepared). */
-function emptiesAfter(s: State, x: FeatureScratch, m: Move): number {
-  const from = moveFrom(m);
-  const to = moveTo(m);
-  return (
-    x.empties +
-    (from < CELL0 && s.len[from] === moveCount(m) ? 1 : 0) -
-    (to < CELL0 && s.len[to] === 0 ? 1 : 0)
-  );
-}
-
 /**
  * A number never below realOptions after move m from s, from s's facts alone: realOptions is
  * the moves home (at most the suits whose next card could go home before, plus the one card
@@ -314,8 +312,8 @@ function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
   const from = moveFrom(m);
   const to = moveTo(m);
   const k = moveCount(m);
-  const free = freeAfter(x, m);
-  const empties = emptiesAfter(s, x, m);
+  const free = x.freeAfter;
+  const empties = x.emptiesAfter;
   let n = Math.min(4, x.homeReady + 2) + x.builders * (s.nColumns - empties);
   if (empties > 0 && t.emptyMode !== 2) {
     const mode = t.groupMode;
@@ -333,6 +331,9 @@ function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
   }
   return n;
 }
+
+/** flipper-reserve's −2^(−free flippers), by free flippers (a table: a power is slow). */
+const FLIPPER_RESERVE = Float64Array.from({ length: MAX_CELLS + 1 }, (_, k) => -(2 ** -k));
 
 export const FEATURES: readonly Feature[] = [
   {
@@ -364,8 +365,8 @@ export const FEATURES: readonly Feature[] = [
       const used = s.nCells - s.freeCells();
       return (-used * used) / 4;
     },
-    bound: (s, x, m) => {
-      const used = s.nCells - freeAfter(x, m);
+    bound: (s, x) => {
+      const used = s.nCells - x.freeAfter;
       return (-used * used) / 4;
     },
   },
@@ -472,7 +473,7 @@ export const FEATURES: readonly Feature[] = [
     describe: "empty columns (worth something only while a card may fill them)",
     tip: false,
     potential: (s) => (s.tables.emptyMode === 2 ? 0 : s.emptyColumns()),
-    bound: (s, x, m) => (s.tables.emptyMode === 2 ? 0 : emptiesAfter(s, x, m)),
+    bound: (s, x) => (s.tables.emptyMode === 2 ? 0 : x.emptiesAfter),
   },
   {
     name: "buried-order",
@@ -499,8 +500,8 @@ export const FEATURES: readonly Feature[] = [
     name: "flipper-reserve",
     describe: "−2^(−free flippers): the last free flippers are worth the most",
     tip: false,
-    potential: (s) => -(2 ** -s.freeCells()),
-    bound: (_s, x, m) => -(2 ** -freeAfter(x, m)),
+    potential: (s) => FLIPPER_RESERVE[s.freeCells()]!,
+    bound: (_s, x) => FLIPPER_RESERVE[x.freeAfter]!,
   },
   {
     name: "mobility",
