@@ -137,9 +137,14 @@ export class MoveScorer {
   readonly #bound: (((s: State, x: FeatureScratch, m: Move, now: number) => number) | undefined)[] =
     [];
   readonly #now: Float64Array;
-  /** The position boundMoves saw last: its value and its moves' move terms (for exactScore). */
-  #v0 = 0;
-  readonly #t = new Float64Array(MAX_MOVES);
+  /**
+   * Per search level, what boundMoves kept of its position for exactScore: its value, its moves'
+   * move terms, and which located position the scratch held then (#gen counts every locate).
+   */
+  readonly #v0: number[] = [];
+  readonly #t: Float64Array[] = [];
+  readonly #locGen: number[] = [];
+  #gen = 0;
   /** Whether every potential has a bound and a weight of at least 0: boundMoves can bound. */
   readonly #bounds: boolean;
   readonly #x = new FeatureScratch();
@@ -188,7 +193,7 @@ export class MoveScorer {
     const memo = this.#values;
     const slot = memo ? memo.find(s, this.#owner) : -1;
     if (slot >= 0) return memo!.floats[slot >> 1]!;
-    this.#x.locate(s);
+    this.#locate(s);
     let v = 0;
     for (const p of this.#pot) v += p.w * p.f(s, this.#x);
     if (memo) memo.floats[memo.put(slot, s) >> 1] = v;
@@ -209,7 +214,7 @@ export class MoveScorer {
     }
     const v0 = this.value(s);
     const x = this.#x;
-    if (this.#term.length || this.#pot.length) x.locate(s);
+    if (this.#term.length || this.#pot.length) this.#locate(s);
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       let t = 0;
@@ -249,7 +254,7 @@ export class MoveScorer {
    * move i, worked out without playing it, and returns false: exactScore then gives the scores
    * one by one, exactly as scoreMoves would.
    */
-  boundMoves(s: State, moves: Int32Array, n: number, score: Float64Array): boolean {
+  boundMoves(s: State, moves: Int32Array, n: number, score: Float64Array, level = 0): boolean {
     const memo = n <= MEMO_MOVES ? this.#scored : undefined;
     const slot = memo ? memo.find(s, this.#owner) : -1;
     if (
@@ -262,10 +267,11 @@ export class MoveScorer {
       this.scoreMoves(s, moves, n, score);
       return true;
     }
-    const v0 = (this.#v0 = this.value(s));
+    const v0 = (this.#v0[level] = this.value(s));
     const x = this.#x;
-    x.locate(s);
-    const t = this.#t;
+    this.#locate(s);
+    this.#locGen[level] = this.#gen;
+    const t = (this.#t[level] ??= new Float64Array(MAX_MOVES));
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       let ti = 0;
@@ -290,18 +296,31 @@ export class MoveScorer {
   }
 
   /**
-   * The score scoreMoves gives moves[i] of s, the position boundMoves bounded last (and returned
-   * false for), when `child` is s after that move: the move is taken back before returning.
+   * The score scoreMoves gives moves[i] of s, the position boundMoves bounded last at `level`
+   * (and returned false for), when `child` is s after that move: the move is taken back before
+   * returning. Calls for other positions may come between.
    */
-  exactScore(child: State, moves: Int32Array, i: number): number {
+  exactScore(child: State, moves: Int32Array, i: number, level = 0): number {
     const m = moves[i]!;
+    if (this.#locGen[level] !== this.#gen) {
+      // The scratch was located elsewhere since: back to this level's position.
+      undoMove(child, m);
+      this.#locate(child);
+      this.#locGen[level] = this.#gen;
+      applyMove(child, m);
+    }
     const v = this.#childValue(child, m);
     undoMove(child, m);
     if (this.#moved) {
       this.#x.relocate(child, m, false);
       this.#moved = false;
     }
-    return this.#t[i]! + v - this.#v0;
+    return this.#t[level]![i]! + v - this.#v0[level]!;
+  }
+
+  #locate(s: State): void {
+    this.#x.locate(s);
+    this.#gen++;
   }
 
   /** Whether the scratch holds the facts of a child of the position located (see #childValue). */

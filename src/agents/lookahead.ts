@@ -41,6 +41,9 @@ export class LookaheadAgent implements Agent {
   /** Per search level: moves, scores, and which moves are already taken into the beam. */
   readonly #moves: Int32Array[] = [];
   readonly #score: Float64Array[] = [];
+  /** Per level, for #beam: exact scores found so far, and each move's state. */
+  readonly #exact: Float64Array[] = [];
+  readonly #state: Uint8Array[] = [];
   readonly #pathLo: Uint32Array;
   readonly #pathHi: Uint32Array;
 
@@ -55,6 +58,8 @@ export class LookaheadAgent implements Agent {
     for (let d = 0; d <= this.depth; d++) {
       this.#moves.push(new Int32Array(MAX_MOVES));
       this.#score.push(new Float64Array(MAX_MOVES));
+      this.#exact.push(new Float64Array(MAX_MOVES));
+      this.#state.push(new Uint8Array(MAX_MOVES));
     }
     this.#pathLo = new Uint32Array(this.depth + 1);
     this.#pathHi = new Uint32Array(this.depth + 1);
@@ -87,8 +92,11 @@ export class LookaheadAgent implements Agent {
     // The last level needs only its best score. No move of it can win (a move sends at most 4
     // cards home), so that is the best score of a move to a position not visited.
     if (left === 1 && s.cardsHome() + 4 < 52) {
-      if (!this.#scorer.boundMoves(s, moves, n, score))
+      if (!this.#scorer.boundMoves(s, moves, n, score, level))
         return this.#best(s, moves, n, score, level);
+    } else if (left > 1) {
+      if (!this.#scorer.boundMoves(s, moves, n, score, level))
+        return this.#beam(s, moves, n, score, left, level);
     } else this.#scorer.scoreMoves(s, moves, n, score);
     let best = -Infinity;
     for (let taken = 0; taken < this.width; taken++) {
@@ -132,10 +140,70 @@ export class LookaheadAgent implements Agent {
         undoMove(s, m);
         continue;
       }
-      const v = this.#scorer.exactScore(s, moves, i);
+      const v = this.#scorer.exactScore(s, moves, i, level);
       if (v > best) best = v;
     }
     return best === -Infinity ? LOSS : best;
+  }
+
+  /**
+   * #search's beam from upper bounds of the scores (MoveScorer.boundMoves) instead of the
+   * scores: the same moves in the same order, each the untaken one with the highest score (the
+   * first on ties), found by scoring exactly only as many moves as it takes to be sure.
+   */
+  #beam(
+    s: State,
+    moves: Int32Array,
+    n: number,
+    bound: Float64Array,
+    left: number,
+    level: number,
+  ): number {
+    const exact = this.#exact[level]!;
+    // Per move: 0 only bounded, 1 scored exactly, 2 taken into the beam.
+    const state = this.#state[level]!;
+    state.fill(0, 0, n);
+    let best = -Infinity;
+    for (let taken = 0; taken < this.width; taken++) {
+      const i = this.#next(s, moves, n, bound, level);
+      if (i < 0) break;
+      state[i] = 2;
+      const m = moves[i]!;
+      const sc = exact[i]!;
+      applyMove(s, m);
+      if (this.#visited(s, level + 1)) {
+        undoMove(s, m);
+        taken--; // a visited position does not use up the beam
+        continue;
+      }
+      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.#search(s, left - 1, level + 1) : sc;
+      undoMove(s, m);
+      if (v > best) best = v;
+    }
+    return best === -Infinity ? LOSS : best;
+  }
+
+  /**
+   * The untaken move of the highest score, the first on ties, or -1: the best scored so far once
+   * no move left unscored could come before it (its bound is lower, or equal and it comes later).
+   */
+  #next(s: State, moves: Int32Array, n: number, bound: Float64Array, level: number): number {
+    const exact = this.#exact[level]!;
+    const state = this.#state[level]!;
+    for (;;) {
+      let c = -1;
+      let u = -1;
+      for (let j = 0; j < n; j++) {
+        if (state[j] === 1) {
+          if (c < 0 || exact[j]! > exact[c]!) c = j;
+        } else if (state[j] === 0 && (u < 0 || bound[j]! > bound[u]!)) u = j;
+      }
+      if (u < 0) return c;
+      if (c >= 0 && (bound[u]! < exact[c]! || (bound[u] === exact[c] && u > c))) return c;
+      applyMove(s, moves[u]!);
+      exact[u] = this.#scorer.exactScore(s, moves, u, level);
+      state[u] = 1;
+    }
   }
 
   /**
