@@ -115,6 +115,20 @@ export class FeatureScratch {
   freeAfter = 0;
   emptiesAfter = 0;
 
+  /** fillSizes summed over the columns of the prepared position, by cap (-1: not yet known). */
+  readonly #fill = new Int32Array(65);
+
+  /** Σ fillSizes(column) over s's columns (s prepared), worked out once per cap. */
+  fillSizes(s: State, cap: number): number {
+    let v = this.#fill[cap]!;
+    if (v < 0) {
+      v = 0;
+      for (let c = 0; c < s.nColumns; c++) v += fillSizes(s.tables, s.len[c]!, cap);
+      this.#fill[cap] = v;
+    }
+    return v;
+  }
+
   /** Sets freeAfter and emptiesAfter for move m from s (located and prepared). */
   boundMove(s: State, m: Move): void {
     const from = moveFrom(m);
@@ -131,6 +145,7 @@ export class FeatureScratch {
   prepareBounds(s: State): void {
     this.free = s.freeCells();
     this.empties = s.emptyColumns();
+    this.#fill.fill(-1);
     let ready = 0;
     for (let suit = 0; suit < 4; suit++) {
       const card = nextHome(s, suit);
@@ -301,6 +316,16 @@ function fillerReady(s: State, x: FeatureScratch, except: number): boolean {
 }
 
 /**
+ * At most how many groups of a column of `len` cards may go into one empty column when groups
+ * of up to `cap` cards may: countMoves' count with the run as long as the column allows.
+ */
+export function fillSizes(t: Tables, len: number, cap: number): number {
+  if (len < 2) return 0;
+  const max = Math.min(cap, len - 1);
+  return t.emptyMode === 1 ? max : Math.floor((max - 1) / 13) + 1;
+}
+
+/**
  * A number never below realOptions after move m from s, from s's facts alone: realOptions is
  * the moves home (at most the suits whose next card could go home before, plus the one card
  * the move uncovers and the next card of a suit it sends home), onto a column's last card (at
@@ -320,13 +345,11 @@ function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
     // groupCaps (moves.ts): the largest group into an empty column.
     const cap =
       mode === 0 ? 64 : mode === 2 ? 1 : mode === 3 ? free + 1 : (free + 1) << (empties - 1);
-    let sizes = s.nCells - free;
-    for (let c = 0; c < s.nColumns; c++) {
-      const len = s.len[c]! - (c === from ? k : 0) + (c === to ? k : 0);
-      if (len < 2) continue;
-      const max = Math.min(cap, len - 1);
-      sizes += t.emptyMode === 1 ? max : Math.floor((max - 1) / 13) + 1;
-    }
+    // Every column as it is, then the move's two columns as they will be.
+    let sizes = s.nCells - free + x.fillSizes(s, Math.min(cap, 64));
+    if (from < CELL0)
+      sizes += fillSizes(t, s.len[from]! - k, cap) - fillSizes(t, s.len[from]!, cap);
+    if (to < CELL0) sizes += fillSizes(t, s.len[to]! + k, cap) - fillSizes(t, s.len[to]!, cap);
     n += empties * sizes;
   }
   return n;
