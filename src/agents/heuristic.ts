@@ -267,7 +267,6 @@ export class MoveScorer {
       this.scoreMoves(s, moves, n, score);
       return true;
     }
-    const v0 = (this.#v0[level] = this.value(s));
     const x = this.#x;
     this.#locate(s);
     this.#locGen[level] = this.#gen;
@@ -282,7 +281,10 @@ export class MoveScorer {
     const pot = this.#pot;
     const bound = this.#bound;
     const now = this.#now;
-    for (let k = 0; k < pot.length; k++) now[k] = pot[k]!.f(s, x);
+    // s's value as value() works it out: the same terms in the same order.
+    let v0 = 0;
+    for (let k = 0; k < pot.length; k++) v0 += pot[k]!.w * (now[k] = pot[k]!.f(s, x));
+    this.#v0[level] = v0;
     for (let i = 0; i < n; i++) {
       const m = moves[i]!;
       x.boundMove(s, m);

@@ -111,6 +111,9 @@ export class FeatureScratch {
   empties = 0;
   homeReady = 0;
   builders = 0;
+  /** Per suit, where its next card lies (as `where`; -2 when the suit is home) and its cover. */
+  readonly nextColumn = new Int8Array(4);
+  readonly nextCover = new Uint8Array(4);
   /** Free flippers and empty columns after the move bounded now (boundMove). */
   freeAfter = 0;
   emptiesAfter = 0;
@@ -149,8 +152,9 @@ export class FeatureScratch {
     let ready = 0;
     for (let suit = 0; suit < 4; suit++) {
       const card = nextHome(s, suit);
-      if (card === NO_CARD) continue;
-      const w = this.where[card]!;
+      const w = card === NO_CARD ? -2 : this.where[card]!;
+      this.nextColumn[suit] = w;
+      this.nextCover[suit] = w >= 0 ? this.cover[card]! : 0;
       if (w === -1 || (w >= 0 && this.cover[card] === 0)) ready++;
     }
     this.homeReady = ready;
@@ -465,15 +469,13 @@ export const FEATURES: readonly Feature[] = [
     },
     // A next card under the moved cards has them off it; one sent home makes way for one that
     // is no nearer (it was a column's last card or in a flipper); cards put on one add to it.
-    bound: (s, x, m, now) => {
+    bound: (_s, x, m, now) => {
       const from = moveFrom(m);
       if (from >= CELL0) return now;
       const k = moveCount(m);
       let v = now;
-      for (let suit = 0; suit < 4; suit++) {
-        const card = nextHome(s, suit);
-        if (card !== NO_CARD && x.where[card] === from && x.cover[card]! >= k) v += k;
-      }
+      for (let suit = 0; suit < 4; suit++)
+        if (x.nextColumn[suit] === from && x.nextCover[suit]! >= k) v += k;
       return v;
     },
   },
