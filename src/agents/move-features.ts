@@ -158,20 +158,90 @@ export class FeatureScratch {
       if (w === -1 || (w >= 0 && this.cover[card] === 0)) ready++;
     }
     this.homeReady = ready;
-    if (this.#buildersFor !== s.tables) {
-      this.#buildersFor = s.tables;
+    const t = s.tables;
+    if (this.#buildersFor !== t) {
+      this.#buildersFor = t;
+      this.#builderOf.fill(-1);
       let most = 0;
       for (let top = 0; top < 52; top++) {
         let k = 0;
-        for (let c = 0; c < 52; c++) k += s.tables.buildOn[c * 52 + top]!;
+        for (let c = 0; c < 52; c++)
+          if (t.buildOn[c * 52 + top] === 1) this.#builderOf[top * 4 + k++] = c;
         most = Math.max(most, k);
       }
       this.#builders = most;
     }
     this.builders = this.#builders;
+    // Moves onto column d's last card: the cards that may be placed on it lying in a flipper, or
+    // in another column under fewer cards than any position one move on lets move as a group
+    // (capOnMove: one more free flipper and one more empty column than now). Cards under more,
+    // per column: a move off that column may bring them within reach.
+    const free = this.free;
+    const mode = t.groupMode;
+    const capOnMove =
+      mode === 0 ? 64 : mode === 2 ? 1 : mode === 3 ? free + 2 : (free + 2) << (this.empties + 1);
+    this.reach.fill(0);
+    this.deepReach.fill(0);
+    let all = 0;
+    for (let d = 0; d < s.nColumns; d++) {
+      const len = s.len[d]!;
+      if (len === 0) continue;
+      const top = s.cards[d * COLUMN_CAP + len - 1]!;
+      let a = 0;
+      for (let j = top * 4, e = j + 4; j < e; j++) {
+        const on = this.#builderOf[j]!;
+        if (on < 0) break;
+        const w = this.where[on]!;
+        if (w === -1) a++;
+        else if (w >= 0 && w !== d) {
+          if (this.cover[on]! < capOnMove) a++;
+          else this.deepReach[w]!++;
+        }
+      }
+      this.reach[d] = a;
+      all += a;
+    }
+    this.allReach = all;
+    // short-flipper-use: each flipper card's share, summed by what could shrink it: the card
+    // leaving its flipper, a card of its suit going home, or the card it builds on (see
+    // returnDistance) moving or having cards taken off its column.
+    const wrap = s.rules.base === "beak";
+    this.suitShare.fill(0);
+    this.columnShare.fill(0);
+    this.parentShare.fill(0);
+    for (let i = 0; i < s.nCells; i++) {
+      const card = s.cells[i]!;
+      const share = card === NO_CARD ? 0 : returnDistance(s, card, this) / RETURN_CAP;
+      this.cellShare[i] = share;
+      if (share === 0) continue;
+      this.suitShare[card & 3]! += share;
+      const pr = rankOf(card) + 1;
+      if (pr > 12 && !wrap) continue;
+      const parent = (pr % 13) * 4 + suitOf(card);
+      this.parentShare[parent]! += share;
+      if (this.where[parent]! >= 0) this.columnShare[this.where[parent]!]! += share;
+    }
   }
   #builders = 0;
   #buildersFor: Tables | undefined;
+  /** builderOf[t * 4 ..]: the cards that may be placed on card t in the tableau, then -1. */
+  readonly #builderOf = new Int8Array(52 * 4);
+  /**
+   * Per column d, the cards that may be placed on its last card and are within reach (prepareBounds),
+   * their sum over the columns, and per column the cards that may be placed on another column's
+   * last card lying too deep in it.
+   */
+  readonly reach = new Int32Array(MAX_COLUMNS);
+  readonly deepReach = new Int32Array(MAX_COLUMNS);
+  allReach = 0;
+  /**
+   * short-flipper-use's shares (multiples of 1/8) of the flipper cards: per flipper, and summed
+   * per suit, per card they build on, and per column that card lies in.
+   */
+  readonly cellShare = new Float64Array(MAX_CELLS);
+  readonly suitShare = new Float64Array(4);
+  readonly parentShare = new Float64Array(52);
+  readonly columnShare = new Float64Array(MAX_COLUMNS);
 
   locate(s: State): void {
     this.#ensureSeq(s);
@@ -332,8 +402,8 @@ export function fillSizes(t: Tables, len: number, cap: number): number {
 /**
  * A number never below realOptions after move m from s, from s's facts alone: realOptions is
  * the moves home (at most the suits whose next card could go home before, plus the one card
- * the move uncovers and the next card of a suit it sends home), onto a column's last card (at
- * most as many as the cards that may be placed on it), and into each empty column (countMoves'
+ * the move uncovers and the next card of a suit it sends home), onto a column's last card (the
+ * cards that may be placed on it within reach), and into each empty column (countMoves'
  * count with every run as long as the column allows, and every flipper card).
  */
 function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
@@ -343,7 +413,15 @@ function optionsAfter(s: State, x: FeatureScratch, m: Move): number {
   const k = moveCount(m);
   const free = x.freeAfter;
   const empties = x.emptiesAfter;
-  let n = Math.min(4, x.homeReady + 2) + x.builders * (s.nColumns - empties);
+  // Onto columns: those whose last card stays keep at most their reach (prepareBounds), plus
+  // what a move off `from` brings within reach; the move's own columns take at most `builders`.
+  let onto = x.allReach;
+  if (from < CELL0) {
+    onto += x.deepReach[from]! - x.reach[from]!;
+    if (s.len[from]! > k) onto += x.builders;
+  }
+  if (to < CELL0) onto += x.builders - x.reach[to]!;
+  let n = Math.min(4, x.homeReady + 2) + onto;
   if (empties > 0 && t.emptyMode !== 2) {
     const mode = t.groupMode;
     // groupCaps (moves.ts): the largest group into an empty column.
@@ -437,7 +515,19 @@ export const FEATURES: readonly Feature[] = [
       }
       return v;
     },
-    bound: () => 0,
+    // A flipper card's distance can only shrink when it leaves, when its suit gets a card home,
+    // or when the card it builds on has cards taken off it or is the card moved; a card put
+    // into a flipper adds a share of at most 0. Shares are multiples of 1/8: the sum is exact.
+    bound: (_s, x, m, now) => {
+      const from = moveFrom(m);
+      const head = moveCard(m);
+      // A flipper card may be counted twice here: the bound is only the looser.
+      let v = now + x.parentShare[head]!;
+      if (from >= CELL0) v += x.cellShare[from - CELL0]!;
+      else v += x.columnShare[from]!;
+      if (moveTo(m) === FOUNDATION) v += x.suitShare[head & 3]!;
+      return v;
+    },
   },
   {
     name: "dig-next-home",
