@@ -145,6 +145,15 @@ export class MoveScorer {
   readonly #t: Float64Array[] = [];
   readonly #locGen: number[] = [];
   #gen = 0;
+  /** Per level: each move's twin (#twins), and the exact scores exactScore found so far. */
+  readonly #twin: Int32Array[] = [];
+  readonly #known: Uint8Array[] = [];
+  readonly #exactOf: Float64Array[] = [];
+  readonly #scoreTwin = new Int32Array(MAX_MOVES);
+  /** #twins' table, by source and group size: the first such move, valid under the stamp. */
+  readonly #firstAt = new Int32Array(32 * 64);
+  readonly #firstStamp = new Int32Array(32 * 64);
+  #stamp = 0;
   /** Whether every potential has a bound and a weight of at least 0: boundMoves can bound. */
   readonly #bounds: boolean;
   readonly #x = new FeatureScratch();
@@ -215,7 +224,9 @@ export class MoveScorer {
     const v0 = this.value(s);
     const x = this.#x;
     if (this.#term.length || this.#pot.length) this.#locate(s);
+    const twin = this.#twins(moves, n, this.#scoreTwin);
     for (let i = 0; i < n; i++) {
+      if (twin[i] !== i) continue;
       const m = moves[i]!;
       let t = 0;
       for (const p of this.#term) t += p.w * p.f(s, m, x);
@@ -223,6 +234,7 @@ export class MoveScorer {
     }
     if (this.#pot.length)
       for (let i = 0; i < n; i++) {
+        if (twin[i] !== i) continue;
         const m = moves[i]!;
         applyMove(s, m);
         const v = this.#childValue(s, m);
@@ -234,6 +246,7 @@ export class MoveScorer {
           this.#moved = false;
         }
       }
+    for (let i = 0; i < n; i++) if (twin[i] !== i) score[i] = score[twin[i]!]!;
     if (memo) {
       // A hit on the position with other moves (a caller's own list) stores over it.
       const p = slot >= 0 ? slot : memo.put(slot, s);
@@ -271,7 +284,14 @@ export class MoveScorer {
     this.#locate(s);
     this.#locGen[level] = this.#gen;
     const t = (this.#t[level] ??= new Float64Array(MAX_MOVES));
+    const twin = this.#twins(moves, n, (this.#twin[level] ??= new Int32Array(MAX_MOVES)));
+    (this.#known[level] ??= new Uint8Array(MAX_MOVES)).fill(0, 0, n);
+    this.#exactOf[level] ??= new Float64Array(MAX_MOVES);
     for (let i = 0; i < n; i++) {
+      if (twin[i] !== i) {
+        t[i] = t[twin[i]!]!;
+        continue;
+      }
       const m = moves[i]!;
       let ti = 0;
       for (const p of this.#term) ti += p.w * p.f(s, m, x);
@@ -286,6 +306,10 @@ export class MoveScorer {
     for (let k = 0; k < pot.length; k++) v0 += pot[k]!.w * (now[k] = pot[k]!.f(s, x));
     this.#v0[level] = v0;
     for (let i = 0; i < n; i++) {
+      if (twin[i] !== i) {
+        score[i] = score[twin[i]!]!;
+        continue;
+      }
       const m = moves[i]!;
       x.boundMove(s, m);
       // Each term no smaller than the feature's (weights are at least 0), summed in the same
@@ -304,6 +328,13 @@ export class MoveScorer {
    */
   exactScore(child: State, moves: Int32Array, i: number, level = 0): number {
     const m = moves[i]!;
+    const j = this.#twin[level]![i]!;
+    const known = this.#known[level]!;
+    const exact = this.#exactOf[level]!;
+    if (known[j] === 1) {
+      undoMove(child, m);
+      return exact[j]!;
+    }
     if (this.#locGen[level] !== this.#gen) {
       // The scratch was located elsewhere since: back to this level's position.
       undoMove(child, m);
@@ -317,7 +348,32 @@ export class MoveScorer {
       this.#x.relocate(child, m, false);
       this.#moved = false;
     }
-    return this.#t[level]![i]! + v - this.#v0[level]!;
+    known[j] = 1;
+    return (exact[j] = this.#t[level]![i]! + v - this.#v0[level]!);
+  }
+
+  /**
+   * Writes into `twin`, per move, the first move of the list that differs from it only in which
+   * empty column it fills (itself if none): the two positions differ only in which column is which, which no
+   * feature sees (move-features.ts), so the two moves score the same, to the last bit.
+   */
+  #twins(moves: Int32Array, n: number, twin: Int32Array): Int32Array {
+    const stamp = ++this.#stamp;
+    const at = this.#firstAt;
+    const seen = this.#firstStamp;
+    for (let i = 0; i < n; i++) {
+      const m = moves[i]!;
+      twin[i] = i;
+      if (((m >> 22) & 1) === 0) continue;
+      // A move's source and group size, then every field but its target column.
+      const key = (m & 31) * 64 + ((m >> 10) & 63);
+      if (seen[key] === stamp && ((moves[at[key]!]! ^ m) & ~(31 << 5)) === 0) twin[i] = at[key]!;
+      else {
+        seen[key] = stamp;
+        at[key] = i;
+      }
+    }
+    return twin;
   }
 
   #locate(s: State): void {

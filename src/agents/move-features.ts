@@ -8,7 +8,10 @@
  * Most features are pure potentials of a position, which makes a path's total score telescope:
  * the lookahead agent's sum over k moves is then "leaf value − root value + move terms".
  *
- * All features read the position's typed arrays and allocate nothing.
+ * All features read the position's typed arrays and allocate nothing. None sees which column is
+ * which: two positions that differ only by columns swapped get the same value, so MoveScorer
+ * scores moves that differ only in which empty column they fill once (a test holds every
+ * feature to this).
  *
  * Stalactites (rank foundations, no building, columns never refilled): free-base-cards,
  * plan-empty-columns, build-in-suit, settled-cards, buried-order and empty-columns make no sense

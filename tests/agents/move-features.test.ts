@@ -97,6 +97,8 @@ describe("FeatureScratch", () => {
     const bound = new Float64Array(MAX_MOVES);
     // Without the memo, so that every position is bounded afresh.
     const scorer = new MoveScorer(HEURISTIC_PRESETS.tuned!);
+    const plain = new MoveScorer(HEURISTIC_PRESETS.tuned!);
+    const x = new FeatureScratch();
     let bounded = 0;
     let skippable = 0;
     for (const preset of ["freecell", "bakers-game", "eight-off", "seahaven-towers", "penguin"])
@@ -107,6 +109,20 @@ describe("FeatureScratch", () => {
           const n = generateMoves(s, moves);
           if (n === 0) break;
           scorer.scoreMoves(s, moves, n, exact);
+          // scoreMoves' scores, worked out move by move: move terms, value after, value now.
+          const v0 = plain.value(s);
+          x.locate(s);
+          for (let i = 0; i < n; i++) {
+            let t = 0;
+            for (const f of FEATURES) {
+              const w = HEURISTIC_PRESETS.tuned![f.name];
+              if (w && f.moveTerm) t += w * f.moveTerm(s, moves[i]!, x);
+            }
+            const child = s.clone();
+            applyMove(child, moves[i]!);
+            if (t + plain.value(child) - v0 !== exact[i])
+              expect.fail(`${preset} ${seed} ply ${ply} move ${i}: score ${exact[i]}`);
+          }
           if (!scorer.boundMoves(s, moves, n, bound)) {
             const best = Math.max(...exact.subarray(0, n));
             for (let i = 0; i < n; i++) {
@@ -133,5 +149,38 @@ describe("FeatureScratch", () => {
     expect(bounded).toBeGreaterThan(5000);
     // The bounds are worth having: many moves of a wide list are shown not to be the best.
     expect(skippable).toBeGreaterThan(bounded / 4);
+  });
+
+  it("sees no difference between two positions that differ only in which column is which", () => {
+    const moves = new Int32Array(MAX_MOVES);
+    const x = new FeatureScratch();
+    const y = new FeatureScratch();
+    let checked = 0;
+    for (const preset of PRESET_NAMES)
+      for (let seed = 100050; seed < 100053; seed++) {
+        const s = deal(resolveRules(preset), seed);
+        for (let ply = 0; ply < 40; ply++) {
+          const n = generateMoves(s, moves);
+          if (n === 0) break;
+          // Columns c and c + 1 (or the last and the first) swapped.
+          const c = ply % s.nColumns;
+          const d = (c + 1) % s.nColumns;
+          const t = s.clone();
+          const a = t.column(c);
+          const b = t.column(d);
+          for (let k = a.length; k > 0; k--) t.pop(c);
+          for (let k = b.length; k > 0; k--) t.pop(d);
+          for (const card of b) t.push(c, card);
+          for (const card of a) t.push(d, card);
+          x.locate(s);
+          y.locate(t);
+          for (const f of FEATURES)
+            if (f.potential && f.potential(s, x) !== f.potential(t, y))
+              expect.fail(`${preset} ply ${ply}: ${f.name} sees columns ${c} and ${d} swapped`);
+          checked++;
+          applyMove(s, moves[(ply * 13 + seed) % n]!);
+        }
+      }
+    expect(checked).toBeGreaterThan(300);
   });
 });
