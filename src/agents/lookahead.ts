@@ -105,20 +105,31 @@ export class LookaheadAgent implements Agent {
       for (let j = 0; j < n; j++)
         if (score[j]! > -Infinity && (i < 0 || score[j]! > score[i]!)) i = j;
       if (i < 0) break;
-      const m = moves[i]!;
       const sc = score[i]!;
       score[i] = -Infinity;
-      applyMove(s, m);
-      if (this.#visited(s, level + 1)) {
-        undoMove(s, m);
+      const v = this.#follow(s, moves[i]!, sc, left, level);
+      if (Number.isNaN(v))
         taken--; // a visited position does not use up the beam
-        continue;
-      }
-      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.#search(s, left - 1, level + 1) : sc;
-      undoMove(s, m);
-      if (v > best) best = v;
+      else if (v > best) best = v;
     }
     return best === -Infinity ? LOSS : best;
+  }
+
+  /**
+   * The total score of move m (score sc) of s at `level` followed by up to left - 1 more moves,
+   * or NaN when m leads to a visited position; s is restored.
+   */
+  #follow(s: State, m: number, sc: number, left: number, level: number): number {
+    applyMove(s, m);
+    const v = this.#visited(s, level + 1)
+      ? Number.NaN
+      : s.isWon()
+        ? sc + WIN
+        : left > 1
+          ? sc + this.#search(s, left - 1, level + 1)
+          : sc;
+    undoMove(s, m);
+    return v;
   }
 
   /**
@@ -168,17 +179,10 @@ export class LookaheadAgent implements Agent {
       const i = this.#next(s, moves, n, bound, level);
       if (i < 0) break;
       state[i] = 2;
-      const m = moves[i]!;
-      const sc = exact[i]!;
-      applyMove(s, m);
-      if (this.#visited(s, level + 1)) {
-        undoMove(s, m);
+      const v = this.#follow(s, moves[i]!, exact[i]!, left, level);
+      if (Number.isNaN(v))
         taken--; // a visited position does not use up the beam
-        continue;
-      }
-      const v = s.isWon() ? sc + WIN : left > 1 ? sc + this.#search(s, left - 1, level + 1) : sc;
-      undoMove(s, m);
-      if (v > best) best = v;
+      else if (v > best) best = v;
     }
     return best === -Infinity ? LOSS : best;
   }
